@@ -1,0 +1,112 @@
+package assets
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var teleConst = regexp.MustCompile(`(?m)^const TELE = (".*"); `)
+
+func bakedPath(t *testing.T, src []byte) string {
+	t.Helper()
+	m := teleConst.FindSubmatch(src)
+	if m == nil {
+		t.Fatalf("no `const TELE = ...` line in the bridge")
+	}
+	var got string
+	if err := json.Unmarshal(m[1], &got); err != nil {
+		t.Fatalf("baked path is not a JSON string: %s: %v", m[1], err)
+	}
+	return got
+}
+
+func TestBridgeBakesPath(t *testing.T) {
+	for _, p := range []string{
+		"/usr/local/bin/tele",
+		`/tmp/we"ird\path/te le`,
+		"/tmp/line\nbreak/\u2028sep/tele",
+		"/tmp/<script>&/tele",
+		"/opt/日本/tele",
+	} {
+		src, err := Bridge(p)
+		if err != nil {
+			t.Fatalf("Bridge(%q): %v", p, err)
+		}
+		if got := bakedPath(t, src); got != p {
+			t.Errorf("baked %q, want %q", got, p)
+		}
+		if bytes.Contains(src, []byte("__TELE_BINARY__")) {
+			t.Errorf("placeholder left in the output for %q", p)
+		}
+		line := teleConst.Find(src)
+		if bytes.ContainsAny(line, "\n\u2028\u2029") && !bytes.HasSuffix(line, []byte("\n")) {
+			t.Errorf("raw line separator in the baked literal: %q", line)
+		}
+	}
+}
+
+func TestBridgeRefusesBadPaths(t *testing.T) {
+	for _, p := range []string{"", "tele", "./bin/tele", "bin/tele", "/tmp/\xff/tele"} {
+		if _, err := Bridge(p); err == nil {
+			t.Errorf("Bridge(%q) accepted", p)
+		}
+	}
+}
+
+func TestBridgeSourceShape(t *testing.T) {
+	src := string(piBridgeSource)
+	if strings.Count(src, piBinaryPlaceholder) != 1 {
+		t.Fatal("the placeholder must occur exactly once")
+	}
+	for _, want := range []string{
+		"export default function (pi)",
+		`Symbol.for("tele.bridge.v1")`,
+		`pi.registerFlag("tele-port"`,
+		`pi.registerFlag("tele-data"`,
+		`pi.registerCommand("tele"`,
+		`name: "tele_board"`,
+		`pi.setActiveTools(["tele_board"])`,
+		`"tele:terminal-prompt"`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("bridge lacks %q", want)
+		}
+	}
+	// Imports: node built-ins and the host Pi only.
+	for _, m := range regexp.MustCompile(`(?m)^import .* from "([^"]+)";`).FindAllStringSubmatch(src, -1) {
+		if !strings.HasPrefix(m[1], "node:") && m[1] != "@mariozechner/pi-coding-agent" {
+			t.Errorf("bridge imports %q", m[1])
+		}
+	}
+	// Never the console or stdout: stdout is Pi's RPC channel.
+	for _, bad := range []string{"console.", "process.stdout.write", `"inherit"`} {
+		if strings.Contains(src, bad) {
+			t.Errorf("bridge uses %s", bad)
+		}
+	}
+}
+
+// TestBridgeParses checks the baked bridge is valid JavaScript when node is available.
+func TestBridgeParses(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed")
+	}
+	src, err := Bridge(`/tmp/a "quoted"\path/tele`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "tele.mjs")
+	if err := os.WriteFile(f, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(node, "--check", f).CombinedOutput(); err != nil {
+		t.Fatalf("node --check: %v\n%s", err, out)
+	}
+}
