@@ -1,0 +1,273 @@
+// Package pairing holds one chat binding (SPEC 5): its random id and epoch, the one-time invitation a
+// browser redeems, and the session cookies it mints.
+//
+// Every secret here (invitation, cookie value) is random, compared in constant time and never logged. A
+// Binding has no goroutines; time comes from the clock given to NewBinding.
+package pairing
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+const (
+	// CookieName is the name of the session cookie; its Path scopes it to one binding.
+	CookieName = "tele_chat"
+	// InvitationTTL is how long an invitation can be redeemed (once).
+	InvitationTTL = 2 * time.Minute
+	// SessionTTL is the life of a paired session (the cookie's Max-Age).
+	SessionTTL = 8 * time.Hour
+	// MaxSessions bounds the sessions one binding keeps; pairing beyond it forgets the oldest.
+	MaxSessions = 8
+
+	// Failed redemptions: a burst of FailureBurst, then one per FailureEvery.
+	FailureBurst = 5
+	FailureEvery = 10 * time.Second
+
+	secretBytes = 32 // invitations and cookie values
+	idBytes     = 16 // binding ids and epochs
+)
+
+var (
+	// ErrInvitationInvalid is the one answer for every bad invitation: expired, reused, unknown,
+	// malformed, for another binding, or for a revoked binding.
+	ErrInvitationInvalid = errors.New("pairing: invitation invalid")
+	// ErrUnauthorized: no cookie, a wrong or expired one.
+	ErrUnauthorized = errors.New("pairing: unauthorized")
+	// ErrRevoked: the binding was revoked; nothing of it works any more.
+	ErrRevoked = errors.New("pairing: binding revoked")
+)
+
+// RateLimitError is returned by Redeem while failed attempts are throttled; nothing was checked.
+type RateLimitError struct{ RetryAfter time.Duration }
+
+func (e *RateLimitError) Error() string {
+	return fmt.Sprintf("pairing: too many failed attempts, retry after %s", e.RetryAfter)
+}
+
+// Session describes one paired browser session. It carries no secret.
+type Session struct {
+	ExpiresAt time.Time
+}
+
+type session struct {
+	hash      [sha256.Size]byte // of the cookie value; the value itself is not kept
+	expiresAt time.Time
+}
+
+type invitation struct {
+	secret    []byte // decoded
+	expiresAt time.Time
+}
+
+// Binding is one connection's binding (one `/tele <board>`): id, epoch, invitation and sessions.
+type Binding struct {
+	board string
+	id    string
+	epoch string
+	now   func() time.Time
+	done  chan struct{}
+
+	mu       sync.Mutex
+	invite   *invitation
+	sessions []session
+	failures *rate.Limiter
+	revoked  bool
+}
+
+// NewBinding makes a binding for board with a fresh random id and epoch. clock nil means time.Now.
+func NewBinding(board string, clock func() time.Time) (*Binding, error) {
+	if clock == nil {
+		clock = time.Now
+	}
+	id, err := randomToken(idBytes)
+	if err != nil {
+		return nil, err
+	}
+	epoch, err := randomToken(idBytes)
+	if err != nil {
+		return nil, err
+	}
+	return &Binding{
+		board:    board,
+		id:       id,
+		epoch:    epoch,
+		now:      clock,
+		done:     make(chan struct{}),
+		failures: rate.NewLimiter(rate.Every(FailureEvery), FailureBurst),
+	}, nil
+}
+
+// ID is the binding id (22 base64url characters; never "pair").
+func (b *Binding) ID() string { return b.id }
+
+// Epoch is the binding's epoch, carried by every chat command.
+func (b *Binding) Epoch() string { return b.epoch }
+
+// Board is the bound board's id.
+func (b *Binding) Board() string { return b.board }
+
+// CookiePath is the Path of this binding's session cookie.
+func (b *Binding) CookiePath() string { return "/api/chat/" + b.id }
+
+// MatchID reports, in constant time, whether id is this binding's id.
+func (b *Binding) MatchID(id string) bool {
+	return subtle.ConstantTimeCompare([]byte(id), []byte(b.id)) == 1
+}
+
+// Invite mints a new one-time invitation valid for InvitationTTL. The earlier unredeemed invitation, if
+// any, stops working. On a revoked binding it returns a fresh string that can never be redeemed.
+func (b *Binding) Invite() string {
+	secret := make([]byte, secretBytes)
+	_, _ = rand.Read(secret) // never fails (crypto/rand, Go ≥ 1.24)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.revoked {
+		b.invite = &invitation{secret: secret, expiresAt: b.now().Add(InvitationTTL)}
+	}
+	return base64.RawURLEncoding.EncodeToString(secret)
+}
+
+// Redeem exchanges a valid invitation for a new session. The invitation is consumed in the same critical
+// section that mints the session. It returns the session cookie (SPEC 5 exactly) and the session's expiry.
+//
+// Every bad invitation gives ErrInvitationInvalid. While failed attempts are throttled it gives a
+// *RateLimitError without checking anything.
+func (b *Binding) Redeem(bindingID, invite string) (*http.Cookie, time.Time, error) {
+	// Decode outside the lock; a malformed invitation is still a failed attempt below.
+	given, decodeErr := base64.RawURLEncoding.DecodeString(invite)
+	if decodeErr != nil || len(given) != secretBytes {
+		given = nil
+	}
+	value, err := randomToken(secretBytes)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.now()
+	if tokens := b.failures.TokensAt(now); tokens < 1 {
+		wait := time.Duration((1 - tokens) / float64(b.failures.Limit()) * float64(time.Second))
+		return nil, time.Time{}, &RateLimitError{RetryAfter: max(wait, time.Millisecond)}
+	}
+
+	ok := 1
+	ok &= subtle.ConstantTimeCompare([]byte(bindingID), []byte(b.id))
+	if b.invite != nil && given != nil {
+		ok &= subtle.ConstantTimeCompare(given, b.invite.secret)
+	} else {
+		ok = 0
+	}
+	if b.revoked || b.invite == nil || !now.Before(b.invite.expiresAt) {
+		ok = 0
+	}
+	if ok != 1 {
+		b.failures.AllowN(now, 1)
+		return nil, time.Time{}, ErrInvitationInvalid
+	}
+
+	b.invite = nil // once
+	expires := now.Add(SessionTTL)
+	b.pruneLocked(now)
+	if len(b.sessions) >= MaxSessions {
+		b.sessions = append(b.sessions[:0], b.sessions[1:]...) // oldest first
+	}
+	b.sessions = append(b.sessions, session{hash: sha256.Sum256([]byte(value)), expiresAt: expires})
+	return &http.Cookie{
+		Name:     CookieName,
+		Value:    value,
+		Path:     b.CookiePath(),
+		MaxAge:   int(SessionTTL / time.Second),
+		HttpOnly: true,
+		SameSite: http.SameSiteStrictMode,
+		// No Secure: Tele serves plain HTTP on loopback only, so a Secure cookie would never be sent
+		// back, and claiming transport security we do not have would be false.
+	}, expires, nil
+}
+
+// Authenticate checks the request's session cookie in constant time: ErrRevoked after Revoke,
+// ErrUnauthorized when missing, wrong or expired (SessionTTL after pairing).
+func (b *Binding) Authenticate(r *http.Request) error {
+	_, err := b.Session(r)
+	return err
+}
+
+// Session is Authenticate that also returns the session's expiry (for closing its streams on time).
+func (b *Binding) Session(r *http.Request) (Session, error) {
+	var hashes [][sha256.Size]byte
+	for _, c := range r.Cookies() {
+		if c.Name == CookieName && len(hashes) < 4 {
+			hashes = append(hashes, sha256.Sum256([]byte(c.Value)))
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.revoked {
+		return Session{}, ErrRevoked
+	}
+	now := b.now()
+	var found time.Time
+	for _, h := range hashes {
+		for _, s := range b.sessions {
+			if subtle.ConstantTimeCompare(h[:], s.hash[:]) == 1 && now.Before(s.expiresAt) {
+				found = s.expiresAt
+			}
+		}
+	}
+	if found.IsZero() {
+		return Session{}, ErrUnauthorized
+	}
+	return Session{ExpiresAt: found}, nil
+}
+
+// Revoke ends the binding: the invitation and every session are forgotten and Done is closed.
+// It is idempotent.
+func (b *Binding) Revoke() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.revoked {
+		return
+	}
+	b.revoked = true
+	b.invite = nil
+	b.sessions = nil
+	close(b.done)
+}
+
+// Revoked reports whether Revoke was called.
+func (b *Binding) Revoked() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.revoked
+}
+
+// Done is closed by Revoke.
+func (b *Binding) Done() <-chan struct{} { return b.done }
+
+func (b *Binding) pruneLocked(now time.Time) {
+	kept := b.sessions[:0]
+	for _, s := range b.sessions {
+		if now.Before(s.expiresAt) {
+			kept = append(kept, s)
+		}
+	}
+	b.sessions = kept
+}
+
+func randomToken(n int) (string, error) {
+	buf := make([]byte, n)
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(buf), nil
+}

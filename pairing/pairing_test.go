@@ -1,0 +1,290 @@
+package pairing
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+type fakeNow struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (f *fakeNow) Now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
+func (f *fakeNow) Advance(d time.Duration) {
+	f.mu.Lock()
+	f.t = f.t.Add(d)
+	f.mu.Unlock()
+}
+
+func newTestBinding(t *testing.T) (*Binding, *fakeNow) {
+	t.Helper()
+	clk := &fakeNow{t: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	b, err := NewBinding("welcome", clk.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, clk
+}
+
+func withCookie(b *Binding, c *http.Cookie) *http.Request {
+	r := httptest.NewRequest("GET", b.CookiePath(), nil)
+	if c != nil {
+		r.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+	}
+	return r
+}
+
+func TestNewBindingIsRandom(t *testing.T) {
+	a, _ := newTestBinding(t)
+	b, _ := newTestBinding(t)
+	if a.ID() == b.ID() || a.Epoch() == b.Epoch() || a.ID() == a.Epoch() {
+		t.Fatalf("ids/epochs not fresh: %q %q %q %q", a.ID(), b.ID(), a.Epoch(), b.Epoch())
+	}
+	if len(a.ID()) != 22 || a.ID() == "pair" || strings.ContainsAny(a.ID(), "/+=?#") {
+		t.Fatalf("binding id %q is not 16 random bytes base64url", a.ID())
+	}
+	if a.Board() != "welcome" || a.CookiePath() != "/api/chat/"+a.ID() {
+		t.Fatal("board or cookie path wrong")
+	}
+}
+
+func TestRedeemCookieExactly(t *testing.T) {
+	b, clk := newTestBinding(t)
+	inv := b.Invite()
+	if len(inv) != 43 {
+		t.Fatalf("invitation %d chars, want 43 (32 bytes base64url)", len(inv))
+	}
+	c, exp, err := b.Redeem(b.ID(), inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !exp.Equal(clk.Now().Add(8 * time.Hour)) {
+		t.Fatalf("expiresAt %v", exp)
+	}
+	want := "tele_chat=" + c.Value + "; Path=/api/chat/" + b.ID() + "; Max-Age=28800; HttpOnly; SameSite=Strict"
+	if got := c.String(); got != want {
+		t.Fatalf("cookie\n got %s\nwant %s", got, want)
+	}
+	if c.Secure || len(c.Value) != 43 || strings.Contains(c.Value, inv) {
+		t.Fatalf("cookie value or Secure wrong: %+v", c)
+	}
+	if err := b.Authenticate(withCookie(b, c)); err != nil {
+		t.Fatalf("fresh cookie refused: %v", err)
+	}
+}
+
+func TestEveryBadInvitationIsTheSame(t *testing.T) {
+	b, clk := newTestBinding(t)
+	other, _ := newTestBinding(t)
+
+	check := func(name, binding, inv string) {
+		t.Helper()
+		c, _, err := b.Redeem(binding, inv)
+		if !errors.Is(err, ErrInvitationInvalid) || c != nil {
+			t.Fatalf("%s: got %v, %v; want ErrInvitationInvalid", name, c, err)
+		}
+	}
+	// Spread the failures so the limiter (burst 5, 1 per 10 s) never interferes here.
+	step := func() { clk.Advance(FailureEvery) }
+
+	check("no invitation minted", b.ID(), strings.Repeat("A", 43))
+	step()
+	inv := b.Invite()
+	check("malformed", b.ID(), "not base64 !!")
+	step()
+	check("short", b.ID(), inv[:20])
+	step()
+	check("unknown", b.ID(), other.Invite())
+	step()
+	check("wrong binding", other.ID(), inv)
+	step()
+	check("empty binding", "", inv)
+	step()
+	// The right one still works after all that, once.
+	if _, _, err := b.Redeem(b.ID(), inv); err != nil {
+		t.Fatalf("valid invitation refused: %v", err)
+	}
+	check("reused", b.ID(), inv)
+	step()
+
+	expired := b.Invite()
+	clk.Advance(InvitationTTL)
+	check("expired", b.ID(), expired)
+	step()
+
+	first := b.Invite()
+	second := b.Invite()
+	check("superseded", b.ID(), first)
+	step()
+	if _, _, err := b.Redeem(b.ID(), second); err != nil {
+		t.Fatalf("newest invitation refused: %v", err)
+	}
+
+	revoked := b.Invite()
+	b.Revoke()
+	step()
+	check("revoked", b.ID(), revoked)
+	check("minted after revoke", b.ID(), b.Invite())
+}
+
+func TestInvitationJustBeforeExpiry(t *testing.T) {
+	b, clk := newTestBinding(t)
+	inv := b.Invite()
+	clk.Advance(InvitationTTL - time.Nanosecond)
+	if _, _, err := b.Redeem(b.ID(), inv); err != nil {
+		t.Fatalf("invitation refused before its 2 minutes: %v", err)
+	}
+}
+
+func TestFailuresAreRateLimited(t *testing.T) {
+	b, clk := newTestBinding(t)
+	inv := b.Invite()
+	for i := range FailureBurst {
+		if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.Is(err, ErrInvitationInvalid) {
+			t.Fatalf("failure %d: %v", i, err)
+		}
+	}
+	_, _, err := b.Redeem(b.ID(), inv) // even the right one waits: nothing is checked while throttled
+	var rl *RateLimitError
+	if !errors.As(err, &rl) || rl.RetryAfter <= 0 || rl.RetryAfter > FailureEvery {
+		t.Fatalf("want RateLimitError with retry-after in (0, 10s], got %v", err)
+	}
+	clk.Advance(FailureEvery / 2)
+	if _, _, err := b.Redeem(b.ID(), inv); !errors.As(err, &rl) || rl.RetryAfter != FailureEvery/2 {
+		t.Fatalf("half way: %v", err)
+	}
+	clk.Advance(FailureEvery / 2)
+	if _, _, err := b.Redeem(b.ID(), inv); err != nil {
+		t.Fatalf("after 10 s the right invitation must work: %v", err)
+	}
+	// The token that came back was not spent by the success: one more failure, then throttled again.
+	if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.Is(err, ErrInvitationInvalid) {
+		t.Fatal(err)
+	}
+	if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.As(err, &rl) {
+		t.Fatalf("second failure within 10 s: %v", err)
+	}
+}
+
+func TestSuccessDoesNotSpendFailureBudget(t *testing.T) {
+	b, _ := newTestBinding(t)
+	for range 3 * FailureBurst {
+		if _, _, err := b.Redeem(b.ID(), b.Invite()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAuthenticate(t *testing.T) {
+	b, clk := newTestBinding(t)
+	c, _, err := b.Redeem(b.ID(), b.Invite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Authenticate(withCookie(b, nil)); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("no cookie: %v", err)
+	}
+	if err := b.Authenticate(withCookie(b, &http.Cookie{Name: CookieName, Value: c.Value[:42] + "x"})); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("wrong cookie: %v", err)
+	}
+	if err := b.Authenticate(withCookie(b, &http.Cookie{Name: "other", Value: c.Value})); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("wrong cookie name: %v", err)
+	}
+	other, _ := newTestBinding(t)
+	if err := other.Authenticate(withCookie(other, c)); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("cookie of another binding: %v", err)
+	}
+	s, err := b.Session(withCookie(b, c))
+	if err != nil || !s.ExpiresAt.Equal(clk.Now().Add(SessionTTL)) {
+		t.Fatalf("session %v %v", s, err)
+	}
+	clk.Advance(SessionTTL - time.Second)
+	if err := b.Authenticate(withCookie(b, c)); err != nil {
+		t.Fatalf("cookie refused before 8 h: %v", err)
+	}
+	clk.Advance(time.Second)
+	if err := b.Authenticate(withCookie(b, c)); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("cookie accepted after 8 h: %v", err)
+	}
+}
+
+func TestSeveralSessionsBounded(t *testing.T) {
+	b, clk := newTestBinding(t)
+	var cookies []*http.Cookie
+	for range MaxSessions + 2 {
+		c, _, err := b.Redeem(b.ID(), b.Invite())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cookies = append(cookies, c)
+		clk.Advance(time.Minute)
+	}
+	for i, c := range cookies {
+		err := b.Authenticate(withCookie(b, c))
+		if i < 2 && !errors.Is(err, ErrUnauthorized) {
+			t.Fatalf("session %d should have been forgotten (bound %d): %v", i, MaxSessions, err)
+		}
+		if i >= 2 && err != nil {
+			t.Fatalf("session %d refused: %v", i, err)
+		}
+	}
+	if len(b.sessions) != MaxSessions {
+		t.Fatalf("%d sessions kept", len(b.sessions))
+	}
+}
+
+func TestRevoke(t *testing.T) {
+	b, _ := newTestBinding(t)
+	c, _, err := b.Redeem(b.ID(), b.Invite())
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-b.Done():
+		t.Fatal("done before revoke")
+	default:
+	}
+	b.Revoke()
+	b.Revoke() // idempotent
+	<-b.Done()
+	if !b.Revoked() {
+		t.Fatal("Revoked false")
+	}
+	if err := b.Authenticate(withCookie(b, c)); !errors.Is(err, ErrRevoked) {
+		t.Fatalf("after revoke: %v", err)
+	}
+}
+
+func TestMatchID(t *testing.T) {
+	b, _ := newTestBinding(t)
+	if !b.MatchID(b.ID()) || b.MatchID(b.ID()[:21]) || b.MatchID("pair") || b.MatchID("") {
+		t.Fatal("MatchID")
+	}
+}
+
+func TestConcurrentRedeemOnlyOnce(t *testing.T) {
+	b, _ := newTestBinding(t)
+	inv := b.Invite()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wins := 0
+	for range 16 {
+		wg.Go(func() {
+			if _, _, err := b.Redeem(b.ID(), inv); err == nil {
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if wins != 1 {
+		t.Fatalf("invitation redeemed %d times", wins)
+	}
+}
