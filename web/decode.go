@@ -1,0 +1,127 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+
+	"tele/strictjson"
+)
+
+// DecodeJSON reads r's body as exactly one JSON object into v, strictly (SPEC 4.1 rule 7):
+//
+//   - Content-Type must be application/json, optionally with charset=utf-8; else 415 unsupported_media_type;
+//   - a body longer than limit is 413 too_large (refused from Content-Length before reading when it
+//     says so, else while reading, through http.MaxBytesReader);
+//   - the body must be one JSON object: no other value, no second object, no trailing data, no
+//     duplicate key, no unknown field, no invalid UTF-8; else 400 bad_json with the JSON path and rule.
+//
+// Errors are *Error, ready for WriteError.
+func DecodeJSON(r *http.Request, limit int64, v any) error {
+	if !isJSONContentType(r.Header) {
+		return NewError(http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"Content-Type must be application/json")
+	}
+	if r.ContentLength > limit {
+		return tooLarge(limit)
+	}
+	data, err := readBody(r, limit)
+	if err != nil {
+		return err
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return badJSON("", "the body must be one JSON object")
+	}
+	if err := strictjson.Decode(data, v); err != nil {
+		if se, ok := errors.AsType[*strictjson.Error](err); ok {
+			return badJSON(se.Path, se.Rule)
+		}
+		return badJSON("", err.Error())
+	}
+	return nil
+}
+
+// readBody reads at most limit bytes of r's body; more is a 413.
+func readBody(r *http.Request, limit int64) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	body := http.MaxBytesReader(nil, r.Body, limit)
+	var data []byte
+	if n := r.ContentLength; n > 0 && n <= limit {
+		// One allocation of the announced size; +1 so that reading the EOF needs no growth.
+		data = make([]byte, 0, n+1)
+	}
+	buf := bytes.NewBuffer(data)
+	if _, err := buf.ReadFrom(body); err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return nil, tooLarge(limit)
+		}
+		return nil, NewError(http.StatusBadRequest, "bad_json", "the body could not be read")
+	}
+	return buf.Bytes(), nil
+}
+
+func tooLarge(limit int64) *Error {
+	return (&Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+		Message: "the body is too large"}).With("limit", limit)
+}
+
+func badJSON(path, rule string) *Error {
+	msg := "the body is not valid: " + rule
+	if path != "" {
+		msg = "the body is not valid at " + path + ": " + rule
+	}
+	return &Error{Status: http.StatusBadRequest, Code: "bad_json", Message: msg,
+		Fields: map[string]any{"path": path, "rule": rule}}
+}
+
+// isJSONContentType reports whether the request has exactly one Content-Type, application/json, with
+// no parameter other than charset=utf-8. Form and text types are refused: a cross-site form or a
+// "simple" fetch can send them without a preflight.
+func isJSONContentType(h http.Header) bool {
+	vals := h["Content-Type"]
+	if len(vals) != 1 {
+		return false
+	}
+	if vals[0] == "application/json" {
+		return true
+	}
+	mt, params, err := mime.ParseMediaType(vals[0])
+	if err != nil || mt != "application/json" {
+		return false
+	}
+	for k, v := range params {
+		if k != "charset" || !strings.EqualFold(v, "utf-8") {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckOrigin refuses (403 bad_origin) a request whose Origin is not exactly this server's own origin,
+// "http://" + Host. The guard has already pinned Host to a loopback authority of the served port, so
+// the page's own origin is the only one that matches. "null" (sandboxed frames, some redirects) never
+// matches. A missing Origin is refused when required (chat POSTs, SPEC 4.1 rule 4) and allowed
+// otherwise (board writes from curl or Pi carry none).
+func CheckOrigin(r *http.Request, required bool) error {
+	vals := r.Header["Origin"]
+	switch {
+	case len(vals) == 0:
+		if required {
+			return NewError(http.StatusForbidden, "bad_origin", "the Origin header is required")
+		}
+		return nil
+	case len(vals) == 1 && isOwnOrigin(vals[0], r.Host):
+		return nil
+	}
+	return NewError(http.StatusForbidden, "bad_origin", "the request comes from another origin")
+}
+
+func isOwnOrigin(origin, host string) bool {
+	const scheme = "http://"
+	return host != "" && len(origin) == len(scheme)+len(host) &&
+		strings.HasPrefix(origin, scheme) && origin[len(scheme):] == host
+}

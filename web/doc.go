@@ -1,0 +1,12 @@
+// Package web holds the rules every HTTP request passes (SPEC 4.1) and the JSON plumbing every route
+// shares: one error shape, strict body decoding, the exact-Origin check, the request guard and keyed rate
+// limiters.
+//
+// The guard runs before any route. In order it refuses a foreign Host (421, DNS rebinding), a
+// cross-site or same-site fetch that is not a top-level page navigation (403 cross_site, Fetch
+// Metadata), and every preflight (403 preflight_refused: there is no CORS). Before any of these checks
+// it sets the security headers, so refusals carry them too. No response of this server ever carries an
+// Access-Control-* header.
+//
+// The package holds no mutable package-level state and starts no goroutine.
+package web

@@ -1,0 +1,89 @@
+package web
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Limiter holds one token bucket (golang.org/x/time/rate) per key: per board for writes, per binding for
+// chat commands and pairing attempts. Keys are created on first use. A bucket left alone long enough to
+// refill completely is indistinguishable from a new one, so it is dropped; pruning runs on access, at
+// most once per refill period, so the Limiter needs no goroutine and its memory follows the keys in
+// recent use. It is safe for concurrent use.
+type Limiter struct {
+	limit  rate.Limit
+	burst  int
+	idle   time.Duration // time for an empty bucket to refill completely
+	now    func() time.Time
+	mu     sync.Mutex
+	keys   map[string]*bucket
+	pruned time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	last time.Time // last Allow for this key
+}
+
+// NewLimiter returns a Limiter that allows each key a burst of burst events, refilled at one event per
+// every.
+func NewLimiter(every time.Duration, burst int) *Limiter {
+	return &Limiter{
+		limit: rate.Every(every),
+		burst: burst,
+		idle:  every * time.Duration(burst),
+		now:   time.Now,
+		keys:  make(map[string]*bucket),
+	}
+}
+
+// WithClock makes l read time from now (tests). Call it before first use. It returns l.
+func (l *Limiter) WithClock(now func() time.Time) *Limiter {
+	l.now = now
+	return l
+}
+
+// Allow takes one event from key's bucket. When the bucket is empty it takes nothing and reports how
+// long until an event will be allowed.
+func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.pruned) >= l.idle {
+		l.prune(now)
+	}
+	b := l.keys[key]
+	if b == nil {
+		b = &bucket{lim: rate.NewLimiter(l.limit, l.burst)}
+		l.keys[key] = b
+	}
+	b.last = now
+	if b.lim.AllowN(now, 1) {
+		return true, 0
+	}
+	if l.limit <= 0 {
+		return false, time.Duration(math.MaxInt64)
+	}
+	missing := 1 - b.lim.TokensAt(now)
+	return false, time.Duration(math.Ceil(missing / float64(l.limit) * float64(time.Second)))
+}
+
+// prune drops the buckets that have refilled completely. l.mu is held.
+func (l *Limiter) prune(now time.Time) {
+	for k, b := range l.keys {
+		if now.Sub(b.last) >= l.idle {
+			delete(l.keys, k)
+		}
+	}
+	l.pruned = now
+}
+
+// Len reports how many keys hold a bucket (tests, diagnostics).
+func (l *Limiter) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.keys)
+}
