@@ -1,0 +1,580 @@
+package sse
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// testTimeout bounds every wait in these tests; none of them waits on a clock otherwise.
+const testTimeout = 20 * time.Second
+
+// msg is one parsed SSE message: an event, or a comment.
+type msg struct {
+	Event   string
+	Data    string
+	Comment string
+}
+
+// sseReader parses a text/event-stream body into messages on a channel. The channel closes at EOF or
+// on a read error; err then holds it.
+type sseReader struct {
+	C    chan msg
+	resp *http.Response
+	mu   sync.Mutex
+	err  error
+}
+
+func (r *sseReader) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+func newSSEReader(body io.Reader) *sseReader {
+	r := &sseReader{C: make(chan msg, 64)}
+	go func() {
+		defer close(r.C)
+		br := bufio.NewReaderSize(body, 128<<10)
+		var m msg
+		var data []string
+		for {
+			line, err := br.ReadString('\n')
+			if err != nil {
+				r.mu.Lock()
+				r.err = err
+				r.mu.Unlock()
+				return
+			}
+			line = strings.TrimSuffix(line, "\n")
+			switch {
+			case line == "":
+				if m.Event != "" || len(data) > 0 || m.Comment != "" {
+					m.Data = strings.Join(data, "\n")
+					r.C <- m
+				}
+				m, data = msg{}, nil
+			case strings.HasPrefix(line, ":"):
+				m.Comment = strings.TrimSpace(line[1:])
+			case strings.HasPrefix(line, "event: "):
+				m.Event = line[len("event: "):]
+			case strings.HasPrefix(line, "data: "):
+				data = append(data, line[len("data: "):])
+			}
+		}
+	}()
+	return r
+}
+
+// next returns the next message or fails the test.
+func (r *sseReader) next(t *testing.T) msg {
+	t.Helper()
+	select {
+	case m, ok := <-r.C:
+		if !ok {
+			t.Fatalf("stream ended: %v", r.Err())
+		}
+		return m
+	case <-time.After(testTimeout):
+		t.Fatal("no message within the test timeout")
+	}
+	return msg{}
+}
+
+// waitEnd waits until the stream ends.
+func (r *sseReader) waitEnd(t *testing.T) {
+	t.Helper()
+	timeout := time.After(testTimeout)
+	for {
+		select {
+		case _, ok := <-r.C:
+			if !ok {
+				return
+			}
+		case <-timeout:
+			t.Fatal("stream did not end")
+		}
+	}
+}
+
+// fixture is a hub behind a real HTTP server. GET /<topic> subscribes, reports the subscription on
+// subs, and streams with a snapshot event "snap" of Seq 0 (or the seq in ?seq=).
+type fixture struct {
+	hub  *Hub
+	srv  *httptest.Server
+	subs chan *Subscription
+	// gate, when set, is waited on between Subscribe and Stream (the "take the snapshot" moment).
+	gate chan struct{}
+}
+
+func newFixture(t *testing.T, o Options) *fixture {
+	t.Helper()
+	return newGatedFixture(t, o, nil)
+}
+
+func newGatedFixture(t *testing.T, o Options, gate chan struct{}) *fixture {
+	t.Helper()
+	f := &fixture{hub: NewHub(o), subs: make(chan *Subscription, 16), gate: gate}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sub, err := f.hub.Subscribe(strings.TrimPrefix(r.URL.Path, "/"))
+		if errors.Is(err, ErrTooManyStreams) {
+			http.Error(w, "too many streams", http.StatusTooManyRequests)
+			return
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		f.subs <- sub
+		if f.gate != nil {
+			<-f.gate
+		}
+		var seq int64
+		fmt.Sscan(r.URL.Query().Get("seq"), &seq)
+		f.hub.Stream(w, r, sub, Event{Name: "snap", Seq: seq, Data: []byte(`{"snapshot":true}`)})
+	}))
+	t.Cleanup(func() {
+		f.hub.Close()
+		f.srv.Close()
+	})
+	return f
+}
+
+// open starts a stream on topic and returns its reader once the response headers arrived.
+func (f *fixture) open(t *testing.T, path string) (*sseReader, *Subscription) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+path, nil)
+	type result struct {
+		resp *http.Response
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		resp, err := f.srv.Client().Do(req)
+		done <- result{resp, err}
+	}()
+	var sub *Subscription
+	select {
+	case sub = <-f.subs:
+	case res := <-done:
+		if res.err != nil {
+			t.Fatal(res.err)
+		}
+		t.Fatalf("GET %s: %s", path, res.resp.Status)
+	case <-time.After(testTimeout):
+		t.Fatal("no subscription")
+	}
+	res := <-done
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	t.Cleanup(func() { res.resp.Body.Close() })
+	r := newSSEReader(res.resp.Body)
+	r.resp = res.resp
+	return r, sub
+}
+
+func TestStreamHeadersAndSnapshotFirst(t *testing.T) {
+	f := newFixture(t, Options{})
+	r, _ := f.open(t, "/a")
+	h := r.resp.Header
+	for k, want := range map[string]string{
+		"Content-Type":      "text/event-stream",
+		"Cache-Control":     "no-store",
+		"X-Accel-Buffering": "no",
+	} {
+		if got := h.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	if m := r.next(t); m.Event != "snap" || m.Data != `{"snapshot":true}` {
+		t.Fatalf("first message = %+v, want the snapshot", m)
+	}
+	f.hub.Publish("a", Event{Name: "board", Seq: 1, Data: []byte(`{"revision":1}`)})
+	if m := r.next(t); m.Event != "board" || m.Data != `{"revision":1}` {
+		t.Fatalf("second message = %+v", m)
+	}
+}
+
+// Events published between Subscribe and the snapshot are queued; only those newer than the snapshot
+// are sent, so there is no gap and no duplicate.
+func TestSubscribeThenSnapshotSkipsOlderEvents(t *testing.T) {
+	gate := make(chan struct{})
+	f := newGatedFixture(t, Options{}, gate)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/b?seq=2", nil)
+	respc := make(chan *http.Response, 1)
+	go func() {
+		resp, err := f.srv.Client().Do(req)
+		if err != nil {
+			t.Error(err)
+			close(respc)
+			return
+		}
+		respc <- resp
+	}()
+	select {
+	case <-f.subs:
+	case <-time.After(testTimeout):
+		t.Fatal("no subscription")
+	}
+	// Subscribed, snapshot not yet taken: these are already part of the snapshot (seq 2).
+	f.hub.Publish("b", Event{Name: "board", Seq: 1, Data: []byte(`{"revision":1}`)})
+	f.hub.Publish("b", Event{Name: "board", Seq: 2, Data: []byte(`{"revision":2}`)})
+	// Taken after the snapshot was read but before Stream ran: must be delivered.
+	f.hub.Publish("b", Event{Name: "board", Seq: 3, Data: []byte(`{"revision":3}`)})
+	close(gate)
+
+	resp := <-respc
+	if resp == nil {
+		t.FailNow()
+	}
+	defer resp.Body.Close()
+	r := newSSEReader(resp.Body)
+	if m := r.next(t); m.Event != "snap" {
+		t.Fatalf("first = %+v, want snapshot", m)
+	}
+	if m := r.next(t); m.Data != `{"revision":3}` {
+		t.Fatalf("second = %+v, want revision 3", m)
+	}
+	f.hub.Publish("b", Event{Name: "board", Seq: 4, Data: []byte(`{"revision":4}`)})
+	if m := r.next(t); m.Data != `{"revision":4}` {
+		t.Fatalf("third = %+v, want revision 4", m)
+	}
+}
+
+func TestPerTopicLimit(t *testing.T) {
+	f := newFixture(t, Options{MaxPerTopic: 4})
+	var subs []*Subscription
+	for i := 0; i < 4; i++ {
+		r, sub := f.open(t, "/chat")
+		r.next(t)
+		subs = append(subs, sub)
+	}
+	resp, err := f.srv.Client().Get(f.srv.URL + "/chat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("fifth stream: %s, want 429", resp.Status)
+	}
+	// Another topic has its own slots.
+	r, _ := f.open(t, "/other")
+	r.next(t)
+
+	// Closing one subscription releases its slot, and Close is idempotent.
+	subs[0].Close()
+	subs[0].Close()
+	if n := f.hub.Count("chat"); n != 3 {
+		t.Fatalf("Count = %d after one Close, want 3", n)
+	}
+	r, _ = f.open(t, "/chat")
+	r.next(t)
+	if _, err := f.hub.Subscribe("chat"); !errors.Is(err, ErrTooManyStreams) {
+		t.Fatalf("Subscribe on a full topic: %v, want ErrTooManyStreams", err)
+	}
+}
+
+func TestSubscriptionCloseEndsStream(t *testing.T) {
+	f := newFixture(t, Options{})
+	r, sub := f.open(t, "/a")
+	r.next(t)
+	sub.Close()
+	r.waitEnd(t)
+	if !errors.Is(sub.Err(), ErrSubscriptionClosed) {
+		t.Fatalf("Err = %v", sub.Err())
+	}
+}
+
+func TestClientLeavingReleasesSlot(t *testing.T) {
+	f := newFixture(t, Options{MaxPerTopic: 1})
+	r, sub := f.open(t, "/a")
+	r.next(t)
+	r.resp.Body.Close()
+	select {
+	case <-sub.Done():
+	case <-time.After(testTimeout):
+		t.Fatal("subscription not released after the client left")
+	}
+	r2, _ := f.open(t, "/a")
+	r2.next(t)
+}
+
+// fakeTicker hands every stream's heartbeat channel to the test.
+type fakeTicker struct {
+	chans   chan chan time.Time
+	stopped chan struct{}
+}
+
+func newFakeTicker() *fakeTicker {
+	return &fakeTicker{chans: make(chan chan time.Time, 8), stopped: make(chan struct{}, 8)}
+}
+
+func (ft *fakeTicker) new(d time.Duration) (<-chan time.Time, func()) {
+	if d != DefaultHeartbeat {
+		panic(fmt.Sprintf("heartbeat interval %v, want %v", d, DefaultHeartbeat))
+	}
+	c := make(chan time.Time)
+	ft.chans <- c
+	return c, func() { ft.stopped <- struct{}{} }
+}
+
+func TestHeartbeat(t *testing.T) {
+	ft := newFakeTicker()
+	f := newFixture(t, Options{NewTicker: ft.new})
+	r, sub := f.open(t, "/a")
+	r.next(t)
+	tick := <-ft.chans
+	for i := 0; i < 3; i++ {
+		tick <- time.Now()
+		if m := r.next(t); m.Comment == "" || m.Event != "" {
+			t.Fatalf("after tick %d got %+v, want a comment", i, m)
+		}
+	}
+	// Events and heartbeats interleave on the same writer.
+	f.hub.Publish("a", Event{Name: "board", Seq: 1, Data: []byte(`{}`)})
+	if m := r.next(t); m.Event != "board" {
+		t.Fatalf("got %+v, want the event", m)
+	}
+	tick <- time.Now()
+	if m := r.next(t); m.Comment == "" {
+		t.Fatalf("got %+v, want a comment", m)
+	}
+	sub.Close()
+	r.waitEnd(t)
+	select {
+	case <-ft.stopped:
+	case <-time.After(testTimeout):
+		t.Fatal("ticker not stopped when the stream ended")
+	}
+}
+
+func TestCloseTopicEndsOnlyThatTopic(t *testing.T) {
+	f := newFixture(t, Options{})
+	a1, s1 := f.open(t, "/a")
+	a2, s2 := f.open(t, "/a")
+	b, _ := f.open(t, "/b")
+	for _, r := range []*sseReader{a1, a2, b} {
+		r.next(t)
+	}
+	f.hub.CloseTopic("a")
+	a1.waitEnd(t)
+	a2.waitEnd(t)
+	for _, s := range []*Subscription{s1, s2} {
+		if !errors.Is(s.Err(), ErrTopicClosed) {
+			t.Fatalf("Err = %v, want ErrTopicClosed", s.Err())
+		}
+	}
+	f.hub.Publish("b", Event{Name: "board", Seq: 1, Data: []byte(`{"still":"here"}`)})
+	if m := b.next(t); m.Data != `{"still":"here"}` {
+		t.Fatalf("topic b got %+v", m)
+	}
+	// The topic can be used again (a new binding would use a new topic anyway).
+	a3, _ := f.open(t, "/a")
+	a3.next(t)
+}
+
+func TestCloseEndsAll(t *testing.T) {
+	f := newFixture(t, Options{})
+	var rs []*sseReader
+	var subs []*Subscription
+	for _, p := range []string{"/a", "/b", "/c"} {
+		r, s := f.open(t, p)
+		r.next(t)
+		rs = append(rs, r)
+		subs = append(subs, s)
+	}
+	f.hub.Close()
+	for i, r := range rs {
+		r.waitEnd(t)
+		if !errors.Is(subs[i].Err(), ErrHubClosed) {
+			t.Fatalf("Err = %v, want ErrHubClosed", subs[i].Err())
+		}
+	}
+	if _, err := f.hub.Subscribe("a"); !errors.Is(err, ErrHubClosed) {
+		t.Fatalf("Subscribe after Close: %v", err)
+	}
+	f.hub.Publish("a", Event{Name: "x", Seq: 1}) // no-op, no panic
+}
+
+// dialSlow opens a stream from a client that never reads, with a tiny receive buffer.
+func dialSlow(t *testing.T, srvURL, path string) net.Conn {
+	t.Helper()
+	d := net.Dialer{Control: func(network, address string, c syscall.RawConn) error {
+		var serr error
+		err := c.Control(func(fd uintptr) {
+			serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+		})
+		if err != nil {
+			return err
+		}
+		return serr
+	}}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(srvURL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: test\r\n\r\n", path)
+	return conn
+}
+
+// A client that never reads is cut once its unsent output passes MaxQueuedBytes, while a fast
+// subscriber of the same topic keeps receiving every event.
+func TestSlowClientIsCut(t *testing.T) {
+	// An hour-long write timeout proves the cut interrupts the blocked write itself.
+	f := newFixture(t, Options{MaxQueuedBytes: 256 << 10, WriteTimeout: time.Hour})
+	fast, _ := f.open(t, "/t")
+	fast.next(t)
+
+	slowConn := dialSlow(t, f.srv.URL, "/t")
+	var slow *Subscription
+	select {
+	case slow = <-f.subs:
+	case <-time.After(testTimeout):
+		t.Fatal("no subscription for the slow client")
+	}
+
+	payload := []byte(`{"x":"` + strings.Repeat("a", 64<<10) + `"}`)
+	cut := false
+	var seq int64
+	for seq = 1; seq <= 2000 && !cut; seq++ {
+		f.hub.Publish("t", Event{Name: "big", Seq: seq, Data: payload})
+		if m := fast.next(t); m.Event != "big" || len(m.Data) != len(payload) {
+			t.Fatalf("fast client got %q (%d bytes)", m.Event, len(m.Data))
+		}
+		select {
+		case <-slow.Done():
+			cut = true
+		default:
+		}
+	}
+	if !cut {
+		t.Fatalf("slow client not cut after %d publishes of %d bytes", seq-1, len(payload))
+	}
+	if !errors.Is(slow.Err(), ErrSlowClient) {
+		t.Fatalf("slow Err = %v, want ErrSlowClient", slow.Err())
+	}
+	t.Logf("slow client cut after %d publishes", seq-1)
+
+	// The slow client's connection is closed: draining it reaches EOF (or a reset), not a timeout.
+	slowConn.SetReadDeadline(time.Now().Add(testTimeout))
+	_, err := io.Copy(io.Discard, slowConn)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Fatal("slow client's connection still open")
+	}
+
+	// The fast client is unaffected.
+	f.hub.Publish("t", Event{Name: "small", Seq: seq + 1, Data: []byte(`{"after":"cut"}`)})
+	if m := fast.next(t); m.Data != `{"after":"cut"}` {
+		t.Fatalf("fast client after the cut got %+v", m)
+	}
+	if n := f.hub.Count("t"); n != 1 {
+		t.Fatalf("Count = %d after the cut, want 1", n)
+	}
+}
+
+// A single event larger than the whole budget cuts the subscriber immediately instead of queueing.
+func TestPublishNeverBlocks(t *testing.T) {
+	h := NewHub(Options{MaxQueuedBytes: 1024})
+	sub, err := h.Subscribe("x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nobody streams this subscription: publishes queue up to the limit and then cut, never block.
+	for i := int64(1); i <= 100; i++ {
+		h.Publish("x", Event{Name: "e", Seq: i, Data: bytes.Repeat([]byte("a"), 100)})
+	}
+	if !errors.Is(sub.Err(), ErrSlowClient) {
+		t.Fatalf("Err = %v, want ErrSlowClient", sub.Err())
+	}
+	if h.Count("x") != 0 {
+		t.Fatal("cut subscription still counted")
+	}
+	sub.Close() // idempotent after a cut
+}
+
+func TestEncode(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+		want string
+	}{
+		{"plain", `{"a":1}`, "event: board\ndata: {\"a\":1}\n\n"},
+		{"empty", ``, "event: board\ndata: \n\n"},
+		{"lf", "{\n\"a\":1}", "event: board\ndata: {\ndata: \"a\":1}\n\n"},
+		{"crlf", "{\r\n}", "event: board\ndata: {\ndata: }\n\n"},
+		{"cr", "{\r}", "event: board\ndata: {\ndata: }\n\n"},
+		{"injection", "1\n\nevent: evil\ndata: x", "event: board\ndata: 1\ndata: \ndata: event: evil\ndata: data: x\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(Encode(Event{Name: "board", Data: []byte(tt.data)}))
+			if got != tt.want {
+				t.Fatalf("Encode = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	for _, bad := range []string{"", "a\nb", "a\rb"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Encode with name %q did not panic", bad)
+				}
+			}()
+			Encode(Event{Name: bad})
+		}()
+	}
+}
+
+// A stream whose data has a newline round-trips through a real client as the same data.
+func TestNewlineDataRoundTrip(t *testing.T) {
+	f := newFixture(t, Options{})
+	r, _ := f.open(t, "/a")
+	r.next(t)
+	f.hub.Publish("a", Event{Name: "board", Seq: 1, Data: []byte("{\n  \"a\": 1\n}")})
+	if m := r.next(t); m.Event != "board" || m.Data != "{\n  \"a\": 1\n}" {
+		t.Fatalf("got %+v", m)
+	}
+}
+
+// A client that stops reading with output still under the byte budget is ended by the write deadline.
+func TestWriteDeadlineEndsStuckStream(t *testing.T) {
+	f := newFixture(t, Options{MaxQueuedBytes: 64 << 20, WriteTimeout: 100 * time.Millisecond})
+	dialSlow(t, f.srv.URL, "/t")
+	var sub *Subscription
+	select {
+	case sub = <-f.subs:
+	case <-time.After(testTimeout):
+		t.Fatal("no subscription")
+	}
+	payload := []byte(`"` + strings.Repeat("a", 64<<10) + `"`)
+	for seq := int64(1); seq <= 200; seq++ {
+		f.hub.Publish("t", Event{Name: "big", Seq: seq, Data: payload})
+	}
+	select {
+	case <-sub.Done():
+	case <-time.After(testTimeout):
+		t.Fatal("stuck stream not ended by its write deadline")
+	}
+	if f.hub.Count("t") != 0 {
+		t.Fatal("stuck stream still counted")
+	}
+}
