@@ -141,9 +141,9 @@ func TestConnMalformedFrames(t *testing.T) {
 	secret := "private-words"
 	p.send(`not json ` + secret)
 	p.send(strings.Repeat(`{"note":"x","t":"`+secret+`"}`, 40)) // > 256 bytes
-	p.send(`{"id":"4","call":"echo","args":{}}`)                 // id of the wrong type: no usable id
-	p.send(`{"id":99,"ok":null}`)                                // reply to an unknown id: never answered
-	p.send(`{"id":5,"call":"echo","args":[]}`)                   // carries an id: answered
+	p.send(`{"id":"4","call":"echo","args":{}}`)                // id of the wrong type: no usable id
+	p.send(`{"id":99,"ok":null}`)                               // reply to an unknown id: never answered
+	p.send(`{"id":5,"call":"echo","args":[]}`)                  // carries an id: answered
 	if got := p.recv(); !strings.HasPrefix(got, `{"id":5,"err":{"code":"bad_frame","message":"malformed frame: call args must be an object"`) {
 		t.Fatalf("malformed with id: %s", got)
 	}

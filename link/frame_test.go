@@ -189,7 +189,7 @@ func TestIDSet(t *testing.T) {
 	if len(big.r) > maxRanges {
 		t.Fatalf("%d ranges", len(big.r))
 	}
-	if big.add(2*3*maxRanges + 1) == false {
+	if big.add(2*3*maxRanges+1) == false {
 		t.Fatal("new high id refused")
 	}
 }
