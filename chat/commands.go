@@ -1,0 +1,322 @@
+package chat
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"tele/web"
+)
+
+// Limits of SPEC 6.
+const (
+	// MaxCommands is how many commands one binding remembers; a new id beyond it is 429 command_limit.
+	MaxCommands = 256
+	// MaxTextUnits bounds a sent text, in UTF-16 code units.
+	MaxTextUnits = 8000
+	// ObservationWindow is how long the gateway waits to see a submitted input in Pi.
+	ObservationWindow = 8 * time.Second
+	// DefaultBridgeTimeout bounds one Bridge.Send or Bridge.Abort call.
+	DefaultBridgeTimeout = 10 * time.Second
+	// MaxCommandBytes bounds a command body.
+	MaxCommandBytes = 64 << 10
+	// CommandBurst and CommandEvery: the per-binding command rate (burst 20, then 10 per second).
+	CommandBurst = 20
+	CommandEvery = 100 * time.Millisecond
+)
+
+// Command types and receipt statuses.
+const (
+	TypeSend  = "send"
+	TypeAbort = "abort"
+
+	ReceiptSubmitted     = "submitted"
+	ReceiptStopRequested = "stop-requested"
+)
+
+// The chat command errors (the stable codes of SPEC 6, plus bad_command, bad_text, the two bridge
+// failures and too_many_streams).
+var (
+	errBadCommand = func(msg string) *web.Error {
+		return web.NewError(http.StatusBadRequest, "bad_command", msg)
+	}
+	errBadText = func(msg string) *web.Error {
+		return web.NewError(http.StatusUnprocessableEntity, "bad_text", msg)
+	}
+	errRevoked = web.NewError(http.StatusGone, "revoked",
+		"this chat binding was revoked; run /tele <board> in Pi to connect again")
+	errDuplicateCommand = web.NewError(http.StatusConflict, "duplicate_command",
+		"this command id was already used with another body")
+	errCommandLimit = web.NewError(http.StatusTooManyRequests, "command_limit",
+		"this binding has taken all the commands it can remember; run /tele off and /tele <board> in Pi")
+	errStaleEpoch = web.NewError(http.StatusConflict, "stale_epoch",
+		"the command belongs to an earlier connection")
+	errStaleIdleVersion = web.NewError(http.StatusConflict, "stale_idle_version",
+		"Pi has moved on since this view; refresh before sending")
+	errStaleRun = web.NewError(http.StatusConflict, "stale_run",
+		"the run named by this command is not the current run")
+	errBusy = web.NewError(http.StatusConflict, "busy",
+		"Pi is busy, has queued messages, or another message is being sent")
+	errTerminalPrompt = web.NewError(http.StatusConflict, "terminal_prompt",
+		"a dialog is open in the Pi terminal; answer it there")
+	errSubmissionUncertain = web.NewError(http.StatusBadGateway, "submission_uncertain",
+		"the submit call to Pi failed or timed out; check the history and the Pi terminal before sending again")
+	errAbortFailed = web.NewError(http.StatusBadGateway, "abort_failed",
+		"the stop request did not reach Pi")
+	errRateLimited = web.NewError(http.StatusTooManyRequests, "rate_limited",
+		"too many commands; wait a moment")
+)
+
+// command is a decoded command body. Pointers tell a missing field from a zero one.
+type command struct {
+	Type        string  `json:"type"`
+	ID          string  `json:"id"`
+	Epoch       *string `json:"epoch,omitempty"`
+	IdleVersion *int64  `json:"idleVersion,omitempty"`
+	Text        *string `json:"text,omitempty"`
+	RunID       *string `json:"runId,omitempty"`
+}
+
+// validate checks the shape of c: the fields of its type and only those, a canonical UUID id, and the
+// text rules of SPEC 6. It needs no state.
+func (c *command) validate() *web.Error {
+	if u, err := uuid.Parse(c.ID); err != nil || u.String() != c.ID {
+		return errBadCommand("id must be a UUID in its canonical lower-case form")
+	}
+	if c.Epoch == nil {
+		return errBadCommand("epoch is required")
+	}
+	switch c.Type {
+	case TypeSend:
+		if c.RunID != nil {
+			return errBadCommand("send takes no runId")
+		}
+		if c.IdleVersion == nil || c.Text == nil {
+			return errBadCommand("send needs idleVersion and text")
+		}
+		return checkText(*c.Text)
+	case TypeAbort:
+		if c.IdleVersion != nil || c.Text != nil {
+			return errBadCommand("abort takes no idleVersion or text")
+		}
+		if c.RunID == nil {
+			return errBadCommand("abort needs runId")
+		}
+		return nil
+	}
+	return errBadCommand(`type must be "send" or "abort"`)
+}
+
+// checkText: 1–8,000 UTF-16 code units, not blank, and the first non-blank character is not `/` (a Pi
+// command) or `!` (a shell command).
+func checkText(text string) *web.Error {
+	n := 0
+	for _, r := range text {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	if n == 0 || n > MaxTextUnits {
+		return errBadText("text must be 1 to 8000 UTF-16 code units")
+	}
+	trimmed := strings.TrimLeftFunc(text, unicode.IsSpace)
+	if trimmed == "" {
+		return errBadText("text is blank")
+	}
+	if r, _ := utf8.DecodeRuneInString(trimmed); r == '/' || r == '!' {
+		return errBadText("text may not start with / or ! (no commands, no shell)")
+	}
+	return nil
+}
+
+// fingerprint identifies a command's whole body for idempotence: two bodies that decode to the same
+// command (whitespace or key order aside) are the same.
+func (c *command) fingerprint() [sha256.Size]byte {
+	b, _ := json.Marshal(c) // fixed field order; cannot fail
+	return sha256.Sum256(b)
+}
+
+// record is a remembered command: its receipt once the bridge call has returned.
+type record struct {
+	fp   [sha256.Size]byte
+	done chan struct{} // closed once the receipt is set
+
+	status int        // the accepted receipt: 202 and body
+	body   []byte     //
+	err    *web.Error // or the failure receipt (502)
+}
+
+func (rec *record) write(w http.ResponseWriter, r *http.Request) {
+	if rec.err != nil {
+		web.WriteError(w, r, rec.err)
+		return
+	}
+	web.WriteJSON(w, rec.status, rec.body)
+}
+
+func receiptBody(id, typ, status string) []byte {
+	b, _ := json.Marshal(struct {
+		ID     string `json:"id"`
+		Type   string `json:"type"`
+		Status string `json:"status"`
+	}{id, typ, status})
+	return b
+}
+
+// action is what an accepted command still has to do outside the lock.
+type action int
+
+const (
+	actNone   action = iota // receipt already final (replay, or abort of a run already stopping)
+	actSend                 // call Bridge.Send
+	actAbort                // call Bridge.Abort
+	actReplay               // wait for the original record
+)
+
+// begin checks c against the binding's state and, when it is accepted, reserves its effect and
+// remembers it, all under the lock. Refusals change nothing.
+func (g *Gateway) begin(c *command) (*record, action, *sendWatch, error) {
+	fp := c.fingerprint()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.revoked {
+		return nil, actNone, nil, errRevoked
+	}
+	if rec := g.commands[c.ID]; rec != nil {
+		if rec.fp != fp {
+			return nil, actNone, nil, errDuplicateCommand
+		}
+		return rec, actReplay, nil, nil
+	}
+	if len(g.commands) >= MaxCommands {
+		return nil, actNone, nil, errCommandLimit
+	}
+	if *c.Epoch != g.cfg.Binding.Epoch() {
+		return nil, actNone, nil, errStaleEpoch
+	}
+	rec := &record{fp: fp, done: make(chan struct{})}
+	var act action
+	var watch *sendWatch
+	switch c.Type {
+	case TypeSend:
+		if refusal := g.run.sendRefusal(*c.IdleVersion); refusal != nil {
+			return nil, actNone, nil, refusal
+		}
+		g.run.stopWatch()
+		watch = &sendWatch{command: c.ID}
+		g.run.reserved = true
+		g.run.watch = watch
+		g.run.notice = ""
+		act = actSend
+	case TypeAbort:
+		if g.run.runID == "" || *c.RunID != g.run.runID {
+			return nil, actNone, nil, errStaleRun
+		}
+		if g.run.stopping {
+			// Already asked for this run: the same receipt, and Pi is not asked twice.
+			rec.status, rec.body = http.StatusAccepted, receiptBody(c.ID, TypeAbort, ReceiptStopRequested)
+			close(rec.done)
+			act = actNone
+		} else {
+			g.run.stopping = true
+			g.run.notice = NoticeStopRequested
+			act = actAbort
+		}
+	}
+	g.commands[c.ID] = rec
+	g.changedLocked()
+	return rec, act, watch, nil
+}
+
+// execute makes the bridge call of an accepted command and settles its receipt.
+func (g *Gateway) execute(ctx context.Context, c *command, rec *record, act action, watch *sendWatch) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.bridgeTimeout)
+	defer cancel()
+	switch act {
+	case actSend:
+		err := g.cfg.Bridge.Send(ctx, c.ID, *c.Text)
+		g.sendReturned(c, rec, watch, err)
+	case actAbort:
+		err := g.cfg.Bridge.Abort(ctx, c.ID, *c.RunID)
+		g.abortReturned(c, rec, err)
+	}
+}
+
+func (g *Gateway) sendReturned(c *command, rec *record, w *sendWatch, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	defer close(rec.done)
+	w.returned = true
+	if err != nil {
+		g.log.Warn("chat: send to Pi failed or timed out", "err", err)
+	}
+	switch {
+	case err == nil || w.observed:
+		// Pi's submit call was made (or the input was already seen in Pi).
+		rec.status, rec.body = http.StatusAccepted, receiptBody(c.ID, TypeSend, ReceiptSubmitted)
+	default:
+		w.uncertain = true
+		rec.err = errSubmissionUncertain
+	}
+	if g.run.watch != w {
+		return // Pi settled (or revoked) while the call was out; the watch is over
+	}
+	switch {
+	case w.observed:
+		// input-observed already shown
+	case w.uncertain:
+		g.run.notice = NoticeSubmissionUncertain
+	default:
+		g.run.notice = NoticeInputSubmitted
+	}
+	if !g.revoked {
+		w.timer = g.clock.AfterFunc(ObservationWindow, func() { g.windowEnded(w) })
+	}
+	g.changedLocked()
+}
+
+// windowEnded: ObservationWindow after the bridge answered a send.
+func (g *Gateway) windowEnded(w *sendWatch) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.run.watch != w || w.expired {
+		return
+	}
+	w.expired = true
+	w.timer = nil
+	if !w.observed && !w.uncertain {
+		g.run.notice = NoticeInputUnobserved
+	}
+	if g.run.runID == "" {
+		// No run started for it: do not hold an invisible "submitting" state any longer.
+		g.run.reserved = false
+	}
+	g.changedLocked()
+}
+
+func (g *Gateway) abortReturned(c *command, rec *record, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	defer close(rec.done)
+	if err == nil {
+		rec.status, rec.body = http.StatusAccepted, receiptBody(c.ID, TypeAbort, ReceiptStopRequested)
+		return
+	}
+	g.log.Warn("chat: abort to Pi failed", "err", err)
+	rec.err = errAbortFailed
+	if g.run.runID == *c.RunID && g.run.stopping {
+		g.run.stopping = false
+		if g.run.notice == NoticeStopRequested {
+			g.run.notice = ""
+		}
+		g.changedLocked()
+	}
+}

@@ -1,0 +1,314 @@
+package chat
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/julienschmidt/httprouter"
+
+	"tele/pairing"
+	"tele/sse"
+	"tele/web"
+)
+
+const waitLimit = 10 * time.Second // only ever reached when a test fails
+
+// fakeBridge is the test double of the Pi bridge: it records every call.
+type fakeBridge struct {
+	mu       sync.Mutex
+	calls    []bridgeCall
+	sendErr  error
+	abortErr error
+	gate     chan struct{}        // when set, Send waits for it (or ctx)
+	entered  chan string          // when set, Send reports its command on entry
+	onSend   func(command string) // runs inside Send before it returns
+}
+
+type bridgeCall struct{ Kind, Command, Arg string }
+
+func (b *fakeBridge) Send(ctx context.Context, command, text string) error {
+	b.mu.Lock()
+	b.calls = append(b.calls, bridgeCall{"send", command, text})
+	gate, entered, onSend, err := b.gate, b.entered, b.onSend, b.sendErr
+	b.mu.Unlock()
+	if entered != nil {
+		entered <- command
+	}
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if onSend != nil {
+		onSend(command)
+	}
+	return err
+}
+
+func (b *fakeBridge) Abort(ctx context.Context, command, runID string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.calls = append(b.calls, bridgeCall{"abort", command, runID})
+	return b.abortErr
+}
+
+func (b *fakeBridge) Calls() []bridgeCall {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]bridgeCall(nil), b.calls...)
+}
+
+// env is one gateway behind a real HTTP server: httprouter + web.Guard, as the server wires it.
+type env struct {
+	t       *testing.T
+	clock   *ManualClock
+	binding *pairing.Binding
+	hub     *sse.Hub
+	gw      *Gateway
+	bridge  *fakeBridge
+	srv     *httptest.Server
+	origin  string
+}
+
+var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	clock := NewManualClock(t0)
+	binding, err := pairing.NewBinding("welcome", clock.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, clock: clock, binding: binding, bridge: &fakeBridge{}}
+	e.hub = sse.NewHub(sse.Options{MaxPerTopic: MaxStreams, Heartbeat: -1})
+	e.gw = NewGateway(Config{Board: "welcome", Binding: binding, Bridge: e.bridge, Hub: e.hub, Clock: clock})
+	router := httprouter.New()
+	e.gw.Register(router)
+	e.srv = httptest.NewUnstartedServer(nil)
+	port := e.srv.Listener.Addr().(*net.TCPAddr).Port
+	e.srv.Config.Handler = web.Guard(web.GuardConfig{Port: port}, router)
+	e.srv.Start()
+	e.origin = e.srv.URL // http://127.0.0.1:<port>
+	t.Cleanup(e.srv.Close)
+	t.Cleanup(e.hub.Close) // runs first: ends the streams so the server can close
+	return e
+}
+
+type resp struct {
+	status int
+	body   []byte
+	header http.Header
+}
+
+func (r resp) code() string {
+	var v struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	_ = json.Unmarshal(r.body, &v)
+	return v.Error.Code
+}
+
+func (r resp) json(t *testing.T) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(r.body, &v); err != nil {
+		t.Fatalf("body %q: %v", r.body, err)
+	}
+	return v
+}
+
+// do sends a request; hdr values "" delete the header.
+func (e *env) do(method, path, body string, hdr map[string]string, cookie *http.Cookie) resp {
+	e.t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for k, v := range hdr {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	if cookie != nil {
+		req.AddCookie(&http.Cookie{Name: cookie.Name, Value: cookie.Value})
+	}
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp{status: res.StatusCode, body: b, header: res.Header}
+}
+
+// post is a same-origin JSON POST, as the page sends it.
+func (e *env) post(path, body string, cookie *http.Cookie) resp {
+	e.t.Helper()
+	return e.do("POST", path, body, map[string]string{"Origin": e.origin, "Content-Type": "application/json"}, cookie)
+}
+
+func (e *env) pairBody(invitation string) string {
+	b, _ := json.Marshal(map[string]string{"binding": e.binding.ID(), "invitation": invitation})
+	return string(b)
+}
+
+// pair redeems a fresh invitation and returns the session cookie.
+func (e *env) pair() *http.Cookie {
+	e.t.Helper()
+	r := e.post("/api/chat/pair", e.pairBody(e.binding.Invite()), nil)
+	if r.status != 200 {
+		e.t.Fatalf("pair: %d %s", r.status, r.body)
+	}
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == pairing.CookieName {
+			return c
+		}
+	}
+	e.t.Fatal("pair: no cookie")
+	return nil
+}
+
+func (e *env) base() string { return "/api/chat/" + e.binding.ID() }
+
+func (e *env) command(cookie *http.Cookie, body string) resp {
+	e.t.Helper()
+	return e.post(e.base()+"/command", body, cookie)
+}
+
+func (e *env) status(cookie *http.Cookie) map[string]any {
+	e.t.Helper()
+	r := e.do("GET", e.base()+"/status", "", nil, cookie)
+	if r.status != 200 {
+		e.t.Fatalf("status: %d %s", r.status, r.body)
+	}
+	return r.json(e.t)
+}
+
+func sendBody(id, epoch string, idleVersion int64, text string) string {
+	b, _ := json.Marshal(map[string]any{"type": "send", "id": id, "epoch": epoch, "idleVersion": idleVersion, "text": text})
+	return string(b)
+}
+
+func abortBody(id, epoch, runID string) string {
+	b, _ := json.Marshal(map[string]any{"type": "abort", "id": id, "epoch": epoch, "runId": runID})
+	return string(b)
+}
+
+func (e *env) send(cookie *http.Cookie, id, text string) resp {
+	e.t.Helper()
+	return e.command(cookie, sendBody(id, e.binding.Epoch(), e.gw.View().IdleVersion, text))
+}
+
+func newID() string { return uuid.NewString() }
+
+// stream is one open SSE connection.
+type stream struct {
+	res    *http.Response
+	events chan sseEvent
+	ended  chan struct{}
+}
+
+type sseEvent struct{ Name, Data string }
+
+func (e *env) openStream(cookie *http.Cookie) (*stream, resp) {
+	e.t.Helper()
+	req, _ := http.NewRequest("GET", e.srv.URL+e.base()+"/events", nil)
+	if cookie != nil {
+		req.AddCookie(&http.Cookie{Name: cookie.Name, Value: cookie.Value})
+	}
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if res.StatusCode != 200 {
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		return nil, resp{status: res.StatusCode, body: b, header: res.Header}
+	}
+	s := &stream{res: res, events: make(chan sseEvent, 64), ended: make(chan struct{})}
+	go func() {
+		defer close(s.ended)
+		sc := bufio.NewScanner(res.Body)
+		sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+		var ev sseEvent
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case line == "":
+				if ev.Name != "" {
+					s.events <- ev
+				}
+				ev = sseEvent{}
+			case strings.HasPrefix(line, "event: "):
+				ev.Name = line[len("event: "):]
+			case strings.HasPrefix(line, "data: "):
+				ev.Data += line[len("data: "):]
+			}
+		}
+	}()
+	e.t.Cleanup(func() { res.Body.Close() })
+	return s, resp{status: 200, header: res.Header}
+}
+
+func (s *stream) next(t *testing.T) sseEvent {
+	t.Helper()
+	select {
+	case ev := <-s.events:
+		return ev
+	case <-s.ended:
+		t.Fatal("stream ended while an event was expected")
+	case <-time.After(waitLimit):
+		t.Fatal("no event")
+	}
+	return sseEvent{}
+}
+
+// quiet checks that no event is pending right now (after the gateway's synchronous publishes).
+func (s *stream) quiet(t *testing.T) {
+	t.Helper()
+	select {
+	case ev := <-s.events:
+		t.Fatalf("unexpected event %s %s", ev.Name, ev.Data)
+	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+func (s *stream) waitEnd(t *testing.T) {
+	t.Helper()
+	select {
+	case <-s.ended:
+	case <-time.After(waitLimit):
+		t.Fatal("stream did not end")
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
