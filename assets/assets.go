@@ -1,0 +1,219 @@
+// Package assets serves Tele's browser UI: two HTML pages and a tree of static files (ES modules, CSS,
+// an icon), all embedded in the binary. There is no build step: the files under web/static are served
+// as they are, from one version directory whose name is a hash of the whole tree:
+//
+//	/assets/v-<hash>/app.js  →  web/static/app.js
+//
+// Because every file shares that one directory, ES modules import each other with plain relative
+// specifiers ("./i18n.js") and still get content-addressed URLs, so they are cached for a year as
+// immutable. The pages are generated once, at New, with the version substituted; they are never cached
+// without revalidation and carry the strict CSP of SPEC 4.1 rule 6. Nothing inline: no script without
+// src, no style element or attribute, no event-handler attribute (the package tests check this).
+package assets
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// CSP is the Content-Security-Policy of every page (SPEC 4.1 rule 6).
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
+	"media-src 'self'; img-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; " +
+	"form-action 'self'; frame-ancestors 'none'"
+
+// Prefix is the URL path under which Static serves files.
+const Prefix = "/assets/"
+
+// assetsPlaceholder in a page template is replaced by the versioned directory, e.g. /assets/v-0123abcd.
+const assetsPlaceholder = "{{ASSETS}}"
+
+//go:embed web/static web/pages
+var webFS embed.FS
+
+// contentTypes lists every extension the UI ships; a file with another extension makes New fail, so a
+// file is never served with a guessed type.
+var contentTypes = map[string]string{
+	".js":          "text/javascript; charset=utf-8",
+	".css":         "text/css; charset=utf-8",
+	".svg":         "image/svg+xml",
+	".json":        "application/json",
+	".webmanifest": "application/manifest+json",
+	".png":         "image/png",
+	".woff2":       "font/woff2",
+}
+
+// Assets holds the embedded UI, indexed once. It is immutable after New and safe for concurrent use.
+type Assets struct {
+	version string          // "v-" + 16 hex digits of the tree hash
+	files   map[string]file // path inside web/static → file
+	pages   map[string]page // "index", "board"
+}
+
+type file struct {
+	body        []byte
+	contentType string
+}
+
+type page struct {
+	body []byte
+	etag string
+}
+
+// New indexes the embedded files, computes the version hash and renders the pages.
+func New() (*Assets, error) {
+	return newFrom(webFS)
+}
+
+func newFrom(fsys fs.FS) (*Assets, error) {
+	static, err := fs.Sub(fsys, "web/static")
+	if err != nil {
+		return nil, err
+	}
+	a := &Assets{files: map[string]file{}, pages: map[string]page{}}
+	var names []string
+	err = fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		ct, ok := contentTypes[path.Ext(p)]
+		if !ok {
+			return fmt.Errorf("assets: %s: no content type for extension %q", p, path.Ext(p))
+		}
+		body, err := fs.ReadFile(static, p)
+		if err != nil {
+			return err
+		}
+		a.files[p] = file{body: body, contentType: ct}
+		names = append(names, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		// Length-prefixed name and body: no two different trees hash alike.
+		fmt.Fprintf(h, "%d:%s:%d:", len(n), n, len(a.files[n].body))
+		h.Write(a.files[n].body)
+	}
+	a.version = "v-" + hex.EncodeToString(h.Sum(nil))[:16]
+
+	for _, name := range []string{"index", "board"} {
+		tmpl, err := fs.ReadFile(fsys, "web/pages/"+name+".html")
+		if err != nil {
+			return nil, err
+		}
+		if !strings.Contains(string(tmpl), assetsPlaceholder) {
+			return nil, fmt.Errorf("assets: page %s does not reference %s", name, assetsPlaceholder)
+		}
+		body := []byte(strings.ReplaceAll(string(tmpl), assetsPlaceholder, a.Dir()))
+		sum := sha256.Sum256(body)
+		a.pages[name] = page{body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	}
+	return a, nil
+}
+
+// Version is the name of the version directory, "v-" and 16 hex digits of the hash of the static tree.
+func (a *Assets) Version() string { return a.version }
+
+// Dir is the URL path of the version directory, without a trailing slash: /assets/v-….
+func (a *Assets) Dir() string { return Prefix + a.version }
+
+// URL returns the content-addressed URL of a static file, e.g. URL("app.js") = /assets/v-…/app.js.
+func (a *Assets) URL(name string) string { return a.Dir() + "/" + name }
+
+// Page returns the handler of a page: "index" (/) or "board" (/b/:board). The page is the same for every
+// board; the script reads the board id from the path. An unknown name is a wiring mistake and panics.
+func (a *Assets) Page(name string) http.Handler {
+	p, ok := a.pages[name]
+	if !ok {
+		panic("assets: unknown page " + strconv.Quote(name))
+	}
+	length := strconv.Itoa(len(p.body))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !getOrHead(w, r) {
+			return
+		}
+		h := w.Header()
+		setPageHeaders(h)
+		h.Set("Cache-Control", "no-cache")
+		h.Set("ETag", p.etag)
+		if etagMatches(r.Header.Get("If-None-Match"), p.etag) {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Content-Length", length)
+		w.WriteHeader(http.StatusOK)
+		if r.Method != http.MethodHead {
+			w.Write(p.body)
+		}
+	})
+}
+
+// setPageHeaders sets the security headers every page carries (SPEC 4.1 rule 6).
+func setPageHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", CSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+}
+
+// Static serves /assets/*filepath. It accepts the full request path (/assets/v-…/app.js) or the part
+// after /assets/ (as left by http.StripPrefix). Only the current version directory exists: a file of
+// another version, an unknown file or a directory is 404, so a stale page never mixes versions.
+func (a *Assets) Static() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !getOrHead(w, r) {
+			return
+		}
+		p := strings.TrimPrefix(r.URL.Path, Prefix)
+		p = strings.TrimPrefix(p, "/")
+		rest, ok := strings.CutPrefix(p, a.version+"/")
+		f, found := a.files[rest]
+		if !ok || !found {
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			http.Error(w, "404 page not found", http.StatusNotFound)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", f.contentType)
+		h.Set("Content-Length", strconv.Itoa(len(f.body)))
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusOK)
+		if r.Method != http.MethodHead {
+			w.Write(f.body)
+		}
+	})
+}
+
+// getOrHead answers anything but GET and HEAD with 405 and reports whether to go on.
+func getOrHead(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+	return false
+}
+
+// etagMatches reports whether an If-None-Match header names etag (or is "*").
+func etagMatches(header, etag string) bool {
+	for _, v := range strings.Split(header, ",") {
+		v = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(v), "W/"))
+		if v == etag || v == "*" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,75 @@
+// The HTTP API of SPEC 4, as the page uses it. Every failure is an ApiError carrying the HTTP status
+// (0 when the server could not be reached) and the body's {code, message, ...fields}.
+
+export class ApiError extends Error {
+  constructor(status, error) {
+    super(error?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = error?.code || (status === 0 ? 'network' : `http_${status}`);
+    this.fields = error || {};
+  }
+}
+
+async function request(method, url, { body, headers = {} } = {}) {
+  const init = { method, headers: { Accept: 'application/json', ...headers }, cache: 'no-store' };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  let res;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    throw new ApiError(0, { code: 'network', message: String(err?.message || err) });
+  }
+  let data = null;
+  const text = await res.text().catch(() => '');
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) throw new ApiError(res.status, data?.error);
+  return data;
+}
+
+const boardURL = (id) => `/api/boards/${encodeURIComponent(id)}`;
+
+export function boardEventsURL(id) {
+  return `${boardURL(id)}/events`;
+}
+
+// listBoards → [{id, title, revision, updatedAt?}]
+export async function listBoards() {
+  const data = await request('GET', '/api/boards');
+  const list = Array.isArray(data) ? data : data?.boards || [];
+  return list.map((b) => ({
+    id: b.id,
+    title: b.title ?? b.content?.title ?? b.id,
+    revision: b.revision,
+    updatedAt: b.updatedAt,
+  }));
+}
+
+export function getBoard(id) {
+  return request('GET', boardURL(id));
+}
+
+// createBoard → the board and its capability (the only response that ever carries it).
+export function createBoard(id, content) {
+  return request('POST', '/api/boards', { body: { id, content } });
+}
+
+// putBoard saves content over revision; one PUT with If-Match and the capability.
+export function putBoard(id, revision, content, capability) {
+  return request('PUT', boardURL(id), {
+    body: content,
+    headers: { 'If-Match': `"${revision}"`, Authorization: `Bearer ${capability}` },
+  });
+}
+
+export function getCatalogue() {
+  return request('GET', '/api/catalogue');
+}

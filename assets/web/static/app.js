@@ -1,0 +1,24 @@
+// Entry point of every page. It erases the URL fragment first (it may carry secrets), sets up the
+// language, then starts the page named by <body data-page>.
+
+import { takeFragment } from './fragment.js';
+import * as i18n from './i18n.js';
+
+const fragment = takeFragment();
+
+async function main() {
+  i18n.init();
+  const select = document.getElementById('lang');
+  if (select) i18n.bindLanguageSelect(select);
+  const page = document.body.dataset.page;
+  if (page === 'board') {
+    const { bootBoardPage } = await import('./board-page.js');
+    await bootBoardPage({ fragment });
+  } else if (page === 'index') {
+    const { bootIndexPage } = await import('./index-page.js');
+    await bootIndexPage();
+  }
+  document.documentElement.dataset.ready = 'true';
+}
+
+main();

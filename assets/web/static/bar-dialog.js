@@ -1,0 +1,134 @@
+// The bar editor: a modal dialog to type chords ("Am7 D7", "F#m7b5/C#") or pick them from the
+// catalogue (root, quality, optional bass), and to move, insert or remove the bar. It edits nothing
+// itself: it reports what the user asked for, and the page turns that into one op.
+
+import { byId } from './dom.js';
+import { bindText } from './i18n.js';
+import { parseBar } from './chords.js';
+
+export class BarDialog {
+  // actions: apply(s, b, chords), move(s, b, delta), insertAfter(s, b), remove(s, b); each returns the
+  // element to focus after the dialog closes (or null).
+  constructor(catalogue, actions) {
+    this.catalogue = catalogue;
+    this.actions = actions;
+    this.dialog = byId('bar-dialog');
+    this.form = byId('bar-form');
+    this.heading = byId('bar-dialog-heading');
+    this.input = byId('bar-chords');
+    this.error = byId('bar-error');
+    this.root = byId('pick-root');
+    this.quality = byId('pick-quality');
+    this.bass = byId('pick-bass');
+    this.preview = byId('pick-preview');
+    this.target = null; // {s, b, returnFocus}
+
+    this.input.addEventListener('input', () => this.validate());
+    for (const sel of [this.root, this.quality, this.bass]) sel.addEventListener('change', () => this.updatePreview());
+    byId('pick-replace').addEventListener('click', () => this.pick(false));
+    byId('pick-add').addEventListener('click', () => this.pick(true));
+    byId('bar-cancel').addEventListener('click', () => this.close(null));
+    byId('bar-move-prev').addEventListener('click', () => this.close(this.actions.move(this.target.s, this.target.b, -1)));
+    byId('bar-move-next').addEventListener('click', () => this.close(this.actions.move(this.target.s, this.target.b, +1)));
+    byId('bar-insert').addEventListener('click', () => this.close(this.actions.insertAfter(this.target.s, this.target.b)));
+    byId('bar-remove').addEventListener('click', () => this.close(this.actions.remove(this.target.s, this.target.b)));
+    this.form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const result = this.validate();
+      if (!result) {
+        this.input.focus();
+        return;
+      }
+      this.close(this.actions.apply(this.target.s, this.target.b, result));
+    });
+    this.dialog.addEventListener('cancel', (ev) => {
+      ev.preventDefault();
+      this.close(null);
+    });
+    this.fillPicker();
+  }
+
+  fillPicker() {
+    const c = this.catalogue;
+    const option = (value, text) => {
+      const o = document.createElement('option');
+      o.value = value;
+      o.textContent = text;
+      return o;
+    };
+    this.root.replaceChildren(...c.roots.map((r) => option(r, r)));
+    this.quality.replaceChildren(
+      ...[...c.qualities.keys()].map((q) => (q === '' ? bindText(option('', ''), 'picker.major') : option(q, q))));
+    this.bass.append(...c.roots.map((r) => option(r, `/${r}`)));
+    this.updatePreview();
+  }
+
+  picked() {
+    return this.root.value + this.quality.value + (this.bass.value ? `/${this.bass.value}` : '');
+  }
+
+  updatePreview() {
+    this.preview.textContent = this.picked();
+  }
+
+  pick(append) {
+    const sym = this.picked();
+    const current = this.input.value.trim();
+    this.input.value = append && current ? `${current} ${sym}` : sym;
+    this.validate();
+    this.input.focus();
+  }
+
+  // validate shows what is wrong with the typed chords and returns them when they can be applied.
+  validate() {
+    const { chords, unknown } = parseBar(this.input.value, this.catalogue);
+    let problem = null;
+    if (!this.catalogue.ready) problem = ['dialog.loading'];
+    else if (chords.length === 0) problem = ['dialog.empty'];
+    else if (unknown.length) problem = ['dialog.unknown', { symbols: unknown.join(' ') }];
+    else if (chords.length > 4) problem = ['dialog.tooMany'];
+    if (problem) {
+      bindText(this.error, ...problem);
+      this.input.setAttribute('aria-invalid', 'true');
+      return null;
+    }
+    this.error.textContent = '';
+    delete this.error.dataset.i18n;
+    this.input.removeAttribute('aria-invalid');
+    return chords;
+  }
+
+  // open edits bar b of section s; barCount tells which moves are possible.
+  open(s, b, n, chords, barCount, returnFocus) {
+    this.target = { s, b, returnFocus };
+    bindText(this.heading, 'dialog.heading', { n });
+    this.input.value = chords.join(' ');
+    this.validate();
+    const first = this.catalogue.parse(chords[0]);
+    if (first && !first.nc) {
+      this.root.value = first.root;
+      this.quality.value = first.quality;
+      this.bass.value = first.bass;
+      this.updatePreview();
+    }
+    byId('bar-move-prev').disabled = b === 0;
+    byId('bar-move-next').disabled = b >= barCount - 1;
+    byId('bar-remove').disabled = barCount <= 1; // a section keeps at least one bar
+    this.dialog.showModal();
+    this.input.focus();
+    this.input.select();
+  }
+
+  close(focusAfter) {
+    if (!this.dialog.open) return;
+    const back = focusAfter || this.target?.returnFocus;
+    this.dialog.close();
+    this.target = null;
+    back?.focus();
+  }
+
+  get isOpen() {
+    return this.dialog.open;
+  }
+}
+

@@ -1,0 +1,513 @@
+// The board page (/b/<board>): view, edit, play, live.
+//
+// State: `base` is the last board the server committed that this page knows; `ops` are the user's
+// unsaved edits in order; the page shows `draft` = replay(base.content, ops). Saving sends the draft in
+// one PUT with If-Match: "<base.revision>". A newer revision (from the stream, or fetched after a 412)
+// becomes the new base and the ops are replayed on top of it, so nothing typed is lost.
+//
+// The capability comes from the #cap= fragment (already erased by app.js) or, after a reload of this
+// tab, from sessionStorage. It is never written to localStorage or to a URL.
+
+import { byId, h, setValue, show } from './dom.js';
+import { bindText, setTitle } from './i18n.js';
+import * as api from './api.js';
+import { Catalogue, NO_CHORD } from './chords.js';
+import { apply, clone, describeOp, diff, nextLabel, pathCandidates, replay, sameTarget } from './content.js';
+import { BoardView } from './board-view.js';
+import { BarDialog } from './bar-dialog.js';
+import { Player, flatten } from './player.js';
+import { Stream } from './stream.js';
+import { read, write } from './storage.js';
+
+const capKey = (id) => `tele.cap:${id}`;
+const MAX_LISTED = 8;
+
+export function boardIdFromPath(pathname) {
+  const m = /^\/b\/([^/]+)\/?$/.exec(pathname);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+function capabilityFor(id, fragment) {
+  const fromFragment = fragment.get('cap');
+  if (fromFragment) {
+    write('session', capKey(id), fromFragment);
+    return fromFragment;
+  }
+  return read('session', capKey(id));
+}
+
+// bootBoardPage starts the page and returns it; a chat panel can be added beside #board later
+// without touching what this page renders.
+export async function bootBoardPage({ fragment }) {
+  const id = boardIdFromPath(location.pathname);
+  const page = new BoardPage(id, id ? capabilityFor(id, fragment) : null);
+  await page.start();
+  return page;
+}
+
+class BoardPage {
+  constructor(id, capability) {
+    this.id = id;
+    this.cap = capability;
+    this.editable = Boolean(capability);
+    this.base = null;
+    this.ops = [];
+    this.draft = null;
+    this.saving = false;
+    this.inflight = 0; // ops being saved; typing into them after that starts a new op
+    this.pending = null; // a board that arrived during a save
+    this.conflict = null; // {server} after a 412
+    this.invalid = null; // element marked by a 422
+    this.catalogue = new Catalogue(null);
+    this.main = byId('board');
+  }
+
+  async start() {
+    setTitle('title.boardLoading');
+    if (!this.id) {
+      bindText(byId('board-status'), 'board.notFound', { id: location.pathname });
+      return;
+    }
+    const [board, catalogue] = await Promise.allSettled([api.getBoard(this.id), api.getCatalogue()]);
+    if (catalogue.status === 'fulfilled') this.catalogue = new Catalogue(catalogue.value);
+    if (board.status === 'rejected' && board.reason?.status === 404) {
+      bindText(byId('board-status'), 'board.notFound', { id: this.id });
+      this.main.setAttribute('aria-busy', 'false');
+      return;
+    }
+    this.setup();
+    if (board.status === 'fulfilled') this.adopt(board.value);
+    else bindText(byId('board-status'), 'board.loadFailed');
+    this.stream = new Stream(api.boardEventsURL(this.id), { board: (b) => this.adopt(b) }, (s, info) =>
+      this.connectionState(s, info));
+  }
+
+  setup() {
+    for (const el of document.querySelectorAll('.edit-only')) show(el, this.editable);
+    for (const el of document.querySelectorAll('.view-only')) show(el, !this.editable);
+    this.view = new BoardView(byId('grid'), {
+      editable: this.editable,
+      handlers: {
+        editBar: (s, b) => this.openBar(s, b),
+        label: (s, value) => this.edit({ t: 'label', s, value }),
+        moveSection: (s, delta) => this.moveSection(s, delta),
+        removeSection: (s) => this.removeSection(s),
+        addBar: (s) => this.addBar(s),
+        addSection: () => this.addSection(),
+      },
+    });
+    if (this.editable) this.setupEditing();
+    else {
+      byId('readonly-cmd').textContent = `tele board link ${this.id}`;
+      show(byId('readonly-note'), true);
+    }
+    this.setupPlayer();
+    byId('conn-retry').addEventListener('click', () => this.stream?.connect());
+  }
+
+  // ---- rendering ----
+
+  render() {
+    const c = this.draft;
+    setTitle('title.board', { title: c.title });
+    if (this.editable) {
+      byId('title-sr').textContent = c.title;
+      setValue(byId('f-title'), c.title);
+      setValue(byId('f-description'), c.description);
+      this.ensureKeyOption(c.key || '');
+      setValue(byId('f-key'), c.key || '');
+      setValue(byId('f-tempo'), c.tempo);
+      setValue(byId('f-beats'), c.beatsPerBar);
+    } else {
+      const title = byId('title');
+      if (title.textContent !== c.title) title.textContent = c.title;
+      if (c.key) bindText(byId('meta-key'), 'meta.key', { key: c.key });
+      else bindText(byId('meta-key'), 'meta.noKey');
+      bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
+      bindText(byId('meta-beats'), 'meta.beats', { beats: c.beatsPerBar });
+      const desc = byId('description');
+      if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
+      show(desc, Boolean(c.description));
+    }
+    this.view.render(c);
+  }
+
+  showBody() {
+    show(byId('board-status'), false);
+    show(byId('board-body'), true);
+    this.main.setAttribute('aria-busy', 'false');
+  }
+
+  connectionState(state, info) {
+    const conn = byId('conn');
+    conn.dataset.state = state;
+    const key = { live: 'conn.live', offline: 'conn.offline' }[state] || 'conn.connecting';
+    bindText(byId('conn-text'), key, info);
+    show(byId('conn-retry'), state === 'offline');
+  }
+
+  // ---- the server's boards ----
+
+  // adopt takes a board from the server (initial load, stream, or save response order aside).
+  adopt(board) {
+    if (!board || typeof board.revision !== 'number' || (board.id && board.id !== this.id)) return;
+    if (this.base && board.revision <= this.base.revision) return;
+    if (this.saving) {
+      if (!this.pending || board.revision > this.pending.revision) this.pending = board;
+      return;
+    }
+    if (this.conflict) {
+      if (board.revision > this.conflict.server.revision) {
+        this.conflict.server = board;
+        this.showConflict(false);
+      }
+      return;
+    }
+    const first = !this.base;
+    if (first || this.ops.length === 0) {
+      this.base = board;
+      this.draft = clone(board.content);
+    } else {
+      const theirs = diff(this.base.content, board.content);
+      this.rebase(board);
+      bindText(byId('rebased-text'), 'rebased.note', { rev: board.revision });
+      fillList(byId('rebased-list'), theirs);
+      show(byId('rebased'), true);
+    }
+    if (first) this.showBody();
+    this.render();
+    this.updateDirty();
+  }
+
+  // rebase makes board the base and replays the user's ops on it; ops that no longer fit are shown.
+  rebase(board) {
+    const { content, dropped } = replay(board.content, this.ops);
+    this.ops = this.ops.filter((op) => !dropped.includes(op));
+    this.base = board;
+    this.draft = content;
+    if (dropped.length) {
+      fillList(byId('dropped-list'), dropped.map(describeOp));
+      show(byId('dropped'), true);
+    }
+  }
+
+  // ---- editing ----
+
+  setupEditing() {
+    const fields = [
+      ['f-title', 'title', (v) => v],
+      ['f-description', 'description', (v) => v],
+      ['f-key', 'key', (v) => v],
+      ['f-tempo', 'tempo', numberOrNull],
+      ['f-beats', 'beatsPerBar', numberOrNull],
+    ];
+    for (const [elId, field, parse] of fields) {
+      const el = byId(elId);
+      el.addEventListener('input', () => this.edit({ t: 'set', field, value: parse(el.value) }));
+    }
+    const key = byId('f-key');
+    for (const r of this.catalogue.roots) {
+      key.append(h('option', { value: r }, r), h('option', { value: `${r}m` }, `${r}m`));
+    }
+    byId('meta-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      this.save();
+    });
+    byId('save').addEventListener('click', () => this.save());
+    byId('discard').addEventListener('click', () => this.discard());
+    byId('conflict-reapply').addEventListener('click', () => this.reapply());
+    byId('conflict-discard').addEventListener('click', () => this.discard());
+    document.addEventListener('keydown', (ev) => {
+      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 's') {
+        ev.preventDefault();
+        this.save();
+      }
+    });
+    window.addEventListener('beforeunload', (ev) => {
+      if (this.ops.length) ev.preventDefault();
+    });
+    this.dialog = new BarDialog(this.catalogue, {
+      apply: (s, b, chords) => (this.edit({ t: 'bar', s, b, chords }) ? this.view.barButton(s, b) : null),
+      move: (s, b, delta) => (this.edit({ t: 'moveBar', s, b, to: b + delta }) ? this.view.barButton(s, b + delta) : null),
+      insertAfter: (s, b) => (this.edit({ t: 'insertBar', s, b: b + 1, chords: [NO_CHORD] }) ? this.view.barButton(s, b + 1) : null),
+      remove: (s, b) => (this.edit({ t: 'removeBar', s, b }) ? this.view.barButton(s, Math.max(0, b - 1)) : null),
+    });
+  }
+
+  ensureKeyOption(value) {
+    const select = byId('f-key');
+    if (![...select.options].some((o) => o.value === value)) select.append(h('option', { value }, value));
+  }
+
+  // edit applies one op to the draft and records it.
+  edit(op) {
+    if (!this.draft || !apply(this.draft, op)) return false;
+    const last = this.ops[this.ops.length - 1];
+    if (this.ops.length > this.inflight && sameTarget(last, op)) this.ops[this.ops.length - 1] = op;
+    else this.ops.push(op);
+    if (this.invalid && opTouches(op, this.invalid.dataset.path)) this.clearInvalid();
+    this.render();
+    this.updateDirty();
+    return true;
+  }
+
+  openBar(s, b) {
+    const bars = this.draft.sections[s].bars;
+    const n = flatten(this.draft).findIndex((x) => x.section === s && x.bar === b) + 1;
+    this.dialog.open(s, b, n, bars[b], bars.length, this.view.barButton(s, b));
+  }
+
+  moveSection(s, delta) {
+    if (!this.edit({ t: 'moveSection', s, to: s + delta })) return;
+    const to = s + delta;
+    const btn = this.view.sectionControl(to, delta < 0 ? 'up' : 'down');
+    (btn && !btn.disabled ? btn : this.view.sectionControl(to, 'input'))?.focus();
+  }
+
+  removeSection(s) {
+    if (!this.edit({ t: 'removeSection', s })) return;
+    const next = Math.min(s, this.draft.sections.length - 1);
+    this.view.sectionControl(next, 'input')?.focus();
+  }
+
+  addBar(s) {
+    const b = this.draft.sections[s].bars.length;
+    if (this.edit({ t: 'insertBar', s, b, chords: [NO_CHORD] })) this.view.barButton(s, b)?.focus();
+  }
+
+  addSection() {
+    const s = this.draft.sections.length;
+    const section = { label: nextLabel(this.draft), bars: [[NO_CHORD], [NO_CHORD], [NO_CHORD], [NO_CHORD]] };
+    if (this.edit({ t: 'insertSection', s, section })) this.view.sectionControl(s, 'input')?.focus();
+  }
+
+  discard() {
+    if (this.conflict) {
+      this.base = this.conflict.server;
+      this.conflict = null;
+      show(byId('conflict'), false);
+    }
+    this.ops = [];
+    this.draft = clone(this.base.content);
+    this.clearInvalid();
+    show(byId('rebased'), false);
+    show(byId('dropped'), false);
+    this.render();
+    this.updateDirty();
+    bindText(byId('save-status'), 'edit.discarded', { rev: this.base.revision });
+  }
+
+  updateDirty() {
+    if (!this.editable) return;
+    const dirty = this.ops.length > 0;
+    byId('save').disabled = !dirty || this.saving || Boolean(this.conflict);
+    byId('discard').disabled = !dirty || this.saving;
+    this.main.dataset.dirty = String(dirty);
+    const status = byId('save-status');
+    if (this.saving) bindText(status, 'edit.saving');
+    else if (dirty && !this.conflict && status.dataset.i18n !== 'edit.reapplied') bindText(status, 'edit.dirty');
+    if (!dirty) show(byId('rebased'), false);
+  }
+
+  // ---- saving ----
+
+  async save() {
+    if (!this.editable || !this.ops.length || this.saving || this.conflict) return;
+    const sent = this.ops.length;
+    const body = clone(this.draft);
+    this.saving = true;
+    this.inflight = sent;
+    this.showMessage(null);
+    this.updateDirty();
+    try {
+      const board = await api.putBoard(this.id, this.base.revision, body, this.cap);
+      this.ops = this.ops.slice(sent);
+      this.base = board;
+      this.draft = replay(board.content, this.ops).content;
+      this.clearInvalid();
+      show(byId('rebased'), false);
+      show(byId('dropped'), false);
+      bindText(byId('save-status'), 'edit.saved', { rev: board.revision });
+      this.render();
+    } catch (err) {
+      this.saveFailed(err);
+    } finally {
+      this.saving = false;
+      this.inflight = 0;
+      this.updateDirty();
+      const pending = this.pending;
+      this.pending = null;
+      if (pending) this.adopt(pending);
+    }
+  }
+
+  saveFailed(err) {
+    switch (err.status) {
+      case 412:
+        this.startConflict();
+        return;
+      case 400:
+      case 422:
+        this.showInvalid(err.fields.path, err.fields.rule || err.message);
+        return;
+      case 401:
+      case 403:
+        this.showMessage(['edit.unauthorized', { id: this.id }]);
+        return;
+      case 429:
+        this.showMessage(['edit.rateLimited']);
+        return;
+      case 0:
+        this.showMessage(['edit.network']);
+        return;
+      default:
+        this.showMessage(['edit.failed', { message: err.message }]);
+    }
+  }
+
+  showMessage(entry) {
+    const el = byId('message');
+    if (!entry) {
+      show(el, false);
+      return;
+    }
+    bindText(el, ...entry);
+    show(el, true);
+  }
+
+  // ---- 412: somebody else saved first ----
+
+  async startConflict() {
+    let server;
+    try {
+      server = await api.getBoard(this.id);
+    } catch {
+      this.showMessage(['edit.network']);
+      return;
+    }
+    if (this.conflict || server.revision <= this.base.revision) return;
+    this.conflict = { server };
+    this.showConflict(true);
+  }
+
+  showConflict(focus) {
+    const { server } = this.conflict;
+    bindText(byId('conflict-intro'), 'conflict.intro', { rev: server.revision });
+    fillList(byId('conflict-theirs'), diff(this.base.content, server.content));
+    fillList(byId('conflict-yours'), diff(this.base.content, this.draft));
+    show(byId('conflict'), true);
+    this.updateDirty();
+    if (focus) byId('conflict-heading').focus();
+  }
+
+  reapply() {
+    const { server } = this.conflict;
+    this.conflict = null;
+    show(byId('conflict'), false);
+    show(byId('rebased'), false);
+    this.rebase(server);
+    this.render();
+    bindText(byId('save-status'), 'edit.reapplied', { rev: server.revision });
+    this.updateDirty();
+    byId(this.ops.length ? 'save' : 'grid')?.focus();
+  }
+
+  // ---- 422: the rule and the field ----
+
+  showInvalid(path, rule) {
+    this.clearInvalid();
+    let el = null;
+    for (const p of pathCandidates(path)) {
+      el = this.main.querySelector(`[data-path="${CSS.escape(p)}"]`);
+      if (el) break;
+    }
+    const field = this.fieldName(path);
+    this.showMessage(['edit.invalid', { field, rule }]);
+    if (!el) return;
+    const target = el.matches('li.bar') ? el.querySelector('button') || el : el;
+    target.classList.add('is-invalid');
+    target.setAttribute('aria-invalid', 'true');
+    target.setAttribute('aria-errormessage', 'message');
+    target.dataset.path ||= el.dataset.path;
+    this.invalid = target;
+    if (typeof target.focus === 'function') target.focus();
+  }
+
+  clearInvalid() {
+    if (!this.invalid) return;
+    this.invalid.classList.remove('is-invalid');
+    this.invalid.removeAttribute('aria-invalid');
+    this.invalid.removeAttribute('aria-errormessage');
+    this.invalid = null;
+    if (byId('message').dataset.i18n === 'edit.invalid') this.showMessage(null);
+  }
+
+  // fieldName names a JSON path for people, as a translatable param.
+  fieldName(path) {
+    const simple = { title: 'field.title', description: 'field.description', key: 'field.key', tempo: 'field.tempo', beatsPerBar: 'field.beats', sections: 'field.sections' };
+    if (simple[path]) return { $t: simple[path] };
+    let m = /^sections\[(\d+)\]\.label$/.exec(path || '');
+    if (m) return { $t: 'field.sectionLabel', params: { n: Number(m[1]) + 1 } };
+    m = /^sections\[(\d+)\]\.bars\[(\d+)\]/.exec(path || '');
+    if (m) {
+      const n = flatten(this.draft).findIndex((x) => x.section === Number(m[1]) && x.bar === Number(m[2])) + 1;
+      if (n > 0) return { $t: 'field.bar', params: { n } };
+    }
+    return path || '—';
+  }
+
+  // ---- player ----
+
+  setupPlayer() {
+    const root = byId('player');
+    const play = byId('play');
+    if (!Player.supported()) {
+      play.disabled = true;
+      bindText(byId('play-pos'), 'player.unsupported');
+      return;
+    }
+    this.player = new Player({
+      catalogue: this.catalogue,
+      getContent: () => this.draft,
+      getOptions: () => ({ countIn: byId('count-in').checked, loop: byId('loop').checked }),
+      onPosition: (pos) => {
+        this.view.setCursor(pos);
+        const el = byId('play-pos');
+        if (!pos) {
+          el.textContent = '';
+          delete el.dataset.i18n;
+        } else if (pos.countIn) bindText(el, 'player.countingIn', { beat: pos.countIn });
+        else bindText(el, 'player.position', { n: pos.index + 1 });
+      },
+      onState: (state, audio) => {
+        root.dataset.state = state;
+        root.dataset.audio = audio;
+        play.classList.toggle('is-playing', state === 'playing');
+        bindText(byId('play-label'), state === 'playing' ? 'player.stop' : 'player.play');
+      },
+    });
+    play.addEventListener('click', () => this.player.toggle());
+  }
+}
+
+function numberOrNull(v) {
+  return v === '' ? null : Number(v);
+}
+
+// opTouches: does op edit the thing at path (so a 422 mark on it can go)?
+function opTouches(op, path) {
+  if (!path) return true;
+  if (op.t === 'set') return path === op.field;
+  if (op.t === 'label') return path === `sections[${op.s}].label`;
+  if (op.t === 'bar') return path.startsWith(`sections[${op.s}].bars[${op.b}]`);
+  return path.startsWith('sections');
+}
+
+// fillList renders i18n entries as list items, at most MAX_LISTED and a "more" line.
+function fillList(ul, entries) {
+  const items = entries.slice(0, MAX_LISTED).map(([key, params]) => bindText(h('li'), key, params));
+  if (entries.length > MAX_LISTED) items.push(bindText(h('li'), 'chg.more', { n: entries.length - MAX_LISTED }));
+  if (entries.length === 0) items.push(bindText(h('li'), 'chg.none'));
+  ul.replaceChildren(...items);
+}
+

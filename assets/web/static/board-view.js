@@ -1,0 +1,183 @@
+// The chord grid: sections of bars, bars of chords. render(content) patches the DOM in place (nodes
+// are reused by position, text changes only where it differs), so a live update never replaces the
+// grid: focus, scroll position and a cursor on the playing bar survive it.
+//
+// The number of bars per row is CSS (a container query on .grid-wrap), so it follows the width of the
+// grid's container, not the window. Chords of one bar share its width evenly.
+
+import { h } from './dom.js';
+import { bindAttr, bindText } from './i18n.js';
+import { split } from './chords.js';
+import { sectionName } from './content.js';
+
+export class BoardView {
+  // handlers (edit mode only): editBar(s, b), label(s, value), moveSection(s, delta), removeSection(s),
+  // addBar(s), addSection().
+  constructor(root, { editable, handlers = {} }) {
+    this.root = root;
+    this.editable = editable;
+    this.handlers = handlers;
+    this.sections = []; // [{el, mark, input, tools, barsEl, addBar, bars: [{li, target, num, chordsEl, key}]}]
+    this.cursor = null;
+    root.classList.add('grid');
+    bindAttr(root, 'aria-label', 'grid.label');
+    if (editable) {
+      this.addSectionBtn = h('button', { type: 'button', class: 'add-section' });
+      bindText(this.addSectionBtn, 'section.add');
+      this.addSectionBtn.addEventListener('click', () => this.handlers.addSection());
+      root.append(this.addSectionBtn);
+    }
+  }
+
+  render(content) {
+    const secs = content.sections || [];
+    let barNo = 0;
+    secs.forEach((section, i) => {
+      const s = this.sections[i] || this.createSection(i);
+      this.patchSection(s, section, i, barNo, secs.length);
+      barNo += section.bars.length;
+    });
+    while (this.sections.length > secs.length) this.sections.pop().el.remove();
+    this.applyCursor();
+  }
+
+  createSection(i) {
+    const s = { bars: [] };
+    s.el = h('section', { class: 'section', dataset: { path: `sections[${i}]` } });
+    const head = h('div', { class: 'section-head' });
+    if (this.editable) {
+      s.input = h('input', {
+        class: 'mark mark-input', type: 'text', maxlength: 40, autocomplete: 'off', spellcheck: 'false',
+        dataset: { path: `sections[${i}].label` },
+      });
+      s.input.addEventListener('input', () => this.handlers.label(i, s.input.value));
+      const tool = (cls, text, fn) => {
+        const b = h('button', { type: 'button', class: `icon-btn ${cls}` }, h('span', { 'aria-hidden': 'true' }, text));
+        b.addEventListener('click', fn);
+        return b;
+      };
+      s.up = tool('move-up', '↑', () => this.handlers.moveSection(i, -1));
+      s.down = tool('move-down', '↓', () => this.handlers.moveSection(i, +1));
+      s.remove = tool('remove', '×', () => this.handlers.removeSection(i));
+      head.append(s.input, h('div', { class: 'section-tools' }, s.up, s.down, s.remove));
+    } else {
+      s.mark = h('h2', { class: 'mark' });
+      head.append(s.mark);
+    }
+    s.barsEl = h('ol', { class: 'bars' });
+    s.el.append(head, s.barsEl);
+    if (this.editable) {
+      s.addBar = h('button', { type: 'button', class: 'bar-add' }, h('span', { 'aria-hidden': 'true' }, '+'));
+      s.addBar.addEventListener('click', () => this.handlers.addBar(i));
+      s.addBarLi = h('li', { class: 'bar bar-add-cell' }, s.addBar);
+      s.barsEl.append(s.addBarLi);
+    }
+    if (this.addSectionBtn) this.root.insertBefore(s.el, this.addSectionBtn);
+    else this.root.append(s.el);
+    this.sections[i] = s;
+    return s;
+  }
+
+  patchSection(s, section, i, barNo, count) {
+    const name = sectionName(section, i);
+    if (s.name !== name) {
+      s.name = name;
+      bindAttr(s.el, 'aria-label', 'section.aria', { name });
+      if (this.editable) {
+        bindAttr(s.up, 'aria-label', 'section.moveUp', { name });
+        bindAttr(s.down, 'aria-label', 'section.moveDown', { name });
+        bindAttr(s.remove, 'aria-label', 'section.remove', { name });
+        bindAttr(s.addBar, 'aria-label', 'section.addBar', { name });
+      }
+    }
+    if (this.editable) {
+      if (s.input.value !== section.label) s.input.value = section.label;
+      bindAttr(s.input, 'aria-label', 'field.sectionLabel', { n: i + 1 });
+      s.up.disabled = i === 0;
+      s.down.disabled = i === count - 1;
+      s.remove.disabled = count === 1; // a board has at least one section
+    } else {
+      if (s.mark.textContent !== section.label) s.mark.textContent = section.label;
+      s.mark.hidden = !section.label;
+    }
+    section.bars.forEach((chords, j) => {
+      const bar = s.bars[j] || this.createBar(s, i, j);
+      this.patchBar(bar, chords, barNo + j + 1);
+    });
+    while (s.bars.length > section.bars.length) s.bars.pop().li.remove();
+  }
+
+  createBar(s, i, j) {
+    const bar = {};
+    bar.li = h('li', { class: 'bar', dataset: { path: `sections[${i}].bars[${j}]` } });
+    bar.num = h('span', { class: 'bar-num', 'aria-hidden': 'true' });
+    bar.chordsEl = h('span', { class: 'chords' });
+    if (this.editable) {
+      bar.target = h('button', { type: 'button', class: 'bar-btn' }, bar.num, bar.chordsEl);
+      bar.target.addEventListener('click', () => this.handlers.editBar(i, j));
+      bar.li.append(bar.target);
+    } else {
+      bar.target = bar.li;
+      bar.li.append(bar.num, bar.chordsEl);
+    }
+    if (s.addBarLi) s.barsEl.insertBefore(bar.li, s.addBarLi);
+    else s.barsEl.append(bar.li);
+    s.bars[j] = bar;
+    return bar;
+  }
+
+  patchBar(bar, chords, n) {
+    const key = chords.join(' ');
+    if (bar.key !== key || bar.n !== n) {
+      bindAttr(bar.target, 'aria-label', this.editable ? 'bar.edit' : 'bar.aria', { n, chords: key });
+    }
+    if (bar.n !== n) {
+      bar.n = n;
+      bar.num.textContent = String(n);
+    }
+    if (bar.key === key) return;
+    bar.key = key;
+    bar.chordsEl.dataset.n = String(chords.length);
+    bar.chordsEl.replaceChildren(...chords.map(chordElement));
+  }
+
+  // Player cursor: the bar being heard, or null.
+  setCursor(pos) {
+    this.cursor = pos && pos.section !== undefined ? pos : null;
+    this.applyCursor();
+  }
+
+  applyCursor() {
+    const want = this.cursor ? this.sections[this.cursor.section]?.bars[this.cursor.bar] : null;
+    if (this.cursorBar === want) return;
+    if (this.cursorBar) {
+      this.cursorBar.li.classList.remove('is-current');
+      this.cursorBar.li.removeAttribute('aria-current');
+    }
+    this.cursorBar = want || null;
+    if (want) {
+      want.li.classList.add('is-current');
+      want.li.setAttribute('aria-current', 'true');
+    }
+  }
+
+  // Element lookups for focus and validation errors.
+  barButton(s, b) {
+    return this.sections[s]?.bars[b]?.target || null;
+  }
+
+  sectionControl(s, kind) {
+    const sec = this.sections[s];
+    return sec ? { input: sec.input, up: sec.up, down: sec.down, remove: sec.remove, addBar: sec.addBar }[kind] : null;
+  }
+}
+
+// chordElement shows a symbol as text in three parts (root, quality, bass) for typesetting; its text
+// content is exactly the symbol.
+function chordElement(symbol) {
+  const { root, quality, bass } = split(symbol);
+  const el = h('span', { class: symbol === 'N.C.' ? 'chord nc' : 'chord' }, h('span', { class: 'root' }, root));
+  if (quality) el.append(h('span', { class: 'q' }, quality));
+  if (bass) el.append(h('span', { class: 'bass' }, bass));
+  return el;
+}

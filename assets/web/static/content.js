@@ -1,0 +1,164 @@
+// Board content (SPEC 3.2) and the user's edits as a list of operations. The page keeps the server's
+// board as the base and the user's unsaved edits as ops; the draft shown is replay(base, ops). When a
+// newer revision arrives (live, or after a 412), the same ops are replayed on top of it: that is how
+// an edit in progress survives other people's saves. An op whose place no longer exists is reported,
+// never dropped silently.
+
+export const NO_CHORD = 'N.C.';
+
+export function clone(content) {
+  return structuredClone(content);
+}
+
+const FIELDS = ['title', 'description', 'key', 'tempo', 'beatsPerBar'];
+
+// apply changes content in place; it returns false when the op's place does not exist.
+export function apply(content, op) {
+  const secs = content.sections;
+  const sec = secs?.[op.s];
+  switch (op.t) {
+    case 'set':
+      if (!FIELDS.includes(op.field)) return false;
+      if (op.field === 'key' && !op.value) delete content.key;
+      else content[op.field] = op.value;
+      return true;
+    case 'label':
+      if (!sec) return false;
+      sec.label = op.value;
+      return true;
+    case 'bar':
+      if (!sec || op.b >= sec.bars.length) return false;
+      sec.bars[op.b] = [...op.chords];
+      return true;
+    case 'insertBar':
+      if (!sec) return false;
+      sec.bars.splice(Math.min(op.b, sec.bars.length), 0, [...op.chords]);
+      return true;
+    case 'removeBar':
+      if (!sec || op.b >= sec.bars.length) return false;
+      sec.bars.splice(op.b, 1);
+      return true;
+    case 'moveBar': {
+      if (!sec || op.b >= sec.bars.length || op.to < 0 || op.to >= sec.bars.length) return false;
+      const [bar] = sec.bars.splice(op.b, 1);
+      sec.bars.splice(op.to, 0, bar);
+      return true;
+    }
+    case 'insertSection':
+      secs.splice(Math.min(op.s, secs.length), 0, clone(op.section));
+      return true;
+    case 'removeSection':
+      if (!sec) return false;
+      secs.splice(op.s, 1);
+      return true;
+    case 'moveSection': {
+      if (!sec || op.to < 0 || op.to >= secs.length) return false;
+      const [moved] = secs.splice(op.s, 1);
+      secs.splice(op.to, 0, moved);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+// replay applies ops to a copy of content: {content, applied, dropped}.
+export function replay(content, ops) {
+  const out = clone(content);
+  const applied = [];
+  const dropped = [];
+  for (const op of ops) (apply(out, op) ? applied : dropped).push(op);
+  return { content: out, applied, dropped };
+}
+
+// sameTarget: typing into one field makes one op, not one per keystroke.
+export function sameTarget(a, b) {
+  if (!a || !b || a.t !== b.t) return false;
+  if (a.t === 'set') return a.field === b.field;
+  if (a.t === 'label') return a.s === b.s;
+  if (a.t === 'bar') return a.s === b.s && a.b === b.b;
+  return false;
+}
+
+export function sectionName(section, index) {
+  return section?.label ? section.label : String(index + 1);
+}
+
+const chordsText = (bar) => (bar || []).join(' ');
+
+// diff lists what differs from a to b as i18n entries [key, params], for "what changed" lists.
+export function diff(a, b) {
+  const out = [];
+  if (a.title !== b.title) out.push(['chg.title', { from: a.title, to: b.title }]);
+  if ((a.description || '') !== (b.description || '')) out.push(['chg.description']);
+  if ((a.key || '') !== (b.key || '')) out.push(['chg.key', { from: a.key || '—', to: b.key || '—' }]);
+  if (a.tempo !== b.tempo) out.push(['chg.tempo', { from: a.tempo, to: b.tempo }]);
+  if (a.beatsPerBar !== b.beatsPerBar) out.push(['chg.beats', { from: a.beatsPerBar, to: b.beatsPerBar }]);
+  const as = a.sections || [];
+  const bs = b.sections || [];
+  if (as.length !== bs.length) out.push(['chg.sections', { from: as.length, to: bs.length }]);
+  let barNo = 0;
+  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
+    const sa = as[i];
+    const sb = bs[i];
+    if (sa.label !== sb.label) out.push(['chg.label', { n: i + 1, from: sa.label, to: sb.label }]);
+    const name = sectionName(sb, i);
+    if (sa.bars.length !== sb.bars.length) {
+      out.push(['chg.barCount', { name, from: sa.bars.length, to: sb.bars.length }]);
+    }
+    for (let j = 0; j < Math.min(sa.bars.length, sb.bars.length); j++) {
+      if (chordsText(sa.bars[j]) !== chordsText(sb.bars[j])) {
+        out.push(['chg.bar', { name, n: barNo + j + 1, from: chordsText(sa.bars[j]), to: chordsText(sb.bars[j]) }]);
+      }
+    }
+    barNo += sb.bars.length;
+  }
+  return out;
+}
+
+// describeOp names an op that could not be re-applied, as an i18n entry (numbers count from 1 within
+// the section, as the user saw them).
+export function describeOp(op) {
+  const p = { s: op.s + 1, b: op.b + 1 };
+  switch (op.t) {
+    case 'label':
+      return ['op.label', { ...p, value: op.value }];
+    case 'bar':
+      return ['op.bar', { ...p, chords: op.chords.join(' ') }];
+    case 'insertBar':
+      return ['op.insertBar', p];
+    case 'removeBar':
+      return ['op.removeBar', p];
+    case 'moveBar':
+      return ['op.moveBar', p];
+    case 'removeSection':
+      return ['op.removeSection', p];
+    case 'moveSection':
+      return ['op.moveSection', p];
+    default:
+      return ['op.other', p];
+  }
+}
+
+// nextLabel suggests a rehearsal letter for a new section: the first of A…Z not yet used.
+export function nextLabel(content) {
+  const used = new Set((content.sections || []).map((s) => s.label));
+  for (let c = 65; c <= 90; c++) {
+    const l = String.fromCharCode(c);
+    if (!used.has(l)) return l;
+  }
+  return '';
+}
+
+// Paths of the API's validation errors ("sections[1].bars[3][0]") and their parents, most precise first.
+export function pathCandidates(path) {
+  const out = [];
+  let p = path || '';
+  while (p) {
+    out.push(p);
+    const cut = Math.max(p.lastIndexOf('['), p.lastIndexOf('.'));
+    if (cut <= 0) break;
+    p = p.slice(0, cut);
+  }
+  return out;
+}

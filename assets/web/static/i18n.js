@@ -1,0 +1,419 @@
+// English / 简体中文 (SPEC 11). One dictionary per locale, extensible (a chat panel adds its strings with
+// extend). Every generated string on a page is bound to a key, so a language switch re-renders all of
+// them, and nothing else: board content is never a key, and no listener here touches the board, the
+// player or the scroll position.
+//
+// Binding:
+//   HTML:  <span data-i18n="player.play">Play</span>          textContent
+//          <input data-i18n-aria-label="field.title">          aria-label (also -placeholder, -title)
+//   JS:    bindText(el, key, params), bindAttr(el, 'aria-label', key, params)
+// Values are strings with {name} placeholders or functions (params, locale) → string.
+
+import { read, write } from './storage.js';
+
+export const LOCALES = ['en', 'zh-CN'];
+export const STORAGE_KEY = 'tele.locale';
+const STATIC_ATTRS = ['aria-label', 'placeholder', 'title'];
+
+const dictionaries = {
+  en: {
+    'lang.label': 'Language',
+    'skip': 'Skip to content',
+    'nav.boards': 'All boards',
+    'title.index': 'Chord boards · Tele',
+    'title.board': '{title} · Tele chord board',
+    'title.boardLoading': 'Chord board · Tele',
+
+    'home.heading': 'Chord boards',
+    'home.lede': 'Chord charts on this computer. Open one to play it; edit it with its edit link.',
+    'home.loading': 'Loading boards…',
+    'home.loadFailed': 'Could not load the boards. Is tele serve still running?',
+    'home.empty': 'No boards yet. Create the first one below.',
+    'home.count': (p) => (p.n === 1 ? '1 board' : `${p.n} boards`),
+    'home.revision': 'revision {rev}',
+    'home.updated': (p, loc) => `changed ${formatDate(p.date, loc)}`,
+    'new.heading': 'New board',
+    'new.id': 'Board id',
+    'new.idHint': 'Letters, digits, “-” and “_”. It becomes part of the link.',
+    'new.title': 'Title',
+    'new.create': 'Create board',
+    'new.creating': 'Creating…',
+    'new.badId': 'Use 1–64 letters, digits, “-” or “_”, starting with a letter or digit.',
+    'new.needTitle': 'Give the board a title.',
+    'new.exists': 'A board with this id already exists.',
+    'new.failed': 'Could not create the board: {message}',
+
+    'board.loading': 'Loading the board…',
+    'board.notFound': 'There is no board “{id}” here.',
+    'board.loadFailed': 'Could not load the board. Is tele serve still running?',
+    'ro.before': 'Read-only. To edit this board, run',
+    'ro.after': 'in a terminal and open the edit link it prints.',
+    'meta.key': 'Key {key}',
+    'meta.noKey': 'No key',
+    'meta.tempo': '{tempo} BPM',
+    'meta.beats': (p) => (p.beats === 1 ? '1 beat per bar' : `${p.beats} beats per bar`),
+    'field.title': 'Title',
+    'field.description': 'Description',
+    'field.key': 'Key',
+    'field.noKey': 'none',
+    'field.tempo': 'Tempo (BPM)',
+    'field.beats': 'Beats per bar',
+    'field.sections': 'Sections',
+    'field.sectionLabel': 'Label of section {n}',
+    'field.bar': 'Bar {n}',
+
+    'grid.label': 'Chord grid',
+    'section.aria': 'Section {name}',
+    'section.unnamed': '{n}',
+    'section.moveUp': 'Move section {name} up',
+    'section.moveDown': 'Move section {name} down',
+    'section.remove': 'Remove section {name}',
+    'section.add': 'Add section',
+    'section.addBar': 'Add a bar to section {name}',
+    'bar.aria': 'Bar {n}: {chords}',
+    'bar.edit': 'Edit bar {n}: {chords}',
+
+    'dialog.heading': 'Bar {n}',
+    'dialog.chords': 'Chords',
+    'dialog.hint': 'One to four chords separated by spaces, such as Am7 D7 or F#m7b5/C#. N.C. means no chord.',
+    'dialog.unknown': 'Not in the catalogue: {symbols}',
+    'dialog.empty': 'A bar needs at least one chord (N.C. for none).',
+    'dialog.tooMany': 'A bar holds at most four chords.',
+    'dialog.loading': 'The chord catalogue is still loading.',
+    'picker.legend': 'Pick from the catalogue',
+    'picker.root': 'Root',
+    'picker.quality': 'Quality',
+    'picker.major': 'major',
+    'picker.bass': 'Bass',
+    'picker.noBass': 'root',
+    'picker.replace': 'Use this chord',
+    'picker.add': 'Add to bar',
+    'dialog.movePrev': 'Move earlier',
+    'dialog.moveNext': 'Move later',
+    'dialog.insert': 'Insert a bar after',
+    'dialog.remove': 'Remove bar',
+    'dialog.cancel': 'Cancel',
+    'dialog.apply': 'Apply',
+
+    'edit.save': 'Save',
+    'edit.discard': 'Discard changes',
+    'edit.dirty': 'Unsaved changes',
+    'edit.saving': 'Saving…',
+    'edit.saved': 'Saved as revision {rev}',
+    'edit.invalid': 'Not saved. {field}: {rule}',
+    'edit.unauthorized': 'Not saved: this page has no valid edit link for the board. Run tele board link {id} for a fresh one.',
+    'edit.rateLimited': 'Not saved: too many saves at once. Try again in a moment.',
+    'edit.network': 'Not saved: Tele could not be reached. Your changes are kept; try again.',
+    'edit.failed': 'Not saved: {message}',
+    'edit.reapplied': 'Your changes are re-applied on revision {rev}. Check them, then save.',
+    'edit.discarded': 'Your changes were discarded; this is revision {rev}.',
+
+    'conflict.heading': 'The board changed while you were editing',
+    'conflict.intro': 'Revision {rev} was saved somewhere else, so your save was not made. Nothing you typed is lost: re-apply your changes on top of the new revision, or discard them.',
+    'conflict.theirs': 'Changed elsewhere',
+    'conflict.yours': 'Your unsaved changes',
+    'conflict.reapply': 'Re-apply my changes',
+    'conflict.discard': 'Discard my changes',
+    'conflict.dropped': 'These changes could not be re-applied because their place no longer exists:',
+    'rebased.note': 'Revision {rev} arrived while you were editing. Your unsaved changes stay on top of it.',
+    'rebased.details': 'What changed',
+
+    'conn.connecting': 'Connecting…',
+    'conn.live': 'Live',
+    'conn.offline': 'Connection lost. Reconnecting in {s} s…',
+    'conn.retry': 'Reconnect now',
+
+    'player.label': 'Player',
+    'player.play': 'Play',
+    'player.stop': 'Stop',
+    'player.countIn': 'Count-in',
+    'player.loop': 'Loop',
+    'player.position': 'Bar {n}',
+    'player.countingIn': 'Count-in {beat}',
+    'player.unsupported': 'This browser cannot play audio.',
+
+    'chg.title': 'Title: “{from}” → “{to}”',
+    'chg.description': 'Description changed',
+    'chg.key': 'Key: {from} → {to}',
+    'chg.tempo': 'Tempo: {from} → {to} BPM',
+    'chg.beats': 'Beats per bar: {from} → {to}',
+    'chg.sections': 'Number of sections: {from} → {to}',
+    'chg.label': 'Section {n} label: “{from}” → “{to}”',
+    'chg.barCount': 'Section {name}: {from} → {to} bars',
+    'chg.bar': 'Section {name}, bar {n}: {from} → {to}',
+    'chg.more': '…and {n} more',
+    'chg.none': 'No difference in content.',
+    'op.label': 'Label of section {s} → “{value}”',
+    'op.bar': 'Section {s}, bar {b} → {chords}',
+    'op.insertBar': 'New bar in section {s}',
+    'op.removeBar': 'Removing bar {b} of section {s}',
+    'op.moveBar': 'Moving bar {b} of section {s}',
+    'op.removeSection': 'Removing section {s}',
+    'op.moveSection': 'Moving section {s}',
+    'op.other': 'An edit of section {s}',
+  },
+  'zh-CN': {
+    'lang.label': '语言',
+    'skip': '跳到正文',
+    'nav.boards': '全部和弦谱',
+    'title.index': '和弦谱 · Tele',
+    'title.board': '{title} · Tele 和弦谱',
+    'title.boardLoading': '和弦谱 · Tele',
+
+    'home.heading': '和弦谱',
+    'home.lede': '这台电脑上的和弦谱。打开即可播放；用编辑链接打开即可编辑。',
+    'home.loading': '正在加载和弦谱…',
+    'home.loadFailed': '无法加载和弦谱。tele serve 还在运行吗？',
+    'home.empty': '还没有和弦谱。在下面新建第一个。',
+    'home.count': (p) => `${p.n} 个和弦谱`,
+    'home.revision': '第 {rev} 版',
+    'home.updated': (p, loc) => `修改于 ${formatDate(p.date, loc)}`,
+    'new.heading': '新建和弦谱',
+    'new.id': '和弦谱 ID',
+    'new.idHint': '字母、数字、“-”和“_”，会成为链接的一部分。',
+    'new.title': '标题',
+    'new.create': '创建',
+    'new.creating': '正在创建…',
+    'new.badId': '请使用 1–64 个字母、数字、“-”或“_”，并以字母或数字开头。',
+    'new.needTitle': '请给和弦谱起个标题。',
+    'new.exists': '已有同 ID 的和弦谱。',
+    'new.failed': '无法创建和弦谱：{message}',
+
+    'board.loading': '正在加载和弦谱…',
+    'board.notFound': '这里没有名为“{id}”的和弦谱。',
+    'board.loadFailed': '无法加载和弦谱。tele serve 还在运行吗？',
+    'ro.before': '只读。要编辑此和弦谱，请在终端运行',
+    'ro.after': '，然后打开它输出的编辑链接。',
+    'meta.key': '{key} 调',
+    'meta.noKey': '未定调',
+    'meta.tempo': '每分钟 {tempo} 拍',
+    'meta.beats': '每小节 {beats} 拍',
+    'field.title': '标题',
+    'field.description': '说明',
+    'field.key': '调',
+    'field.noKey': '无',
+    'field.tempo': '速度（BPM）',
+    'field.beats': '每小节拍数',
+    'field.sections': '段落',
+    'field.sectionLabel': '第 {n} 段的标记',
+    'field.bar': '第 {n} 小节',
+
+    'grid.label': '和弦网格',
+    'section.aria': '段落 {name}',
+    'section.unnamed': '{n}',
+    'section.moveUp': '上移段落 {name}',
+    'section.moveDown': '下移段落 {name}',
+    'section.remove': '删除段落 {name}',
+    'section.add': '添加段落',
+    'section.addBar': '在段落 {name} 末尾添加小节',
+    'bar.aria': '第 {n} 小节：{chords}',
+    'bar.edit': '编辑第 {n} 小节：{chords}',
+
+    'dialog.heading': '第 {n} 小节',
+    'dialog.chords': '和弦',
+    'dialog.hint': '一到四个和弦，用空格分隔，例如 Am7 D7 或 F#m7b5/C#。N.C. 表示无和弦。',
+    'dialog.unknown': '和弦库中没有：{symbols}',
+    'dialog.empty': '每小节至少要有一个和弦（无和弦请写 N.C.）。',
+    'dialog.tooMany': '每小节最多四个和弦。',
+    'dialog.loading': '和弦库还在加载。',
+    'picker.legend': '从和弦库中选择',
+    'picker.root': '根音',
+    'picker.quality': '性质',
+    'picker.major': '大三',
+    'picker.bass': '低音',
+    'picker.noBass': '同根音',
+    'picker.replace': '使用此和弦',
+    'picker.add': '加入本小节',
+    'dialog.movePrev': '前移',
+    'dialog.moveNext': '后移',
+    'dialog.insert': '在后面插入小节',
+    'dialog.remove': '删除小节',
+    'dialog.cancel': '取消',
+    'dialog.apply': '应用',
+
+    'edit.save': '保存',
+    'edit.discard': '放弃修改',
+    'edit.dirty': '有未保存的修改',
+    'edit.saving': '正在保存…',
+    'edit.saved': '已保存为第 {rev} 版',
+    'edit.invalid': '未保存。{field}：{rule}',
+    'edit.unauthorized': '未保存：此页面没有有效的编辑链接。请运行 tele board link {id} 获取新链接。',
+    'edit.rateLimited': '未保存：保存太频繁，请稍后再试。',
+    'edit.network': '未保存：无法连接 Tele。你的修改仍在，请重试。',
+    'edit.failed': '未保存：{message}',
+    'edit.reapplied': '你的修改已重新应用到第 {rev} 版上。请检查后保存。',
+    'edit.discarded': '已放弃你的修改；当前为第 {rev} 版。',
+
+    'conflict.heading': '你编辑期间，和弦谱已被修改',
+    'conflict.intro': '第 {rev} 版已在别处保存，所以你的保存没有生效。你输入的内容都还在：可以把修改重新应用到新版本上，也可以放弃。',
+    'conflict.theirs': '别处的修改',
+    'conflict.yours': '你未保存的修改',
+    'conflict.reapply': '重新应用我的修改',
+    'conflict.discard': '放弃我的修改',
+    'conflict.dropped': '以下修改无法重新应用，因为它们的位置已不存在：',
+    'rebased.note': '你编辑期间收到了第 {rev} 版。你未保存的修改仍叠加在它之上。',
+    'rebased.details': '修改内容',
+
+    'conn.connecting': '正在连接…',
+    'conn.live': '实时同步中',
+    'conn.offline': '连接已断开，{s} 秒后重连…',
+    'conn.retry': '立即重连',
+
+    'player.label': '播放器',
+    'player.play': '播放',
+    'player.stop': '停止',
+    'player.countIn': '预备拍',
+    'player.loop': '循环',
+    'player.position': '第 {n} 小节',
+    'player.countingIn': '预备 {beat}',
+    'player.unsupported': '此浏览器无法播放音频。',
+
+    'chg.title': '标题：“{from}” → “{to}”',
+    'chg.description': '说明已修改',
+    'chg.key': '调：{from} → {to}',
+    'chg.tempo': '速度：{from} → {to} BPM',
+    'chg.beats': '每小节拍数：{from} → {to}',
+    'chg.sections': '段落数：{from} → {to}',
+    'chg.label': '第 {n} 段的标记：“{from}” → “{to}”',
+    'chg.barCount': '段落 {name}：{from} → {to} 小节',
+    'chg.bar': '段落 {name} 第 {n} 小节：{from} → {to}',
+    'chg.more': '……还有 {n} 处',
+    'chg.none': '内容没有差别。',
+    'op.label': '第 {s} 段的标记 → “{value}”',
+    'op.bar': '第 {s} 段第 {b} 小节 → {chords}',
+    'op.insertBar': '第 {s} 段的新小节',
+    'op.removeBar': '删除第 {s} 段第 {b} 小节',
+    'op.moveBar': '移动第 {s} 段第 {b} 小节',
+    'op.removeSection': '删除第 {s} 段',
+    'op.moveSection': '移动第 {s} 段',
+    'op.other': '对第 {s} 段的修改',
+  },
+};
+
+let current = 'en';
+let titleKey = null;
+let titleParams = undefined;
+const listeners = new Set();
+
+// extend adds strings, e.g. extend({en: {'chat.send': 'Send'}, 'zh-CN': {'chat.send': '发送'}}).
+export function extend(dicts) {
+  for (const [loc, entries] of Object.entries(dicts)) {
+    if (!dictionaries[loc]) throw new Error(`i18n: unknown locale ${loc}`);
+    Object.assign(dictionaries[loc], entries);
+  }
+}
+
+export function locale() {
+  return current;
+}
+
+// initialLocale: the stored choice, else Chinese for a browser language starting with "zh", else English.
+export function initialLocale() {
+  const stored = read('local', STORAGE_KEY);
+  if (LOCALES.includes(stored)) return stored;
+  const lang = (navigator.languages && navigator.languages[0]) || navigator.language || '';
+  return lang.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+// t translates key with params. A param may itself be a translation, {$t: key, params}, so a message
+// that names a field ("Not saved. Tempo (BPM): ...") is re-translated as a whole on a switch.
+export function t(key, params) {
+  const entry = dictionaries[current][key] ?? dictionaries.en[key];
+  if (entry === undefined) return key;
+  const p = resolve(params);
+  if (typeof entry === 'function') return entry(p, current);
+  return entry.replace(/\{(\w+)\}/g, (m, name) => (p[name] !== undefined ? String(p[name]) : m));
+}
+
+function resolve(params) {
+  const out = {};
+  for (const [name, v] of Object.entries(params || {})) {
+    out[name] = v && typeof v === 'object' && typeof v.$t === 'string' ? t(v.$t, v.params) : v;
+  }
+  return out;
+}
+
+// init picks the initial locale and translates the page. Call once, before rendering.
+export function init() {
+  current = initialLocale();
+  document.documentElement.lang = current;
+  translate(document);
+}
+
+// setLocale switches the language of the page and remembers it when storage allows (with storage
+// disabled the switch still works for this page).
+export function setLocale(loc) {
+  if (!LOCALES.includes(loc)) return;
+  write('local', STORAGE_KEY, loc);
+  if (loc === current) return;
+  current = loc;
+  document.documentElement.lang = loc;
+  translate(document);
+  for (const fn of listeners) fn(loc);
+}
+
+// onChange registers fn(locale) for strings that are not bound to an element (rare: prefer binding).
+export function onChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+// bindText makes el's text the translation of key and keeps it so across switches.
+export function bindText(el, key, params) {
+  el.dataset.i18n = key;
+  if (params) el.dataset.i18nArgs = JSON.stringify(params);
+  else delete el.dataset.i18nArgs;
+  el.textContent = t(key, params);
+  return el;
+}
+
+// bindAttr does the same for an attribute (aria-label, placeholder, title).
+export function bindAttr(el, attr, key, params) {
+  const map = el.dataset.i18nAttr ? JSON.parse(el.dataset.i18nAttr) : {};
+  map[attr] = params ? [key, params] : [key];
+  el.dataset.i18nAttr = JSON.stringify(map);
+  el.setAttribute(attr, t(key, params));
+  return el;
+}
+
+// setTitle binds document.title.
+export function setTitle(key, params) {
+  titleKey = key;
+  titleParams = params;
+  document.title = t(key, params);
+}
+
+// translate re-renders every bound string under root (and the title).
+export function translate(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) {
+    const args = el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined;
+    const text = t(el.dataset.i18n, args);
+    if (el.textContent !== text) el.textContent = text;
+  }
+  for (const attr of STATIC_ATTRS) {
+    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) {
+      el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
+    }
+  }
+  for (const el of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const [attr, [key, params]] of Object.entries(JSON.parse(el.dataset.i18nAttr))) {
+      el.setAttribute(attr, t(key, params));
+    }
+  }
+  if (titleKey) document.title = t(titleKey, titleParams);
+}
+
+export function formatDate(iso, loc = current) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return String(iso ?? '');
+  return new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
+// bindLanguageSelect wires the header's <select>: it shows the current locale and switches on change.
+export function bindLanguageSelect(select) {
+  select.value = current;
+  select.addEventListener('change', () => setLocale(select.value));
+  onChange((loc) => {
+    if (select.value !== loc) select.value = loc;
+  });
+}

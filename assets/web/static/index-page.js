@@ -1,0 +1,99 @@
+// The board list (/): every board with its title, revision and last change, and a form to create a
+// board. A created board opens in edit mode: its capability (returned once, by the create call) is put
+// in this tab's sessionStorage where the board page finds it, so it never appears in a URL; only if
+// sessionStorage is unavailable is it handed over in the #cap= fragment, which the board page erases.
+
+import { byId, h, show } from './dom.js';
+import { bindText, setTitle } from './i18n.js';
+import * as api from './api.js';
+import { write } from './storage.js';
+
+const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export async function bootIndexPage() {
+  setTitle('title.index');
+  const form = byId('new-form');
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    create();
+  });
+  for (const id of ['new-id', 'new-title']) {
+    byId(id).addEventListener('input', () => {
+      byId(id).removeAttribute('aria-invalid');
+      show(byId('new-error'), false);
+    });
+  }
+  await loadList();
+}
+
+async function loadList() {
+  const status = byId('list-status');
+  const list = byId('board-list');
+  bindText(status, 'home.loading');
+  let boards;
+  try {
+    boards = await api.listBoards();
+  } catch {
+    bindText(status, 'home.loadFailed');
+    return;
+  }
+  boards.sort((a, b) => String(b.updatedAt || '').localeCompare(String(a.updatedAt || '')) || a.id.localeCompare(b.id));
+  bindText(status, boards.length ? 'home.count' : 'home.empty', { n: boards.length });
+  list.replaceChildren(...boards.map(boardItem));
+}
+
+function boardItem(b) {
+  const meta = h('p', { class: 'card-meta' }, h('span', { class: 'card-id' }, b.id));
+  meta.append(bindText(h('span'), 'home.revision', { rev: b.revision }));
+  if (b.updatedAt) {
+    meta.append(bindText(h('time', { datetime: b.updatedAt }), 'home.updated', { date: b.updatedAt }));
+  }
+  const link = h('a', { class: 'card-link', href: `/b/${encodeURIComponent(b.id)}` }, b.title);
+  return h('li', { class: 'card' }, h('h3', { class: 'card-title' }, link), meta);
+}
+
+async function create() {
+  const idEl = byId('new-id');
+  const titleEl = byId('new-title');
+  const button = byId('new-create');
+  const id = idEl.value.trim();
+  const title = titleEl.value.trim();
+  if (!ID_RE.test(id)) return fail(idEl, ['new.badId']);
+  if (!title) return fail(titleEl, ['new.needTitle']);
+  button.disabled = true;
+  bindText(button, 'new.creating');
+  try {
+    const created = await api.createBoard(id, starterContent(title));
+    const boardId = created.id || created.board?.id || id;
+    const capability = created.capability;
+    const path = `/b/${encodeURIComponent(boardId)}`;
+    if (capability && write('session', `tele.cap:${boardId}`, capability)) location.assign(path);
+    else location.assign(capability ? `${path}#cap=${capability}` : path);
+  } catch (err) {
+    if (err.status === 409) fail(idEl, ['new.exists']);
+    else if (err.fields?.path === 'title' || err.fields?.path?.startsWith('content.title')) fail(titleEl, ['new.failed', { message: err.message }]);
+    else fail(idEl, ['new.failed', { message: err.message }]);
+  } finally {
+    button.disabled = false;
+    bindText(button, 'new.create');
+  }
+}
+
+function fail(el, entry) {
+  el.setAttribute('aria-invalid', 'true');
+  const msg = byId('new-error');
+  bindText(msg, ...entry);
+  show(msg, true);
+  el.focus();
+}
+
+// A new board starts as one section of four empty bars; the musician fills it in.
+function starterContent(title) {
+  return {
+    title,
+    description: '',
+    tempo: 100,
+    beatsPerBar: 4,
+    sections: [{ label: 'A', bars: [['N.C.'], ['N.C.'], ['N.C.'], ['N.C.']] }],
+  };
+}

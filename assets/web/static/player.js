@@ -1,0 +1,192 @@
+// The board player (Web Audio). It voices catalogue chords at the board's tempo and beats per bar,
+// with an optional one-bar count-in and loop, and reports the bar being heard so the grid can show a
+// cursor. It starts only from start(), which the page calls from a click on Play, and stops only from
+// stop() (the Stop button) or when the last bar ends without loop. Nothing else (board updates,
+// language switches, the tab going to the background) starts or stops it.
+//
+// Scheduling: a short timer looks ahead 150 ms and schedules whole bars on the audio clock, so timing
+// does not depend on the timer's accuracy. The content is read at each bar, so edits and live
+// updates are heard from the next bar on.
+
+const LOOKAHEAD = 0.15; // seconds scheduled ahead of the audio clock
+const TICK_MS = 25;
+
+const midiHz = (m) => 440 * 2 ** ((m - 69) / 12);
+
+export class Player {
+  // getContent() → the content shown; getOptions() → {countIn, loop}; onPosition({bar, section, index,
+  // countIn}) or null when stopped; onState('playing' | 'stopped', audioState).
+  constructor({ catalogue, getContent, getOptions, onPosition, onState }) {
+    this.catalogue = catalogue;
+    this.getContent = getContent;
+    this.getOptions = getOptions;
+    this.onPosition = onPosition;
+    this.onState = onState;
+    this.ctx = null;
+    this.playing = false;
+    this.run = null; // {master, nextTime, index, cues, timer}
+  }
+
+  static supported() {
+    return typeof window.AudioContext === 'function';
+  }
+
+  // start must be called from a user gesture (the Play button's click).
+  start() {
+    if (this.playing) return;
+    if (!this.ctx) {
+      this.ctx = new AudioContext({ latencyHint: 'interactive' });
+      this.ctx.addEventListener('statechange', () => this.onState(this.playing ? 'playing' : 'stopped', this.ctx.state));
+    }
+    const ctx = this.ctx;
+    ctx.resume();
+    const master = ctx.createGain();
+    master.gain.value = 0.9;
+    const comp = ctx.createDynamicsCompressor();
+    master.connect(comp).connect(ctx.destination);
+    const { countIn } = this.getOptions();
+    this.run = { master, comp, nextTime: ctx.currentTime + 0.08, index: 0, cues: [], timer: 0 };
+    this.playing = true;
+    if (countIn) this.scheduleCountIn();
+    this.onState('playing', ctx.state);
+    this.tick();
+  }
+
+  stop() {
+    if (!this.playing) return;
+    const { master, comp, timer } = this.run;
+    clearTimeout(timer);
+    const now = this.ctx.currentTime;
+    master.gain.cancelScheduledValues(now);
+    master.gain.setValueAtTime(master.gain.value, now);
+    master.gain.linearRampToValueAtTime(0, now + 0.06);
+    setTimeout(() => {
+      master.disconnect();
+      comp.disconnect();
+    }, 200);
+    this.run = null;
+    this.playing = false;
+    this.onPosition(null);
+    this.onState('stopped', this.ctx.state);
+  }
+
+  toggle() {
+    if (this.playing) this.stop();
+    else this.start();
+  }
+
+  tick() {
+    const run = this.run;
+    if (!run) return;
+    const now = this.ctx.currentTime;
+    while (run.nextTime < now + LOOKAHEAD && !run.ended) this.scheduleBar();
+    while (run.cues.length && run.cues[0].time <= now + 0.005) {
+      const cue = run.cues.shift();
+      if (cue.end) {
+        this.stop();
+        return;
+      }
+      this.onPosition(cue.position);
+    }
+    run.timer = setTimeout(() => this.tick(), TICK_MS);
+  }
+
+  timing(content) {
+    const tempo = clampInt(content.tempo, 30, 300, 120);
+    const beats = clampInt(content.beatsPerBar, 1, 12, 4);
+    return { beat: 60 / tempo, beats };
+  }
+
+  scheduleCountIn() {
+    const run = this.run;
+    const { beat, beats } = this.timing(this.getContent());
+    for (let i = 0; i < beats; i++) {
+      const t = run.nextTime + i * beat;
+      this.click(t, i === 0);
+      run.cues.push({ time: t, position: { countIn: i + 1 } });
+    }
+    run.nextTime += beats * beat;
+  }
+
+  scheduleBar() {
+    const run = this.run;
+    const content = this.getContent();
+    const bars = flatten(content);
+    if (run.index >= bars.length) {
+      if (this.getOptions().loop && bars.length) run.index = 0;
+      else {
+        run.ended = true;
+        run.cues.push({ time: run.nextTime, end: true });
+        return;
+      }
+    }
+    const { beat, beats } = this.timing(content);
+    const bar = bars[run.index];
+    const t0 = run.nextTime;
+    const barLen = beat * beats;
+    const share = barLen / bar.chords.length;
+    bar.chords.forEach((symbol, i) => {
+      const v = this.catalogue.voicing(symbol);
+      if (v) this.chord(v, t0 + i * share, share);
+    });
+    run.cues.push({ time: t0, position: { section: bar.section, bar: bar.bar, index: run.index } });
+    run.index++;
+    run.nextTime = t0 + barLen;
+  }
+
+  chord({ bass, notes }, t, dur) {
+    const ctx = this.ctx;
+    const out = ctx.createBiquadFilter();
+    out.type = 'lowpass';
+    out.frequency.value = 2200;
+    out.Q.value = 0.4;
+    out.connect(this.run.master);
+    const level = 0.32 / Math.sqrt(notes.length + 1);
+    const end = t + Math.max(0.12, dur - 0.04);
+    this.note(out, bass, t, end, level * 1.3, 'triangle');
+    notes.forEach((m, i) => this.note(out, m, t + i * 0.008, end, level, i % 2 ? 'sine' : 'triangle'));
+    setTimeout(() => out.disconnect(), (end - ctx.currentTime + 0.5) * 1000);
+  }
+
+  note(dest, midi, t, end, level, type) {
+    const ctx = this.ctx;
+    const osc = ctx.createOscillator();
+    osc.type = type;
+    osc.frequency.value = midiHz(midi);
+    const g = ctx.createGain();
+    g.gain.setValueAtTime(0, t);
+    g.gain.linearRampToValueAtTime(level, t + 0.012);
+    g.gain.exponentialRampToValueAtTime(level * 0.45, t + 0.5);
+    g.gain.setValueAtTime(level * 0.45, Math.max(t + 0.5, end - 0.06));
+    g.gain.linearRampToValueAtTime(0, end);
+    osc.connect(g).connect(dest);
+    osc.start(t);
+    osc.stop(end + 0.02);
+  }
+
+  click(t, accent) {
+    const ctx = this.ctx;
+    const osc = ctx.createOscillator();
+    osc.type = 'sine';
+    osc.frequency.value = accent ? 1760 : 1320;
+    const g = ctx.createGain();
+    g.gain.setValueAtTime(0, t);
+    g.gain.linearRampToValueAtTime(accent ? 0.5 : 0.32, t + 0.002);
+    g.gain.exponentialRampToValueAtTime(0.001, t + 0.06);
+    osc.connect(g).connect(this.run.master);
+    osc.start(t);
+    osc.stop(t + 0.08);
+  }
+}
+
+function clampInt(v, lo, hi, fallback) {
+  return Number.isInteger(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
+}
+
+// flatten lists every bar in play order with its place in the grid.
+export function flatten(content) {
+  const out = [];
+  (content?.sections || []).forEach((s, si) =>
+    s.bars.forEach((chords, bi) => out.push({ section: si, bar: bi, chords })));
+  return out;
+}
