@@ -1,0 +1,359 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the real binary, built once per test process.
+
+var builtBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tele-cli-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "tele")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if bin, err := builtBinary(); err == nil {
+		os.RemoveAll(filepath.Dir(bin))
+	}
+	os.Exit(code)
+}
+
+func teleBin(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin, err := builtBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// cleanEnv is the test process's environment without TELE_* and with HOME set to a fresh directory.
+func cleanEnv(t *testing.T, extra ...string) []string {
+	t.Helper()
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "TELE_") || strings.HasPrefix(kv, "HOME=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(append(env, "HOME="+t.TempDir()), extra...)
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// runTele runs the binary to completion (bounded by a timeout).
+func runTele(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(teleBin(t), args...)
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("tele %q did not finish", args)
+	}
+	return result{cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// serveProc is a running `tele serve`.
+type serveProc struct {
+	cmd      *exec.Cmd
+	lines    chan string // stdout lines
+	stderr   *syncBuffer
+	done     chan struct{}
+	waitErr  error
+	editLink string
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+var servingRe = regexp.MustCompile(`^tele: serving http://127\.0\.0\.1:(\d+) \(data (.+)\)$`)
+
+// startServe starts `tele serve` and waits for its serving line (and, with wantLink, the edit link line).
+func startServe(t *testing.T, port int, data string, wantLink bool) *serveProc {
+	t.Helper()
+	cmd := exec.Command(teleBin(t), "serve", "--port", fmt.Sprint(port), "--data", data)
+	cmd.Env = cleanEnv(t)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &serveProc{cmd: cmd, lines: make(chan string, 16), stderr: &syncBuffer{}, done: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+		p.waitErr = cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			<-p.done
+		}
+	})
+
+	line := p.next(t)
+	m := servingRe.FindStringSubmatch(line)
+	if m == nil || m[1] != fmt.Sprint(port) || m[2] != data {
+		t.Fatalf("first line %q, want the serving line for port %d and data %s", line, port, data)
+	}
+	if wantLink {
+		line := p.next(t)
+		const prefix = "tele: edit the example board: "
+		if !strings.HasPrefix(line, prefix) {
+			t.Fatalf("second line %q, want the edit link", line)
+		}
+		p.editLink = strings.TrimPrefix(line, prefix)
+	}
+	return p
+}
+
+func (p *serveProc) next(t *testing.T) string {
+	t.Helper()
+	select {
+	case line, ok := <-p.lines:
+		if !ok {
+			<-p.done
+			t.Fatalf("tele serve exited (%v); stderr:\n%s", p.waitErr, p.stderr)
+		}
+		return line
+	case <-time.After(30 * time.Second):
+		t.Fatalf("tele serve printed nothing within 30s; stderr:\n%s", p.stderr)
+	}
+	return ""
+}
+
+// stop sends sig and waits for the process to exit, returning its exit status.
+func (p *serveProc) stop(t *testing.T, sig os.Signal) int {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("tele serve ignored %v for 30s", sig)
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// assertOneLine checks a refusal: the exit status, one line on stderr containing every want, no stdout.
+func assertOneLine(t *testing.T, r result, code int, want ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit status %d, want %d (stderr %q)", r.code, code, r.stderr)
+	}
+	if strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") || !strings.HasPrefix(r.stderr, "tele: ") {
+		t.Errorf("stderr %q, want one line starting with \"tele: \"", r.stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("stderr %q lacks %q", r.stderr, w)
+		}
+	}
+	if r.stdout != "" {
+		t.Errorf("stdout %q, want nothing", r.stdout)
+	}
+}
+
+func TestCLIBadPort(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		env  []string
+		want string
+	}{
+		{[]string{"serve", "--port", "70000"}, nil, `tele: bad port "70000" (from --port): use a number from 1 to 65535` + "\n"},
+		{[]string{"serve", "--port=0"}, nil, `tele: bad port "0" (from --port): port 0 is for tele host only; use a number from 1 to 65535` + "\n"},
+		{[]string{"serve"}, []string{"TELE_PORT=abc"}, `tele: bad port "abc" (from TELE_PORT): use a number from 1 to 65535` + "\n"},
+		{[]string{"board", "link", "welcome", "--port", "-1"}, nil, `tele: bad port "-1" (from --port): use a number from 1 to 65535` + "\n"},
+	} {
+		env := cleanEnv(t, tt.env...)
+		r := runTele(t, env, tt.args...)
+		assertOneLine(t, r, 2)
+		if r.stderr != tt.want {
+			t.Errorf("%q: stderr %q, want %q", tt.args, r.stderr, tt.want)
+		}
+		home := strings.TrimPrefix(env[slicesIndexPrefix(env, "HOME=")], "HOME=")
+		if entries, _ := os.ReadDir(home); len(entries) != 0 {
+			t.Errorf("%q: HOME holds %v after a refusal", tt.args, entries)
+		}
+	}
+}
+
+func slicesIndexPrefix(s []string, prefix string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if strings.HasPrefix(s[i], prefix) {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestCLIBadDataDir(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "not-a-dir")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{file, "/etc/passwd/x", filepath.Join(file, "sub", "dir")} {
+		r := runTele(t, cleanEnv(t), "serve", "--port", fmt.Sprint(freePort(t)), "--data", data)
+		assertOneLine(t, r, 2, `bad data directory "`+data+`" (from --data)`, "not a directory")
+		r = runTele(t, cleanEnv(t, "TELE_DATA="+data), "serve", "--port", fmt.Sprint(freePort(t)))
+		assertOneLine(t, r, 2, `bad data directory "`+data+`" (from TELE_DATA)`)
+	}
+	entries, _ := os.ReadDir(base)
+	if len(entries) != 1 {
+		t.Errorf("the directory holds %v after refusals, want only the file", entries)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "x" {
+		t.Errorf("the file was changed")
+	}
+}
+
+func TestCLIPortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	data := filepath.Join(t.TempDir(), "data")
+	r := runTele(t, cleanEnv(t), "serve", "--port", fmt.Sprint(port), "--data", data)
+	assertOneLine(t, r, 1, fmt.Sprintf("port %d is in use", port), "--port")
+	if _, err := os.Stat(data); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("data directory created after a refusal: %v", err)
+	}
+}
+
+// The whole life of a data directory: first start prints the edit link, board link agrees with it,
+// a second owner is refused, SIGTERM exits 0 and releases the lock, and the next start prints no link.
+func TestCLIServeLifecycle(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	port := freePort(t)
+	first := startServe(t, port, data, true)
+	wantPrefix := fmt.Sprintf("http://127.0.0.1:%d/b/welcome#cap=", port)
+	if !strings.HasPrefix(first.editLink, wantPrefix) {
+		t.Fatalf("edit link %q, want prefix %q", first.editLink, wantPrefix)
+	}
+	capability := strings.TrimPrefix(first.editLink, wantPrefix)
+	if !regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`).MatchString(capability) {
+		t.Errorf("capability %q is not 32 bytes of base64url", capability)
+	}
+	if fi, err := os.Stat(data); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("data directory: %v, mode %v, want 0700", err, fi.Mode().Perm())
+	}
+
+	t.Run("board-link", func(t *testing.T) {
+		r := runTele(t, cleanEnv(t), "board", "link", "welcome", "--port", fmt.Sprint(port), "--data", data)
+		if r.code != 0 || r.stdout != first.editLink+"\n" || r.stderr != "" {
+			t.Fatalf("board link: %+v, want %q", r, first.editLink)
+		}
+		// The capability file on disk is the same secret.
+		b, err := os.ReadFile(filepath.Join(data, "caps", "welcome"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.TrimSpace(string(b)) != capability {
+			t.Errorf("caps/welcome holds %q, the link says %q", b, capability)
+		}
+		// TELE_* work too, and the port in the link is the one given.
+		r = runTele(t, cleanEnv(t, "TELE_DATA="+data, "TELE_PORT=5555"), "board", "link", "welcome")
+		if r.code != 0 || r.stdout != "http://127.0.0.1:5555/b/welcome#cap="+capability+"\n" {
+			t.Fatalf("board link via env: %+v", r)
+		}
+	})
+
+	t.Run("board-link-refusals", func(t *testing.T) {
+		r := runTele(t, cleanEnv(t), "board", "link", "nosuch", "--data", data)
+		assertOneLine(t, r, 1, `no board "nosuch"`, data)
+		r = runTele(t, cleanEnv(t), "board", "link", "../etc", "--data", data)
+		assertOneLine(t, r, 1, `bad board id "../etc"`)
+	})
+
+	t.Run("second-owner", func(t *testing.T) {
+		r := runTele(t, cleanEnv(t), "serve", "--port", fmt.Sprint(freePort(t)), "--data", data)
+		assertOneLine(t, r, 1, data, fmt.Sprintf("pid %d", first.cmd.Process.Pid), fmt.Sprintf("port %d", port))
+	})
+
+	if code := first.stop(t, syscall.SIGTERM); code != 0 {
+		t.Fatalf("SIGTERM: exit status %d, want 0; stderr:\n%s", code, first.stderr)
+	}
+	// The lock is released: a new server takes the same directory; the example exists, so no link.
+	second := startServe(t, freePort(t), data, false)
+	if code := second.stop(t, os.Interrupt); code != 0 {
+		t.Fatalf("SIGINT: exit status %d, want 0; stderr:\n%s", code, second.stderr)
+	}
+	for line := range second.lines {
+		t.Errorf("second start printed %q after the serving line, want nothing (not a first start)", line)
+	}
+}

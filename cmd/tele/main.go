@@ -1,0 +1,144 @@
+// Command tele serves chord boards and hosts the Pi extension's link (SPEC 1).
+//
+//	tele serve                       serve boards on http://127.0.0.1:4317
+//	tele host                        the link end started by the Pi bridge
+//	tele board link <id>             print a board's edit link
+//	tele pi install [--project]      install the Pi bridge
+//	tele pi print                    print the Pi bridge
+//	tele help                        list commands and settings
+//
+// This file dispatches; each command lives in its own file and gets the process through Env.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Env is everything a command may take from the process besides its arguments. Tests fill it in.
+type Env struct {
+	Stdin      io.Reader
+	Stdout     io.Writer // results only: links, the serving line, link frames (tele host)
+	Stderr     io.Writer // logs and the one-line errors
+	Getenv     func(string) string
+	Getwd      func() (string, error)
+	Executable func() (string, error) // the tele binary (for the install check and the Pi bridge)
+}
+
+func osEnv() *Env {
+	return &Env{
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		Getenv:     os.Getenv,
+		Getwd:      os.Getwd,
+		Executable: os.Executable,
+	}
+}
+
+// A command runs with a context that main never cancels (commands set up their own signal handling: serve
+// stops on SIGINT/SIGTERM, host ends when its stdin closes) and returns nil, a *usageError (exit 2), or
+// any other error (exit 1). Errors print as one line `tele: <message>` on stderr.
+type command func(ctx context.Context, args []string, env *Env) error
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], osEnv()))
+}
+
+// run dispatches args and returns the exit status.
+func run(ctx context.Context, args []string, env *Env) int {
+	err := dispatch(ctx, args, env)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errHelp):
+		fmt.Fprint(env.Stdout, helpText)
+		return 0
+	}
+	fmt.Fprintln(env.Stderr, "tele: "+oneLine(err.Error()))
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}
+
+func dispatch(ctx context.Context, args []string, env *Env) error {
+	if len(args) == 0 {
+		return usagef("no command given: run tele help")
+	}
+	cmd, rest := args[0], args[1:]
+	for _, a := range rest {
+		if a == "-h" || a == "--help" || a == "-help" {
+			return errHelp
+		}
+		if a == "--" {
+			break
+		}
+	}
+	switch cmd {
+	case "help", "-h", "--help", "-help":
+		return errHelp
+	case "serve":
+		return runServe(ctx, rest, env)
+	case "host":
+		return runHost(ctx, rest, env)
+	case "board":
+		if len(rest) == 0 || rest[0] != "link" {
+			return usagef("unknown board command: use tele board link <id>")
+		}
+		return runBoardLink(ctx, rest[1:], env)
+	case "pi":
+		return runPi(ctx, rest, env)
+	}
+	return usagef("unknown command %q: run tele help", cmd)
+}
+
+const helpText = `tele — chord boards in the browser, and a Pi extension that can edit them.
+
+Commands:
+  tele serve                    serve boards at http://127.0.0.1:<port>/
+                                (prints the example board's edit link on first start)
+  tele board link <id>          print the edit link of a board (works while a server runs)
+  tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
+                                (--project: into .pi/extensions/tele.js of this directory)
+  tele pi print                 print the Pi extension, for pi -e
+  tele host                     the link end started by the Pi extension (not for people)
+  tele help                     this text
+
+Settings (every command takes them; flags beat environment):
+  --port <1..65535>   TELE_PORT   default 4317   (tele host also takes 0: any free port)
+  --data <path>       TELE_DATA   default ~/.tele (relative paths start at the working directory)
+
+In Pi: /tele <board> binds a board and gives a one-time link to pair a browser; /tele off ends it.
+`
+
+// errHelp asks run to print the help text and exit 0.
+var errHelp = errors.New("help requested")
+
+// usageError is a bad command line or setting: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// oneLine keeps an error to one line, whatever a lower layer put in it.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", "; ").Replace(s)
+}
+
+// checkNoArgs refuses anything parseSettings left over, for commands that take no other arguments.
+func checkNoArgs(cmd string, rest []string) error {
+	if len(rest) > 0 {
+		return usagef("%s: unexpected argument %q: run tele help", cmd, rest[0])
+	}
+	return nil
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"tele/assets"
+)
+
+// runPi is `tele pi install [--project]` and `tele pi print` (SPEC 1, 10): the Pi bridge with the
+// absolute path of this tele binary baked in.
+func runPi(_ context.Context, args []string, env *Env) error {
+	_, rest, err := parseSettings(args, env, false)
+	if err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		return usagef("pi needs a command: use tele pi install [--project] or tele pi print")
+	}
+	switch rest[0] {
+	case "print":
+		if err := checkNoArgs("pi print", rest[1:]); err != nil {
+			return err
+		}
+		src, err := piBridge(env)
+		if err != nil {
+			return err
+		}
+		_, err = env.Stdout.Write(src)
+		return err
+	case "install":
+		project := false
+		for _, a := range rest[1:] {
+			if a != "--project" && a != "-project" {
+				return usagef("pi install: unexpected argument %q: use tele pi install [--project]", a)
+			}
+			project = true
+		}
+		path, err := piInstallPath(env, project)
+		if err != nil {
+			return err
+		}
+		src, err := piBridge(env)
+		if err != nil {
+			return err
+		}
+		if err := writeFileAtomic(path, src, 0o644); err != nil {
+			return fmt.Errorf("cannot install the Pi bridge at %s: %v", path, err)
+		}
+		fmt.Fprintln(env.Stdout, path)
+		return nil
+	}
+	return usagef("unknown pi command %q: use tele pi install [--project] or tele pi print", rest[0])
+}
+
+// piBridge is the bridge source naming the running binary (absolute, symlinks resolved).
+func piBridge(env *Env) ([]byte, error) {
+	if env.Executable == nil {
+		return nil, fmt.Errorf("cannot find the tele binary to name in the Pi bridge")
+	}
+	exe, err := env.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("cannot find the tele binary to name in the Pi bridge: %v", err)
+	}
+	if exe, err = filepath.Abs(exe); err != nil {
+		return nil, fmt.Errorf("cannot find the tele binary to name in the Pi bridge: %v", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	return assets.Bridge(exe)
+}
+
+// piInstallPath follows Pi's own rule for its agent directory: $PI_CODING_AGENT_DIR (with ~ expanded),
+// else ~/.pi/agent; the bridge goes to <agent dir>/extensions/tele.js. --project: ./.pi/extensions/tele.js.
+func piInstallPath(env *Env, project bool) (string, error) {
+	if project {
+		wd, err := env.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("cannot find the working directory for --project: %v", err)
+		}
+		return filepath.Join(wd, ".pi", "extensions", "tele.js"), nil
+	}
+	home := env.Getenv("HOME")
+	dir := env.Getenv("PI_CODING_AGENT_DIR")
+	switch {
+	case dir == "":
+		if home == "" {
+			return "", fmt.Errorf("HOME is not set: set HOME or PI_CODING_AGENT_DIR, or use tele pi install --project")
+		}
+		dir = filepath.Join(home, ".pi", "agent")
+	case dir == "~" || strings.HasPrefix(dir, "~/"):
+		if home == "" {
+			return "", fmt.Errorf("PI_CODING_AGENT_DIR %q needs HOME, which is not set", dir)
+		}
+		dir = filepath.Join(home, dir[1:])
+	case !filepath.IsAbs(dir):
+		wd, err := env.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("cannot resolve PI_CODING_AGENT_DIR %q: %v", dir, err)
+		}
+		dir = filepath.Join(wd, dir)
+	}
+	return filepath.Join(filepath.Clean(dir), "extensions", "tele.js"), nil
+}
+
+// writeFileAtomic creates the parent directories, writes a temporary file beside path, syncs it and
+// renames it over path: a reader (Pi starting) sees the old bridge or the new one, never half of one.
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tele.js.*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // no-op after the rename
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
