@@ -1,0 +1,824 @@
+package chat
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Projector turns Pi's current branch (the raw `getBranch()` entries of the link's `branch` notes) and
+// the message being streamed into the display items of SPEC 7.
+//
+// What is projected, by entry:
+//
+//   - message/user: one `user` item, the text of a string content or of its text blocks joined with
+//     "\n" (images skipped); id = entry id. A message without text gives no item.
+//   - message/assistant: in block order, one `assistant` item per run of text blocks (joined with
+//     "\n\n"; thinking and other blocks never shown and do not split a run) and one `tool` item per
+//     toolCall block (name and status only, `calling` until its result); then a `model-failed` notice
+//     for stopReason "error" or a `reply-aborted` notice for "aborted" (never errorMessage). Ids: the
+//     entry id for the first text run, <entry>.x<k> for a later run starting at block k, <entry>.t<k>
+//     for the tool call at block k, <entry>.n for the notice.
+//   - message/toolResult: no item; it turns the newest `calling` tool item with its toolCallId
+//     `completed`, or `failed` when isError is true. Its content is skipped unread.
+//   - compaction: a `context-compacted` notice, id = entry id (never the summary). The entries before
+//     it stay: getBranch() still holds them.
+//   - everything else is ignored unread: bashExecution, custom and unknown message roles, custom,
+//     custom_message, branch_summary, label, session_info, model and thinking level changes, unknown
+//     entry types, and in messages every field not named above (arguments, results, details, usage...).
+//
+// Strictness: an entry that is not an object, has no string `type` or no valid `id` (1..128 bytes of
+// printable ASCII other than '.'), repeats an id already in the branch, or whose projected fields have
+// the wrong types (a message without a role or content of the right shape, a block without a string
+// type, a text block without string text, a toolCall without string id and name, a non-string
+// stopReason or toolCallId, a non-boolean isError, a repeated field) is skipped whole and counted
+// (Skipped). Unknown entry types, roles and block types are ignored, not counted.
+//
+// Incremental: items are kept only for the last MaxViewItems (older ones can never be shown again, as
+// the branch only grows until the next reset), plus the count of items since the reset. Appending
+// entries costs time proportional to the new entries; a toolResult looks for its tool item among the
+// kept items only. Text, names and ids are decoded and copied only for items still kept at the end of
+// a call. A Projector is not safe for concurrent use.
+type Projector struct {
+	live, saved   ring  // persisted items; saved restores live when ApplyBranch fails
+	stream, spare *ring // the streamed message's items; spare is the next stream
+	skipped       int
+	seen, fresh   *idSet // entry ids of the branch; fresh is the set a reset builds
+	added         []string
+	version       uint64
+
+	// scratch, valid within one call only (released before it returns)
+	msg     msgInfo
+	blocks  []block
+	scratch []byte
+
+	// the window (Items/ItemsJSON) of version winVersion
+	winOK      bool
+	winVersion uint64
+	win        []Item
+	winSlots   []*slot
+	winTrunc   bool
+	winJSON    []byte
+}
+
+// NewProjector returns an empty projector.
+func NewProjector() *Projector {
+	return &Projector{
+		stream: new(ring),
+		spare:  new(ring),
+		seen:   newIDSet(),
+		fresh:  newIDSet(),
+	}
+}
+
+// ApplyBranch applies one `branch` note: entries is its raw JSON array. reset=true replaces everything
+// with the whole current branch (root to leaf); reset=false appends the entries added since the last
+// note. Malformed entries are skipped (Skipped). An error (entries not a JSON array, broken structure)
+// changes nothing. entries is only read during the call and not kept.
+func (p *Projector) ApplyBranch(reset bool, entries []byte) error {
+	s := view(entries)
+	i := skipWS(s, 0)
+	if i >= len(s) || s[i] != '[' {
+		return errors.New("chat: branch entries are not a JSON array")
+	}
+	p.saved = p.live
+	savedSkipped := p.skipped
+	set := p.seen
+	if reset {
+		p.live.reset()
+		set = p.fresh
+		set.clear()
+	}
+	defer p.release()
+
+	ok := true
+	a := newArrIter(s, i)
+	for {
+		v, more := a.next()
+		if !more {
+			break
+		}
+		e, good := p.applyEntry(s, v, set, !reset)
+		if !good {
+			ok = false
+			break
+		}
+		a.i = e
+	}
+	if ok && (a.bad || skipWS(s, a.end) != len(s)) {
+		ok = false
+	}
+	if !ok {
+		p.live = p.saved
+		p.skipped = savedSkipped
+		if !reset {
+			for _, id := range p.added {
+				p.seen.remove(id)
+			}
+		}
+		return errors.New("chat: branch entries are not well-formed JSON")
+	}
+	if reset {
+		p.seen, p.fresh = p.fresh, p.seen
+		p.fresh.clear()
+	}
+	for k := 0; k < p.live.len(); k++ {
+		p.materialize(p.live.at(k))
+	}
+	if reset || p.live.n != p.saved.n || p.live.touched {
+		p.live.touched = false
+		p.version++
+	}
+	return nil
+}
+
+// SetStreaming shows the assistant message being streamed (the raw message of a `stream` note) after
+// the persisted items, projected like a persisted assistant message with ids under "stream.live"; nil,
+// empty or `null` removes it. The gateway removes it on turn_end and settled, when the persisted branch
+// has the message. An error (not an assistant message object, malformed) changes nothing.
+func (p *Projector) SetStreaming(message []byte) error {
+	s := view(message)
+	i := skipWS(s, 0)
+	if i == len(s) || (strings.HasPrefix(s[i:], "null") && skipWS(s, i+4) == len(s)) {
+		if p.stream.n > 0 {
+			p.stream.reset()
+			p.version++
+		}
+		return nil
+	}
+	defer p.release()
+	if s[i] != '{' {
+		return errors.New("chat: streamed message is not a JSON object")
+	}
+	e, ok := p.parseMessage(s, i)
+	if !ok || skipWS(s, e) != len(s) {
+		return errors.New("chat: streamed message is not well-formed JSON")
+	}
+	if !p.msg.haveRole || p.msg.role != RoleAssistant {
+		return errors.New("chat: streamed message is not an assistant message")
+	}
+	next := p.spare
+	next.reset()
+	if !p.projectMessage(next, s, streamID) {
+		return errors.New("chat: streamed message is malformed")
+	}
+	for k := 0; k < next.len(); k++ {
+		p.materialize(next.at(k))
+	}
+	p.stream, p.spare = next, p.stream
+	p.spare.reset()
+	p.version++
+	return nil
+}
+
+// streamID is the id base of the streamed message's items. It holds a '.', so it is never an entry id.
+const streamID = "stream.live"
+
+// Items returns the view: the last at most MaxViewItems items (persisted, then streamed) whose JSON
+// array (ItemsJSON) is at most MaxViewBytes, oldest first, and whether older items were cut. The slice
+// is the caller's.
+func (p *Projector) Items() (items []Item, truncated bool) {
+	p.window()
+	return append([]Item(nil), p.win...), p.winTrunc
+}
+
+// ItemsJSON returns the JSON array of Items, encoded once per change. The bytes are shared: do not
+// modify them.
+func (p *Projector) ItemsJSON() (items []byte, truncated bool) {
+	p.window()
+	if p.winJSON == nil {
+		n := 2
+		for _, sl := range p.winSlots {
+			n += int(sl.size) + 1
+		}
+		b := make([]byte, 0, n)
+		b = append(b, '[')
+		for k := range p.win {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = appendItemJSON(b, &p.win[k])
+		}
+		p.winJSON = append(b, ']')
+	}
+	return p.winJSON, p.winTrunc
+}
+
+// Version increases whenever the view may have changed.
+func (p *Projector) Version() uint64 { return p.version }
+
+// Skipped returns the number of malformed entries skipped since the projector was made.
+func (p *Projector) Skipped() int { return p.skipped }
+
+// window computes the view of the current version, walking back from the newest item.
+func (p *Projector) window() {
+	if p.winOK && p.winVersion == p.version {
+		return
+	}
+	p.winSlots = p.winSlots[:0]
+	used := 2 // [ ]
+	for _, r := range [...]*ring{p.stream, &p.live} {
+		for k := 0; k < r.len() && len(p.winSlots) < MaxViewItems; k++ {
+			sl := r.at(k)
+			need := int(sl.size)
+			if len(p.winSlots) > 0 {
+				need++
+			}
+			if used+need > MaxViewBytes {
+				goto done
+			}
+			used += need
+			p.winSlots = append(p.winSlots, sl)
+		}
+	}
+done:
+	n := len(p.winSlots)
+	p.win = p.win[:0]
+	for k := n - 1; k >= 0; k-- {
+		p.win = append(p.win, p.winSlots[k].it)
+	}
+	p.winTrunc = n < p.live.n+p.stream.n
+	p.winJSON = nil
+	p.winOK, p.winVersion = true, p.version
+}
+
+// release drops the scratch references to the caller's bytes.
+func (p *Projector) release() {
+	clear(p.blocks)
+	p.blocks = p.blocks[:0]
+	clear(p.added)
+	p.added = p.added[:0]
+	p.msg = msgInfo{}
+	if cap(p.scratch) > 1<<20 {
+		p.scratch = nil
+	}
+}
+
+// ---- entries ----
+
+// applyEntry reads the entry value at s[i] and projects it. ok is false only when the JSON structure
+// is broken (the end of the entry cannot be known); a malformed entry is skipped and counted.
+func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int, ok bool) {
+	if s[i] != '{' {
+		e, ok := skipValue(s, i)
+		if !ok {
+			return 0, false
+		}
+		p.skipped++
+		return e, true
+	}
+	var typ, id string
+	var haveType, haveID, haveMsg, bad bool
+	o := newObjIter(s, i)
+	for {
+		k, v, more := o.next()
+		if !more {
+			break
+		}
+		switch {
+		case keyIs(k, "type"):
+			o.skip(v)
+			if raw := s[v:o.i]; !o.bad && !haveType && isString(raw) {
+				typ, _ = decodeString(raw)
+				haveType = true
+			} else {
+				bad = true
+			}
+		case keyIs(k, "id"):
+			o.skip(v)
+			if raw := s[v:o.i]; !o.bad && !haveID && isString(raw) {
+				id, _ = decodeString(raw)
+				haveID = true
+			} else {
+				bad = true
+			}
+		case keyIs(k, "message"):
+			if haveMsg || s[v] != '{' || (haveType && typ != "message") {
+				bad = bad || haveMsg || s[v] != '{'
+				o.skip(v)
+				break
+			}
+			e, ok := p.parseMessage(s, v)
+			if !ok {
+				return 0, false
+			}
+			o.i = e
+			haveMsg = true
+		default:
+			o.skip(v)
+		}
+		if o.bad {
+			return 0, false
+		}
+	}
+	if o.bad {
+		return 0, false
+	}
+	end = o.end
+	if bad || !haveType || !haveID || !validEntryID(id) || !set.add(id) {
+		p.skipped++
+		return end, true
+	}
+	if track {
+		p.added = append(p.added, id)
+	}
+	switch typ {
+	case "message":
+		if !haveMsg || !p.projectMessage(&p.live, s, id) {
+			p.skipped++
+		}
+	case "compaction":
+		sl := p.live.push()
+		sl.it.Role, sl.it.Code = RoleNotice, CodeContextCompacted
+		sl.base, sl.lazy = id, lazyID
+	}
+	return end, true
+}
+
+// validEntryID: 1..128 bytes of printable ASCII except '.', which item ids use as the separator.
+func validEntryID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c > '~' || c == '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// msgInfo is what parseMessage keeps of a message object: raw values, decoded lazily.
+type msgInfo struct {
+	bad        bool
+	haveRole   bool
+	role       string
+	content    string // raw value
+	blocksDone bool   // p.blocks holds the parsed content array
+	callID     string
+	haveCallID bool
+	isError    int8 // 0 absent, 1 false, 2 true
+	stopReason string
+	haveStop   bool
+}
+
+// parseMessage reads the message object at s[i] into p.msg. When the role comes before the content
+// (Pi's order) and is user or assistant, the content blocks are parsed on the way; any other content
+// (tool results, bash output) is skipped unread.
+func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
+	m := &p.msg
+	*m = msgInfo{}
+	o := newObjIter(s, i)
+	for {
+		k, v, more := o.next()
+		if !more {
+			break
+		}
+		switch {
+		case keyIs(k, "role"):
+			o.skip(v)
+			if raw := s[v:o.i]; !o.bad && !m.haveRole && isString(raw) {
+				m.role, _ = decodeString(raw)
+				m.haveRole = true
+			} else {
+				m.bad = true
+			}
+		case keyIs(k, "content"):
+			if m.content != "" {
+				m.bad = true
+				o.skip(v)
+				break
+			}
+			if m.haveRole && (m.role == RoleUser || m.role == RoleAssistant) && s[v] == '[' {
+				e, ok := p.parseBlocks(s, v)
+				if !ok {
+					return 0, false
+				}
+				o.i = e
+				m.blocksDone = true
+			} else {
+				o.skip(v)
+			}
+			if !o.bad {
+				m.content = s[v:o.i]
+			}
+		case keyIs(k, "toolCallId"):
+			o.skip(v)
+			if raw := s[v:o.i]; !o.bad && !m.haveCallID && isString(raw) {
+				m.callID, _ = decodeString(raw)
+				m.haveCallID = true
+			} else {
+				m.bad = true
+			}
+		case keyIs(k, "isError"):
+			o.skip(v)
+			switch raw := s[v:o.i]; {
+			case o.bad:
+			case m.isError == 0 && raw == "false":
+				m.isError = 1
+			case m.isError == 0 && raw == "true":
+				m.isError = 2
+			default:
+				m.bad = true
+			}
+		case keyIs(k, "stopReason"):
+			o.skip(v)
+			if raw := s[v:o.i]; !o.bad && !m.haveStop && isString(raw) {
+				m.stopReason, _ = decodeString(raw)
+				m.haveStop = true
+			} else {
+				m.bad = true
+			}
+		default:
+			o.skip(v)
+		}
+		if o.bad {
+			return 0, false
+		}
+	}
+	if o.bad {
+		return 0, false
+	}
+	return o.end, true
+}
+
+// block is one content block: its kind and the raw values kept.
+type block struct {
+	kind uint8
+	text string // raw string (text blocks)
+	id   string // decoded (toolCall blocks)
+	name string // raw string (toolCall blocks)
+}
+
+const (
+	blockOther uint8 = iota // thinking, image, unknown: never shown
+	blockText
+	blockToolCall
+	blockBad
+)
+
+// parseBlocks reads the content array at s[i] into p.blocks.
+func (p *Projector) parseBlocks(s string, i int) (end int, ok bool) {
+	p.blocks = p.blocks[:0]
+	a := newArrIter(s, i)
+	for {
+		v, more := a.next()
+		if !more {
+			break
+		}
+		if s[v] != '{' {
+			a.skip(v)
+			p.blocks = append(p.blocks, block{kind: blockBad})
+			if a.bad {
+				return 0, false
+			}
+			continue
+		}
+		var typ, text, id, name string
+		var haveType, haveText, haveID, haveName, bad bool
+		o := newObjIter(s, v)
+		for {
+			k, w, more := o.next()
+			if !more {
+				break
+			}
+			o.skip(w)
+			if o.bad {
+				return 0, false
+			}
+			raw := s[w:o.i]
+			switch {
+			case keyIs(k, "type"):
+				bad = bad || haveType || !isString(raw)
+				typ, haveType = raw, true
+			case keyIs(k, "text"):
+				bad = bad || haveText
+				text, haveText = raw, true
+			case keyIs(k, "id"):
+				bad = bad || haveID
+				id, haveID = raw, true
+			case keyIs(k, "name"):
+				bad = bad || haveName
+				name, haveName = raw, true
+			}
+		}
+		if o.bad {
+			return 0, false
+		}
+		a.i = o.end
+		b := block{kind: blockBad}
+		if !bad && haveType {
+			switch t, _ := decodeString(typ); t {
+			case "text":
+				if isString(text) {
+					b = block{kind: blockText, text: text}
+				}
+			case "toolCall":
+				if isString(id) && isString(name) && len(name) > 2 {
+					dec, _ := decodeString(id)
+					b = block{kind: blockToolCall, id: dec, name: name}
+				}
+			default:
+				b.kind = blockOther
+			}
+		}
+		p.blocks = append(p.blocks, b)
+	}
+	if a.bad {
+		return 0, false
+	}
+	return a.end, true
+}
+
+// projectMessage projects p.msg (the message of entry base) into r. It reports false, having pushed
+// nothing, when the message is malformed. Roles other than user, assistant and toolResult are ignored.
+func (p *Projector) projectMessage(r *ring, s, base string) bool {
+	m := &p.msg
+	if m.bad || !m.haveRole {
+		return false
+	}
+	switch m.role {
+	case RoleUser, RoleAssistant:
+		if m.content == "" || (m.role == RoleAssistant && m.content[0] != '[') {
+			return false
+		}
+		if m.content[0] == '"' {
+			if m.content != `""` {
+				sl := r.push()
+				sl.it.Role, sl.base, sl.lazy, sl.src = RoleUser, base, lazyText, m.content
+			}
+			return true
+		}
+		if m.content[0] != '[' {
+			return false
+		}
+		if !m.blocksDone {
+			if _, ok := p.parseBlocks(m.content, 0); !ok {
+				return false
+			}
+			m.blocksDone = true
+		}
+		for _, b := range p.blocks {
+			if b.kind == blockBad {
+				return false
+			}
+		}
+		if m.role == RoleUser {
+			p.pushRun(r, base, RoleUser, m.content, 0, len(p.blocks), 0)
+			return true
+		}
+		run, runs := -1, 0
+		for k, b := range p.blocks {
+			switch b.kind {
+			case blockText:
+				if run < 0 {
+					run = k
+				}
+			case blockToolCall:
+				if run >= 0 && p.pushRun(r, base, RoleAssistant, m.content, run, k, runs) {
+					runs++
+				}
+				run = -1
+				sl := r.push()
+				sl.it.Role, sl.it.Status = RoleTool, ToolCalling
+				sl.base, sl.suffix, sl.num = base, 't', k
+				sl.lazy, sl.src, sl.callID = lazyName, b.name, b.id
+			}
+		}
+		if run >= 0 {
+			p.pushRun(r, base, RoleAssistant, m.content, run, len(p.blocks), runs)
+		}
+		if m.haveStop && (m.stopReason == "error" || m.stopReason == "aborted") {
+			sl := r.push()
+			sl.it.Role, sl.it.Code = RoleNotice, CodeModelFailed
+			if m.stopReason == "aborted" {
+				sl.it.Code = CodeReplyAborted
+			}
+			sl.base, sl.suffix, sl.lazy = base, 'n', lazyID
+		}
+	case "toolResult":
+		if !m.haveCallID {
+			return false
+		}
+		p.resolveTool(m.callID, m.isError == 2)
+	}
+	return true
+}
+
+// pushRun pushes one text item for the text blocks k0..k1-1 of p.blocks (other blocks in between are
+// skipped), unless they are all empty. The nth run of an assistant message after the first gets the
+// id <base>.x<k0>. It reports whether an item was pushed.
+func (p *Projector) pushRun(r *ring, base, role, content string, k0, k1, nth int) bool {
+	texts, single := 0, ""
+	for _, b := range p.blocks[k0:k1] {
+		if b.kind == blockText && b.text != `""` {
+			texts++
+			single = b.text
+		}
+	}
+	if texts == 0 {
+		return false
+	}
+	sl := r.push()
+	sl.it.Role, sl.base = role, base
+	if nth > 0 {
+		sl.suffix, sl.num = 'x', k0
+	}
+	if texts == 1 {
+		sl.lazy, sl.src = lazyText, single
+	} else {
+		sl.lazy, sl.src, sl.k0, sl.k1 = lazyBlocks, content, k0, k1
+	}
+	return true
+}
+
+// resolveTool settles the newest calling tool item of callID among the kept items.
+func (p *Projector) resolveTool(callID string, failed bool) {
+	for k := 0; k < p.live.len(); k++ {
+		sl := p.live.at(k)
+		if sl.it.Role == RoleTool && sl.it.Status == ToolCalling && sl.callID == callID {
+			sl.it.Status = ToolCompleted
+			if failed {
+				sl.it.Status = ToolFailed
+			}
+			sl.callID = ""
+			if sl.lazy == lazyNone {
+				sl.size += int32(len(sl.it.Status) - len(ToolCalling))
+			}
+			p.live.touched = true
+			return
+		}
+	}
+}
+
+// ---- items ----
+
+// slot is one kept item. While lazy, its id, text or name are still raw parts of the caller's input
+// (base, src); materialize decodes and copies them before the call returns.
+type slot struct {
+	it     Item
+	size   int32 // bytes of the item's JSON
+	lazy   uint8
+	suffix byte // id suffix: 0 (none), 't', 'x' or 'n'
+	num    int  // id suffix number
+	k0, k1 int  // block range (lazyBlocks)
+	base   string
+	src    string
+	callID string // pending tool call id
+}
+
+const (
+	lazyNone   uint8 = iota
+	lazyID           // only the id (notices)
+	lazyText         // text = the raw JSON string src
+	lazyBlocks       // text = text blocks k0..k1-1 of the raw content array src
+	lazyName         // name = the raw JSON string src
+)
+
+func (p *Projector) materialize(sl *slot) {
+	if sl.lazy == lazyNone {
+		return
+	}
+	switch sl.suffix {
+	case 0:
+		sl.it.ID = strings.Clone(sl.base)
+	case 'n':
+		sl.it.ID = sl.base + ".n"
+	default:
+		sl.it.ID = sl.base + "." + string(sl.suffix) + strconv.Itoa(sl.num)
+	}
+	switch sl.lazy {
+	case lazyText:
+		sl.it.Text = keep(sl.src, MaxItemTextUnits)
+	case lazyName:
+		sl.it.Name = keep(sl.src, MaxItemNameUnits)
+	case lazyBlocks:
+		sep := "\n\n"
+		if sl.it.Role == RoleUser {
+			sep = "\n"
+		}
+		var b strings.Builder
+		if _, ok := p.parseBlocks(sl.src, 0); ok && sl.k1 <= len(p.blocks) {
+			for _, bl := range p.blocks[sl.k0:sl.k1] {
+				if bl.kind != blockText || bl.text == `""` {
+					continue
+				}
+				if b.Len() > 0 {
+					b.WriteString(sep)
+				}
+				t, _ := decodeString(bl.text)
+				b.WriteString(t)
+				if b.Len() > 4*MaxItemTextUnits { // enough for the cut below
+					break
+				}
+			}
+		}
+		sl.it.Text = cleanText(b.String(), MaxItemTextUnits, true)
+	}
+	if sl.it.Status == ToolCalling {
+		sl.callID = strings.Clone(sl.callID)
+	} else {
+		sl.callID = ""
+	}
+	sl.base, sl.src, sl.lazy = "", "", lazyNone
+	p.scratch = appendItemJSON(p.scratch[:0], &sl.it)
+	sl.size = int32(len(p.scratch))
+}
+
+// keep decodes the raw JSON string and returns an owned, valid, cut copy of it.
+func keep(raw string, max int) string {
+	s, fresh := decodeString(raw)
+	return cleanText(s, max, fresh)
+}
+
+// cleanText makes s valid UTF-8 (U+FFFD for bad bytes), cuts it to max units and returns a string that
+// shares no memory with the caller's input (owned: s is already a private copy).
+func cleanText(s string, max int, owned bool) string {
+	if !utf8.ValidString(s) {
+		s, owned = strings.ToValidUTF8(s, "\uFFFD"), true
+	}
+	if c := cutUTF16(s, max); len(c) < len(s) {
+		return strings.Clone(c)
+	}
+	if owned {
+		return s
+	}
+	return strings.Clone(s)
+}
+
+// ---- storage ----
+
+// ring keeps the newest MaxViewItems items and counts all of them since the last reset.
+type ring struct {
+	slots   [MaxViewItems]slot
+	n       int
+	touched bool // a kept item changed (tool status) since the last version
+}
+
+func (r *ring) reset() {
+	for k := 0; k < r.len(); k++ {
+		*r.at(k) = slot{}
+	}
+	r.n, r.touched = 0, false
+}
+
+func (r *ring) len() int { return min(r.n, MaxViewItems) }
+
+// at returns the kth newest item (0 = the newest).
+func (r *ring) at(k int) *slot { return &r.slots[(r.n-1-k)%MaxViewItems] }
+
+func (r *ring) push() *slot {
+	sl := &r.slots[r.n%MaxViewItems]
+	*sl = slot{}
+	r.n++
+	return sl
+}
+
+// idSet is a set of entry ids; ids of up to 16 bytes (Pi's are 8) are stored without allocating.
+type idSet struct {
+	short map[shortID]struct{}
+	long  map[string]struct{}
+}
+
+type shortID struct {
+	b [16]byte
+	n uint8
+}
+
+func newIDSet() *idSet {
+	return &idSet{short: map[shortID]struct{}{}, long: map[string]struct{}{}}
+}
+
+func (s *idSet) clear() {
+	clear(s.short)
+	clear(s.long)
+}
+
+// add adds id and reports whether it was new.
+func (s *idSet) add(id string) bool {
+	if len(id) <= 16 {
+		var k shortID
+		k.n = uint8(copy(k.b[:], id))
+		if _, dup := s.short[k]; dup {
+			return false
+		}
+		s.short[k] = struct{}{}
+		return true
+	}
+	if _, dup := s.long[id]; dup {
+		return false
+	}
+	s.long[strings.Clone(id)] = struct{}{}
+	return true
+}
+
+func (s *idSet) remove(id string) {
+	if len(id) <= 16 {
+		var k shortID
+		k.n = uint8(copy(k.b[:], id))
+		delete(s.short, k)
+		return
+	}
+	delete(s.long, id)
+}
