@@ -277,7 +277,7 @@ func TestProjectionCrafted(t *testing.T) {
 				pjBranch(pjUser("u1", "root"), pjAsst("a1", "stop", pjText("one")), pjUser("u3", "new path")),
 			},
 			resets: []int{2},
-			want: []Item{iUser("u1", "root"), iAsst("a1", "one"), iUser("u3", "new path")},
+			want:   []Item{iUser("u1", "root"), iAsst("a1", "one"), iUser("u3", "new path")},
 		},
 		{
 			name: "tool status: calling, completed, failed, unknown result ignored, repeated call id",
