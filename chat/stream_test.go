@@ -1,0 +1,166 @@
+package chat
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+	"time"
+)
+
+func TestStreamStartsWithASnapshot(t *testing.T) {
+	e := newEnv(t)
+	c := e.pair()
+	if err := e.gw.ApplyBranch(true, []byte(`[{"type":"message","id":"u1","message":{"role":"user","content":"hello"}}]`)); err != nil {
+		t.Fatal(err)
+	}
+	s, r := e.openStream(c)
+	if s == nil {
+		t.Fatalf("stream: %d %s", r.status, r.body)
+	}
+	if r.header.Get("Content-Type") != "text/event-stream" || r.header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("headers %v", r.header)
+	}
+	ev := s.next(t)
+	st := e.do("GET", e.base()+"/status", "", nil, c)
+	if ev.Name != "snapshot" || ev.Data != string(st.body) {
+		t.Fatalf("first event %s %s, want the status document %s", ev.Name, ev.Data, st.body)
+	}
+	s.quiet(t)
+}
+
+func TestEveryChangeSendsACompleteSnapshot(t *testing.T) {
+	e := newEnv(t)
+	c := e.pair()
+	s, _ := e.openStream(c)
+	s.next(t)
+
+	snapshot := func() map[string]any {
+		t.Helper()
+		ev := s.next(t)
+		var v map[string]any
+		if ev.Name != "snapshot" || json.Unmarshal([]byte(ev.Data), &v) != nil || len(v) != 7 {
+			t.Fatalf("event %s %s", ev.Name, ev.Data)
+		}
+		return v
+	}
+	e.gw.ApplyBranch(true, []byte(`[{"type":"message","id":"u1","message":{"role":"user","content":"hello"}}]`))
+	if v := snapshot(); len(v["items"].([]any)) != 1 || v["status"] != "idle" {
+		t.Fatalf("branch: %v", v)
+	}
+	e.gw.SetState(true, false, false) // no change: no event
+	s.quiet(t)
+	e.gw.AgentStart()
+	if v := snapshot(); v["status"] != "running" || v["runId"] == nil || len(v["items"].([]any)) != 1 {
+		t.Fatalf("agent_start: %v", v)
+	}
+	e.gw.SetStreaming([]byte(`{"role":"assistant","content":[{"type":"text","text":"Hel"}]}`))
+	if v := snapshot(); len(v["items"].([]any)) != 2 {
+		t.Fatalf("streaming: %v", v)
+	}
+	e.gw.ApplyBranch(false, []byte(`[{"type":"message","id":"a1","message":{"role":"assistant","content":[{"type":"text","text":"Hello"}],"stopReason":"stop"}}]`))
+	if v := snapshot(); len(v["items"].([]any)) != 3 {
+		t.Fatalf("persisted beside the stream: %v", v)
+	}
+	e.gw.TurnEnd()
+	if v := snapshot(); len(v["items"].([]any)) != 2 {
+		t.Fatalf("turn_end replaces the streaming item: %v", v)
+	}
+	e.gw.SetState(false, false, true)
+	if v := snapshot(); v["status"] != "terminal-prompt" {
+		t.Fatalf("prompt: %v", v)
+	}
+	e.gw.SetState(false, false, false)
+	snapshot()
+	e.gw.Settled()
+	if v := snapshot(); v["status"] != "idle" || v["runId"] != nil || v["notice"] != "run-ended" || v["idleVersion"] != float64(2) {
+		t.Fatalf("settled (one snapshot for the whole change): %v", v)
+	}
+	s.quiet(t)
+
+	// A command's changes are streamed too.
+	if r := e.send(c, newID(), "hi"); r.status != 202 {
+		t.Fatal(r.status)
+	}
+	if v := snapshot(); v["status"] != "submitting" || v["notice"] != nil {
+		t.Fatalf("reserved: %v", v)
+	}
+	if v := snapshot(); v["notice"] != "input-submitted" {
+		t.Fatalf("submitted: %v", v)
+	}
+	e.clock.Advance(ObservationWindow)
+	if v := snapshot(); v["notice"] != "input-unobserved" || v["status"] != "idle" {
+		t.Fatalf("unobserved: %v", v)
+	}
+}
+
+func TestFifthStreamIsRefused(t *testing.T) {
+	e := newEnv(t)
+	c := e.pair()
+	var streams []*stream
+	for i := range MaxStreams {
+		s, r := e.openStream(c)
+		if s == nil {
+			t.Fatalf("stream %d: %d %s", i+1, r.status, r.body)
+		}
+		s.next(t)
+		streams = append(streams, s)
+	}
+	s, r := e.openStream(c)
+	if s != nil || r.status != 429 || r.code() != "too_many_streams" {
+		t.Fatalf("fifth: %d %s", r.status, r.body)
+	}
+	// A client that leaves frees its place.
+	streams[0].res.Body.Close()
+	streams[0].waitEnd(t)
+	deadline := time.Now().Add(waitLimit)
+	for e.hub.Count(Topic(e.binding.ID())) == MaxStreams && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if s, r := e.openStream(c); s == nil {
+		t.Fatalf("after one left: %d %s", r.status, r.body)
+	}
+}
+
+func TestRevokeClosesEveryStream(t *testing.T) {
+	e := newEnv(t)
+	a, b := e.pair(), e.pair()
+	var streams []*stream
+	for _, cookie := range []*http.Cookie{a, a, b} {
+		s, r := e.openStream(cookie)
+		if s == nil {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+		s.next(t)
+		streams = append(streams, s)
+	}
+	e.gw.Revoke("session_switch")
+	for _, s := range streams {
+		s.waitEnd(t)
+	}
+	if s, r := e.openStream(a); s != nil || r.status != 410 {
+		t.Fatalf("stream after revoke: %d", r.status)
+	}
+}
+
+func TestExpiryClosesThatSessionsStreams(t *testing.T) {
+	e := newEnv(t)
+	early := e.pair()
+	e.clock.Advance(time.Hour)
+	late := e.pair()
+	s1, _ := e.openStream(early)
+	s2, _ := e.openStream(late)
+	s1.next(t)
+	s2.next(t)
+	e.clock.Advance(7*time.Hour - time.Second)
+	e.gw.SetState(false, false, false)
+	s1.next(t)
+	s2.next(t)
+	e.clock.Advance(time.Second) // the early session is 8 hours old
+	s1.waitEnd(t)
+	e.gw.SetState(true, false, false)
+	if ev := s2.next(t); ev.Name != "snapshot" {
+		t.Fatal(ev)
+	}
+	e.clock.Advance(time.Hour)
+	s2.waitEnd(t)
+}
