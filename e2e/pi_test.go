@@ -1,0 +1,463 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// piCLI is the pinned Pi (e2e/package.json, installed by `npm ci` from the Makefile).
+const piCLI = "node_modules/@mariozechner/pi-coding-agent/dist/cli.js"
+
+// requirePi skips (or fails under TELE_E2E_REQUIRED=1) when node or the pinned Pi is missing and
+// returns the absolute path of Pi's cli.js.
+func requirePi(t testing.TB) string {
+	t.Helper()
+	requireTool(t, "node", "node")
+	requireTool(t, "the pinned Pi (run `npm ci` in e2e/)", piCLI)
+	abs, err := filepath.Abs(piCLI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// PiOptions configures one isolated Pi in RPC mode.
+type PiOptions struct {
+	Extensions []string // -e paths, in load order
+	Cwd        string   // working directory; a fresh temp dir when empty
+	Home       string   // HOME; a fresh temp dir when empty (the agent dir is <Home>/agent)
+	DataDir    string   // --tele-data; <Home>/tele-data when empty
+	NoTeleArgs bool     // leave out --tele-port 0 --tele-data (for a Pi without the bridge)
+}
+
+// Pi is a running `pi --mode rpc`, driven over JSON lines on stdin/stdout.
+type Pi struct {
+	t        testing.TB
+	cmd      *exec.Cmd
+	stdin    io.WriteCloser
+	Home     string
+	AgentDir string
+	DataDir  string
+	Cwd      string
+	exited   chan struct{}
+
+	mu      sync.Mutex
+	lines   []gjson.Result // every stdout line, in order
+	changed chan struct{}
+	nextID  int
+	stderr  bytes.Buffer
+}
+
+// StartPi starts Pi isolated (temporary HOME and agent dir, offline, the fake model) and waits until it
+// answers a get_state. t.Cleanup stops it and checks nothing it started is left.
+func StartPi(t testing.TB, model *FakeModel, o PiOptions) *Pi {
+	t.Helper()
+	cli := requirePi(t)
+	if o.Home == "" {
+		o.Home = t.TempDir()
+	}
+	if o.Cwd == "" {
+		o.Cwd = filepath.Join(o.Home, "work")
+		if err := os.MkdirAll(o.Cwd, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.DataDir == "" {
+		o.DataDir = filepath.Join(o.Home, "tele-data")
+	}
+	agent := filepath.Join(o.Home, "agent")
+	if err := model.WriteModelsJSON(agent); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{cli, "--mode", "rpc", "--model", "fake/fake-model"}
+	for _, e := range o.Extensions {
+		args = append(args, "-e", e)
+	}
+	if !o.NoTeleArgs {
+		args = append(args, "--tele-port", "0", "--tele-data", o.DataDir)
+	}
+	cmd := exec.Command("node", args...)
+	cmd.Dir = o.Cwd
+	cmd.Env = piEnv(o.Home, agent)
+	p := &Pi{t: t, cmd: cmd, Home: o.Home, AgentDir: agent, DataDir: o.DataDir, Cwd: o.Cwd,
+		exited: make(chan struct{}), changed: make(chan struct{})}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = &lockedWriter{mu: &p.mu, w: &p.stderr}
+	if p.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go p.read(stdout)
+	t.Cleanup(p.stop)
+	p.Command(map[string]any{"type": "get_state"})
+	return p
+}
+
+// piEnv is the environment of an isolated Pi: only what Node needs, plus the isolation variables.
+func piEnv(home, agent string) []string {
+	env := []string{
+		"HOME=" + home,
+		"PI_CODING_AGENT_DIR=" + agent,
+		"PI_OFFLINE=1", "PI_SKIP_VERSION_CHECK=1", "PI_TELEMETRY=0",
+		"TELE_NO_BROWSER=1",
+		"TMPDIR=" + os.TempDir(),
+		"LANG=C.UTF-8",
+	}
+	if path := os.Getenv("PATH"); path != "" {
+		env = append(env, "PATH="+path)
+	}
+	return env
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// read splits stdout on "\n" only (rpc.md: not readline) and records every line.
+func (p *Pi) read(r io.Reader) {
+	defer close(p.exited)
+	buf := make([]byte, 0, 64<<10)
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		for {
+			i := bytes.IndexByte(buf, '\n')
+			if i < 0 {
+				break
+			}
+			line := bytes.TrimSuffix(buf[:i], []byte("\r"))
+			if len(line) > 0 {
+				res := gjson.ParseBytes(append([]byte(nil), line...))
+				p.mu.Lock()
+				p.lines = append(p.lines, res)
+				close(p.changed)
+				p.changed = make(chan struct{})
+				p.mu.Unlock()
+			}
+			buf = buf[i+1:]
+		}
+		if err != nil {
+			_ = p.cmd.Wait()
+			p.mu.Lock()
+			close(p.changed)
+			p.changed = make(chan struct{})
+			p.mu.Unlock()
+			return
+		}
+	}
+}
+
+// PID is Pi's process id.
+func (p *Pi) PID() int { return p.cmd.Process.Pid }
+
+// Mark is the number of lines seen so far: pass it to Wait to look only at later lines.
+func (p *Pi) Mark() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.lines)
+}
+
+// Lines returns the lines from mark on.
+func (p *Pi) Lines(from int) []gjson.Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if from > len(p.lines) {
+		return nil
+	}
+	return append([]gjson.Result(nil), p.lines[from:]...)
+}
+
+// Wait returns the first line from mark on that matches, or fails the test after timeout.
+func (p *Pi) Wait(from int, timeout time.Duration, what string, match func(gjson.Result) bool) gjson.Result {
+	p.t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		p.mu.Lock()
+		lines := p.lines[min(from, len(p.lines)):]
+		for _, l := range lines {
+			if match(l) {
+				p.mu.Unlock()
+				return l
+			}
+		}
+		from = len(p.lines)
+		ch := p.changed
+		p.mu.Unlock()
+		select {
+		case <-ch:
+		case <-p.exited:
+			p.t.Fatalf("pi exited while waiting for %s\nstderr:\n%s", what, p.Stderr())
+		case <-deadline.C:
+			p.t.Fatalf("timed out after %v waiting for %s\nstderr tail:\n%s", timeout, what, tail(p.Stderr(), 2000))
+		}
+	}
+}
+
+// WaitType waits for an event of the given type.
+func (p *Pi) WaitType(from int, typ string) gjson.Result {
+	p.t.Helper()
+	return p.Wait(from, 30*time.Second, typ, func(l gjson.Result) bool { return l.Get("type").String() == typ })
+}
+
+// Send writes one command and returns its id.
+func (p *Pi) Send(cmd map[string]any) string {
+	p.t.Helper()
+	p.mu.Lock()
+	p.nextID++
+	id := "r" + strconv.Itoa(p.nextID)
+	p.mu.Unlock()
+	cmd["id"] = id
+	b, err := json.Marshal(cmd)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
+		p.t.Fatalf("write to pi: %v", err)
+	}
+	return id
+}
+
+// Command sends a command and waits for its response; a failed response fails the test.
+func (p *Pi) Command(cmd map[string]any) gjson.Result {
+	p.t.Helper()
+	r := p.TryCommand(cmd)
+	if !r.Get("success").Bool() {
+		p.t.Fatalf("pi %v failed: %s", cmd["type"], r.Raw)
+	}
+	return r
+}
+
+// TryCommand sends a command and returns its response, successful or not.
+func (p *Pi) TryCommand(cmd map[string]any) gjson.Result {
+	p.t.Helper()
+	from := p.Mark()
+	id := p.Send(cmd)
+	return p.Wait(from, 60*time.Second, fmt.Sprintf("the response to %v", cmd["type"]), func(l gjson.Result) bool {
+		return l.Get("type").String() == "response" && l.Get("id").String() == id
+	})
+}
+
+// Prompt sends a prompt (a slash command runs at once; its response comes when the handler returned).
+func (p *Pi) Prompt(text string) gjson.Result {
+	p.t.Helper()
+	return p.Command(map[string]any{"type": "prompt", "message": text})
+}
+
+// PromptAndWait sends a prompt and waits for the end of the run it starts.
+func (p *Pi) PromptAndWait(text string) {
+	p.t.Helper()
+	from := p.Mark()
+	p.Prompt(text)
+	p.WaitType(from, "agent_end")
+}
+
+// Notifies returns the messages of extension notify requests from mark on.
+func (p *Pi) Notifies(from int) []string {
+	var out []string
+	for _, l := range p.Lines(from) {
+		if l.Get("type").String() == "extension_ui_request" && l.Get("method").String() == "notify" {
+			out = append(out, l.Get("message").String())
+		}
+	}
+	return out
+}
+
+// WaitNotify waits for a notify whose message contains sub and returns the message.
+func (p *Pi) WaitNotify(from int, sub string) string {
+	p.t.Helper()
+	return p.Wait(from, 30*time.Second, fmt.Sprintf("a notify containing %q", sub), func(l gjson.Result) bool {
+		return l.Get("type").String() == "extension_ui_request" && l.Get("method").String() == "notify" &&
+			strings.Contains(l.Get("message").String(), sub)
+	}).Get("message").String()
+}
+
+// ExtensionErrors lists extension_error events from mark on.
+func (p *Pi) ExtensionErrors(from int) []string {
+	var out []string
+	for _, l := range p.Lines(from) {
+		if l.Get("type").String() == "extension_error" {
+			out = append(out, l.Raw)
+		}
+	}
+	return out
+}
+
+// Stderr is what Pi wrote to stderr so far.
+func (p *Pi) Stderr() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.String()
+}
+
+// SessionFile is the current session file (from get_state).
+func (p *Pi) SessionFile() string {
+	p.t.Helper()
+	return p.Command(map[string]any{"type": "get_state"}).Get("data.sessionFile").String()
+}
+
+// Quit closes Pi's stdin (session_shutdown "quit") and waits for it to exit.
+func (p *Pi) Quit() error {
+	p.t.Helper()
+	p.stdin.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(20 * time.Second):
+		p.cmd.Process.Kill()
+		<-p.exited
+		return fmt.Errorf("pi did not exit within 20s of stdin EOF; killed")
+	}
+	if !p.cmd.ProcessState.Success() {
+		return fmt.Errorf("pi exited with %v", p.cmd.ProcessState)
+	}
+	return nil
+}
+
+// Exited reports whether Pi is gone.
+func (p *Pi) Exited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// stop ends Pi if it still runs, then kills (by pid) any process it left that names the data dir.
+func (p *Pi) stop() {
+	if !p.Exited() {
+		p.stdin.Close()
+		select {
+		case <-p.exited:
+		case <-time.After(10 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+	}
+	for _, pid := range processesMentioning(p.DataDir) {
+		p.t.Errorf("process %d (naming the data dir) outlived pi; killing it", pid)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// ---- processes (Linux /proc) ----
+
+// childrenOf lists the live (not zombie) children of pid whose argv[0] is exe.
+func childrenOf(pid int, exe string) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		ppid, state, ok := procStat(child)
+		if !ok || ppid != pid || state == "Z" {
+			continue
+		}
+		argv := procCmdline(child)
+		if len(argv) > 0 && argv[0] == exe {
+			out = append(out, child)
+		}
+	}
+	return out
+}
+
+// processesMentioning lists live processes with an argument containing s.
+func processesMentioning(s string) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if _, state, ok := procStat(pid); !ok || state == "Z" {
+			continue
+		}
+		for _, a := range procCmdline(pid) {
+			if strings.Contains(a, s) {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// alive reports whether pid is a live (not zombie) process.
+func alive(pid int) bool {
+	_, state, ok := procStat(pid)
+	return ok && state != "Z"
+}
+
+func procStat(pid int) (ppid int, state string, ok bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, "", false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, "", false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0, "", false
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	return ppid, f[0], true
+}
+
+func procCmdline(pid int) []string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}
+
+// waitUntil polls cond (a cheap check of outside state) until it holds or the deadline passes.
+func waitUntil(t testing.TB, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
