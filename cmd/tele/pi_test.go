@@ -116,7 +116,9 @@ func TestPiInstallPaths(t *testing.T) {
 		{"default", []string{"pi", "install"}, "",
 			func(f *piFixture) string { return filepath.Join(f.home, ".pi", "agent", "extensions", "tele.js") }},
 		{"agent dir env", []string{"pi", "install"}, "/ABS/agent",
-			func(f *piFixture) string { return filepath.Join(f.vars["PI_CODING_AGENT_DIR"], "extensions", "tele.js") }},
+			func(f *piFixture) string {
+				return filepath.Join(f.vars["PI_CODING_AGENT_DIR"], "extensions", "tele.js")
+			}},
 		{"agent dir with tilde", []string{"pi", "install"}, "~/custom-agent",
 			func(f *piFixture) string { return filepath.Join(f.home, "custom-agent", "extensions", "tele.js") }},
 		{"relative agent dir", []string{"pi", "install"}, "rel/agent",
