@@ -489,7 +489,6 @@ export default function (pi) {
 				delete extra.fields;
 				let text = `tele_board ${action} failed: ${err.code || "error"}: ${err.message || "unknown error"}`;
 				for (const [k, v] of Object.entries(extra)) text += `; ${k}=${JSON.stringify(v)}`;
-				if (err.code === "revision_conflict") text += "; call get, apply your change to the current content and put again with the current revision";
 				throw new Error(text);
 			}
 			return { content: [{ type: "text", text: JSON.stringify(ok) }], details: { action } };
