@@ -20,12 +20,8 @@ import (
 //
 // Errors are *Error, ready for WriteError.
 func DecodeJSON(r *http.Request, limit int64, v any) error {
-	if !isJSONContentType(r.Header) {
-		return NewError(http.StatusUnsupportedMediaType, "unsupported_media_type",
-			"Content-Type must be application/json")
-	}
-	if r.ContentLength > limit {
-		return tooLarge(limit)
+	if err := CheckJSONRequest(r, limit); err != nil {
+		return err
 	}
 	data, err := readBody(r, limit)
 	if err != nil {
@@ -39,6 +35,20 @@ func DecodeJSON(r *http.Request, limit int64, v any) error {
 			return badJSON(se.Path, se.Rule)
 		}
 		return badJSON("", err.Error())
+	}
+	return nil
+}
+
+// CheckJSONRequest makes DecodeJSON's checks that need only the headers: 415 unless the Content-Type is
+// JSON, 413 when Content-Length is over limit. A route that authenticates after these cheap checks but
+// before reading the body calls it first; DecodeJSON repeats it.
+func CheckJSONRequest(r *http.Request, limit int64) error {
+	if !isJSONContentType(r.Header) {
+		return NewError(http.StatusUnsupportedMediaType, "unsupported_media_type",
+			"Content-Type must be application/json")
+	}
+	if r.ContentLength > limit {
+		return tooLarge(limit)
 	}
 	return nil
 }
