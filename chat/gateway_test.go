@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -73,7 +72,7 @@ func (b *fakeBridge) Calls() []bridgeCall {
 
 // env is one gateway behind a real HTTP server: httprouter + web.Guard, as the server wires it.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	clock   *ManualClock
 	binding *pairing.Binding
 	hub     *sse.Hub
@@ -85,7 +84,7 @@ type env struct {
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	clock := NewManualClock(t0)
 	binding, err := pairing.NewBinding("welcome", clock.Now)
@@ -121,7 +120,7 @@ func (r resp) code() string {
 	return v.Error.Code
 }
 
-func (r resp) json(t *testing.T) map[string]any {
+func (r resp) json(t testing.TB) map[string]any {
 	t.Helper()
 	var v map[string]any
 	if err := json.Unmarshal(r.body, &v); err != nil {
@@ -247,6 +246,13 @@ func (e *env) openStream(cookie *http.Cookie) (*stream, resp) {
 		res.Body.Close()
 		return nil, resp{status: res.StatusCode, body: b, header: res.Header}
 	}
+	s := readStream(res)
+	e.t.Cleanup(func() { res.Body.Close() })
+	return s, resp{status: 200, header: res.Header}
+}
+
+// readStream parses the events of an SSE response in its own goroutine.
+func readStream(res *http.Response) *stream {
 	s := &stream{res: res, events: make(chan sseEvent, 64), ended: make(chan struct{})}
 	go func() {
 		defer close(s.ended)
@@ -268,11 +274,10 @@ func (e *env) openStream(cookie *http.Cookie) (*stream, resp) {
 			}
 		}
 	}()
-	e.t.Cleanup(func() { res.Body.Close() })
-	return s, resp{status: 200, header: res.Header}
+	return s
 }
 
-func (s *stream) next(t *testing.T) sseEvent {
+func (s *stream) next(t testing.TB) sseEvent {
 	t.Helper()
 	select {
 	case ev := <-s.events:
@@ -286,7 +291,7 @@ func (s *stream) next(t *testing.T) sseEvent {
 }
 
 // quiet checks that no event is pending right now (after the gateway's synchronous publishes).
-func (s *stream) quiet(t *testing.T) {
+func (s *stream) quiet(t testing.TB) {
 	t.Helper()
 	select {
 	case ev := <-s.events:
@@ -295,20 +300,11 @@ func (s *stream) quiet(t *testing.T) {
 	}
 }
 
-func (s *stream) waitEnd(t *testing.T) {
+func (s *stream) waitEnd(t testing.TB) {
 	t.Helper()
 	select {
 	case <-s.ended:
 	case <-time.After(waitLimit):
 		t.Fatal("stream did not end")
 	}
-}
-
-func atoi(t *testing.T, s string) int {
-	t.Helper()
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
