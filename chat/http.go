@@ -171,6 +171,10 @@ func (g *Gateway) handleCommand(w http.ResponseWriter, r *http.Request, ps httpr
 		web.WriteError(w, r, err)
 		return
 	}
+	if err := web.CheckJSONRequest(r, MaxCommandBytes); err != nil {
+		web.WriteError(w, r, err)
+		return
+	}
 	if _, err := g.authorize(r, ps); err != nil {
 		web.WriteError(w, r, err)
 		return

@@ -1,0 +1,38 @@
+package chat
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestViewJSON(t *testing.T) {
+	v := View{Epoch: "ep", IdleVersion: 3, Status: StatusRunning, RunID: "r1", Notice: NoticeStopRequested,
+		Items: []Item{{ID: "u1", Role: "user", Text: "hi"}}, Version: 9}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"epoch":"ep","idleVersion":3,"status":"running","runId":"r1","notice":"stop-requested","truncated":false,"items":[{"id":"u1","role":"user","text":"hi"}]}`
+	if string(b) != want {
+		t.Fatalf("\n got %s\nwant %s", b, want)
+	}
+	b, _ = json.Marshal(View{Epoch: "ep", IdleVersion: 1, Status: StatusIdle})
+	if string(b) != `{"epoch":"ep","idleVersion":1,"status":"idle","runId":null,"notice":null,"truncated":false,"items":[]}` {
+		t.Fatalf("%s", b)
+	}
+}
+
+func TestGatewayViewMatchesTheSnapshot(t *testing.T) {
+	e := newEnv(t)
+	c := e.pair()
+	e.gw.ApplyBranch(true, []byte(`[{"type":"message","id":"u1","message":{"role":"user","content":"hello"}}]`))
+	e.gw.AgentStart()
+	v := e.gw.View()
+	b, _ := json.Marshal(v)
+	if st := e.do("GET", e.base()+"/status", "", nil, c); string(st.body) != string(b) {
+		t.Fatalf("View %s\nstatus %s", b, st.body)
+	}
+	if len(v.Items) != 1 || v.RunID == "" || v.Version < 3 {
+		t.Fatalf("%+v", v)
+	}
+}
