@@ -1,0 +1,256 @@
+package board_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tele/board"
+	"tele/server"
+	"tele/server/servertest"
+	"tele/sse"
+)
+
+// Benchmarks of the board's hot paths through the whole stack, each next to its floor:
+//
+//	BenchmarkBoardGET            vs BenchmarkBoardGETBareHandler   (target: ≥ 0.8 of the bare throughput)
+//	BenchmarkBoardPUT            vs BenchmarkRawCommitFloor        (target: ≤ 1.3 × the floor's latency)
+//
+// Run (the numbers in the report came from this):
+//
+//	go test ./board -run '^$' -bench 'Board|RawCommit' -benchmem -count 5
+//
+// Profile with -cpuprofile cpu.out and `go tool pprof -top board.test cpu.out`. The data directory is
+// b.TempDir(), so it must be on a real disk for the PUT numbers to mean anything (TMPDIR).
+
+// benchContent is a realistic board of about 4 KB: 4 sections of 16 bars.
+func benchContent() string {
+	chords := []string{"Am7", "D7", "Gmaj7", "Cmaj7", "F#m7b5", "B7", "Em", "Em/D", "C#m7b5", "F#7", "Bbmaj7", "Eb9"}
+	var sections []string
+	for s := range 4 {
+		var bars []string
+		for i := range 16 {
+			if i%3 == 2 {
+				bars = append(bars, fmt.Sprintf(`[%q,%q]`, chords[(s+i)%len(chords)], chords[(s+i+5)%len(chords)]))
+			} else {
+				bars = append(bars, fmt.Sprintf(`[%q]`, chords[(s*7+i)%len(chords)]))
+			}
+		}
+		sections = append(sections, fmt.Sprintf(`{"label":"Section %c","bars":[%s]}`, 'A'+s, strings.Join(bars, ",")))
+	}
+	return `{"title":"Benchmark standard","description":"` + strings.Repeat("Two-five-one practice in G. ", 30) +
+		`","key":"G","tempo":132,"beatsPerBar":4,"sections":[` + strings.Join(sections, ",") + `]}`
+}
+
+// quietLogger is the production default level (Info): successful requests are not logged.
+func quietLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// discardWriter is a reusable ResponseWriter that keeps only the status and the byte count. It also
+// has the methods http.ResponseController uses, so an sse stream can write to it.
+type discardWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header                { return w.h }
+func (w *discardWriter) WriteHeader(s int)                  { w.status = s }
+func (w *discardWriter) Write(b []byte) (int, error)        { w.n += len(b); return len(b), nil }
+func (w *discardWriter) FlushError() error                  { return nil }
+func (w *discardWriter) SetWriteDeadline(t time.Time) error { return nil }
+func (w *discardWriter) reset()                             { clear(w.h); w.status, w.n = 0, 0 }
+
+func benchEnv(b *testing.B, opts ...func(*server.Config)) (*servertest.Env, servertest.Created) {
+	opts = append([]func(*server.Config){func(c *server.Config) { c.Logger = quietLogger() }}, opts...)
+	e := servertest.New(b, opts...)
+	c := e.Create("bench", benchContent())
+	return e, c
+}
+
+// bareHandler serves the same bytes with the same headers a board GET has, and nothing else: the floor
+// of a net/http handler.
+func bareHandler(body []byte, etag string) http.Handler {
+	length := strconv.Itoa(len(body))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Content-Length", length)
+		h.Set("ETag", etag)
+		w.Write(body)
+	})
+}
+
+func BenchmarkBoardGET(b *testing.B) {
+	e, _ := benchEnv(b)
+	bd, _ := e.Store.Get("bench")
+	b.Run("in-process", func(b *testing.B) {
+		benchInProcess(b, e.Handler, len(bd.JSON()))
+	})
+	b.Run("loopback", func(b *testing.B) {
+		l := e.Start()
+		benchLoopback(b, l.URL, len(bd.JSON()))
+	})
+}
+
+func BenchmarkBoardGETBareHandler(b *testing.B) {
+	e, _ := benchEnv(b)
+	bd, _ := e.Store.Get("bench")
+	h := bareHandler(bd.JSON(), `"1"`)
+	b.Run("in-process", func(b *testing.B) {
+		benchInProcess(b, h, len(bd.JSON()))
+	})
+	b.Run("loopback", func(b *testing.B) {
+		ln, err := server.Listen(0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- server.Serve(ctx, ln, h) }()
+		defer func() { cancel(); <-done }()
+		benchLoopback(b, "http://"+ln.Addr().String(), len(bd.JSON()))
+	})
+}
+
+func benchInProcess(b *testing.B, h http.Handler, size int) {
+	req := httptest.NewRequest("GET", "/api/boards/bench", nil)
+	req.Host = servertest.Host
+	w := &discardWriter{h: http.Header{}}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		w.reset()
+		h.ServeHTTP(w, req)
+	}
+	if w.status != 0 && w.status != 200 || w.n != size {
+		b.Fatalf("status %d, %d bytes, want 200 and %d", w.status, w.n, size)
+	}
+}
+
+// benchLoopback runs parallel keep-alive clients (8 per CPU) against a real listener.
+func benchLoopback(b *testing.B, url string, size int) {
+	tr := &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+	b.SetBytes(int64(size))
+	b.SetParallelism(8)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		req, _ := http.NewRequest("GET", url+"/api/boards/bench", nil)
+		for pb.Next() {
+			res, err := client.Do(req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			n, _ := io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || int(n) != size {
+				b.Errorf("status %d, %d bytes", res.StatusCode, n)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkBoardPUT: one write through the whole stack, serially: guard, router, checks, strict decode,
+// validation, durable commit (temp file, fsync, rename, fsync dir), publish to one live stream.
+func BenchmarkBoardPUT(b *testing.B) {
+	var tick atomic.Int64 // the rate limit sees a second pass per write: this measures the write path
+	clock := func() time.Time { return time.Unix(1_800_000_000+tick.Add(1), 0) }
+	e, c := benchEnv(b, func(cfg *server.Config) { cfg.Clock = clock })
+
+	// One subscriber streaming to a discarding writer, so the publish has someone to deliver to.
+	sub, err := e.Hub.Subscribe(board.Topic("bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	streamed := make(chan struct{})
+	go func() {
+		defer close(streamed)
+		r := httptest.NewRequest("GET", "/api/boards/bench/events", nil).WithContext(ctx)
+		e.Hub.Stream(&discardWriter{h: http.Header{}}, r, sub, sse.Event{Name: board.EventName, Seq: 1, Data: []byte("{}")})
+	}()
+	defer func() { cancel(); <-streamed }()
+
+	body := []byte(benchContent())
+	req := httptest.NewRequest("PUT", "/api/boards/bench", nil)
+	req.Host = servertest.Host
+	req.Header = servertest.PutHeader(c.Capability, "")
+	req.ContentLength = int64(len(body))
+	w := &discardWriter{h: http.Header{}}
+	rev := int64(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		req.Header["If-Match"] = []string{`"` + strconv.FormatInt(rev, 10) + `"`}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		w.reset()
+		e.Handler.ServeHTTP(w, req)
+		if w.status != 200 {
+			b.Fatalf("put revision %d: status %d", rev, w.status)
+		}
+		rev++
+	}
+}
+
+// BenchmarkRawCommitFloor is the durable commit alone, as SPEC 3.1 describes it, of the bytes a board
+// write commits: write a temporary file in the same directory, fsync it, rename it over the board, fsync
+// the directory.
+func BenchmarkRawCommitFloor(b *testing.B) {
+	e, _ := benchEnv(b)
+	bd, _ := e.Store.Get("bench")
+	data := bd.JSON()
+	dir := b.TempDir()
+	target := filepath.Join(dir, "bench.json")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := rawCommit(dir, target, data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func rawCommit(dir, target string, data []byte) error {
+	f, err := os.CreateTemp(dir, ".bench-*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), target); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := d.Sync(); err != nil {
+		d.Close()
+		return err
+	}
+	return d.Close()
+}

@@ -1,0 +1,425 @@
+package board
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"tele/sse"
+	"tele/web"
+)
+
+// This file is the board's HTTP edge (SPEC 4): the only file of the package that knows about HTTP and
+// streams. The store itself knows neither; the server wires its OnCommit to Publisher.
+
+// Limits of the board routes.
+const (
+	// MaxBodyBytes bounds a board write or create body (SPEC 4: over 256 KiB is 413). The content itself
+	// is at most MaxContentBytes serialized; the slack is for whitespace a client may add.
+	MaxBodyBytes = 256 << 10
+	// WriteBurst and WriteEvery limit committed writes per board (SPEC 4.1 rule 8: burst 40, 20/s), so a
+	// runaway client or model loop cannot grind the disk.
+	WriteBurst = 40
+	WriteEvery = 50 * time.Millisecond
+)
+
+// EventName is the name of the SSE event that carries a whole board.
+const EventName = "board"
+
+// Topic is the sse topic of a board's stream.
+func Topic(id string) string { return "board/" + id }
+
+// Publisher returns the Options.OnCommit that publishes every committed revision of a board to hub, as
+// one `board` event whose Seq is the revision. The store calls it after the commit is durable and in
+// revision order; Publish never blocks.
+func Publisher(hub *sse.Hub) func(Board) {
+	return func(b Board) {
+		hub.Publish(Topic(b.ID), sse.Event{Name: EventName, Seq: b.Revision, Data: b.JSON()})
+	}
+}
+
+// Handler serves the board routes of SPEC 4.
+type Handler struct {
+	store     *Store
+	hub       *sse.Hub
+	log       *slog.Logger
+	writes    *web.Limiter // per board id
+	catalogue []byte
+}
+
+// NewHandler returns the board routes over store; streams subscribe to hub, which must receive the
+// store's commits (see Publisher). A nil log means slog.Default().
+func NewHandler(store *Store, hub *sse.Hub, log *slog.Logger) *Handler {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Handler{
+		store:     store,
+		hub:       hub,
+		log:       log,
+		writes:    web.NewLimiter(WriteEvery, WriteBurst),
+		catalogue: CatalogueJSON(),
+	}
+}
+
+// WithClock makes the write rate limit read time from now (tests). Call it before serving. It returns h.
+func (h *Handler) WithClock(now func() time.Time) *Handler {
+	h.writes.WithClock(now)
+	return h
+}
+
+// Register adds the board routes to r.
+func (h *Handler) Register(r *httprouter.Router) {
+	r.GET("/api/catalogue", h.handle(h.getCatalogue))
+	r.GET("/api/boards", h.handle(h.listBoards))
+	r.POST("/api/boards", h.handle(h.createBoard))
+	r.GET("/api/boards/:board", h.handle(h.getBoard))
+	r.PUT("/api/boards/:board", h.handle(h.putBoard))
+	r.GET("/api/boards/:board/events", h.handle(h.streamBoard))
+}
+
+// handle adapts a route that returns an error: every error goes through httpError and web.WriteError,
+// so the API has one error shape and one mapping from the store's errors to statuses. A route that
+// returns an error has written nothing.
+func (h *Handler) handle(f func(http.ResponseWriter, *http.Request, httprouter.Params) error) httprouter.Handle {
+	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		if err := f(w, r, ps); err != nil {
+			web.WriteError(w, r, httpError(err))
+		}
+	}
+}
+
+// httpError maps the store's (and the hub's) typed errors to the API's *web.Error. A *web.Error passes
+// as is; anything else stays what it is and becomes a 500 in web.WriteError.
+func httpError(err error) error {
+	if ce, ok := errors.AsType[*ConflictError](err); ok {
+		return (&web.Error{Status: http.StatusPreconditionFailed, Code: "revision_conflict",
+			Message: "the board has changed since that revision; read it again"}).
+			With("currentRevision", ce.Current)
+	}
+	if ve, ok := errors.AsType[*ValidationError](err); ok {
+		return invalidContent(ve.Path, ve.Rule)
+	}
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return errNotFound
+	case errors.Is(err, ErrInvalidID):
+		return invalidContent("id", "an id is 1-64 letters, digits, _ or -, starting with a letter or digit")
+	case errors.Is(err, ErrExists):
+		return web.NewError(http.StatusConflict, "board_exists", "a board with this id already exists")
+	case errors.Is(err, ErrBadCapability):
+		return web.NewError(http.StatusForbidden, "bad_capability", "the capability does not match this board")
+	case errors.Is(err, sse.ErrTooManyStreams):
+		return web.NewError(http.StatusTooManyRequests, "rate_limited", "too many streams")
+	case errors.Is(err, sse.ErrHubClosed), errors.Is(err, ErrClosed):
+		return web.NewError(http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
+	}
+	return err
+}
+
+var (
+	errNotFound = web.NewError(http.StatusNotFound, "not_found", "no such board")
+	errNoAuth   = web.NewError(http.StatusUnauthorized, "unauthorized",
+		"writing a board needs its capability: Authorization: Bearer <capability>")
+	errNoIfMatch = web.NewError(http.StatusPreconditionRequired, "precondition_required",
+		`writing a board needs If-Match with the revision it replaces, like If-Match: "3"`)
+	errNotFromPage = web.NewError(http.StatusForbidden, "cross_site",
+		"boards are created from this server's own pages")
+)
+
+func invalidContent(path, rule string) *web.Error {
+	msg := "the content is not valid: " + rule
+	if path != "" {
+		msg = "the content is not valid at " + path + ": " + rule
+	}
+	return &web.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_content", Message: msg,
+		Fields: map[string]any{"path": path, "rule": rule}}
+}
+
+// Shared header values, never modified (see web.Guard).
+var hdrJSON = []string{"application/json"}
+
+// getCatalogue handles GET /api/catalogue: the bytes encoded once at NewHandler.
+func (h *Handler) getCatalogue(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	writeBody(w, http.StatusOK, h.catalogue)
+	return nil
+}
+
+// summaryJSON is one row of GET /api/boards.
+type summaryJSON struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Revision  int64     `json:"revision"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// listBoards handles GET /api/boards: {"boards":[{id, title, revision, updatedAt}…]} sorted by id.
+func (h *Handler) listBoards(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	list := h.store.List()
+	rows := make([]summaryJSON, len(list))
+	for i, s := range list {
+		rows[i] = summaryJSON{ID: s.ID, Title: s.Title, Revision: s.Revision, UpdatedAt: s.UpdatedAt.UTC()}
+	}
+	body, err := json.Marshal(struct {
+		Boards []summaryJSON `json:"boards"`
+	}{rows})
+	if err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, body)
+	return nil
+}
+
+// getBoard handles GET /api/boards/:board: the board's cached encoding, ETag "<revision>", and 304 when
+// If-None-Match names the current revision. An invalid id is simply an unknown board (404).
+func (h *Handler) getBoard(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
+	b, err := h.get(ps.ByName("board"))
+	if err != nil {
+		return err
+	}
+	hdr := w.Header()
+	hdr["Etag"] = []string{etag(b.Revision)}
+	if inm := r.Header["If-None-Match"]; len(inm) > 0 && noneMatchHits(inm, b.Revision) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	writeBody(w, http.StatusOK, b.JSON())
+	return nil
+}
+
+// putBoard handles PUT /api/boards/:board: the full content, replacing the revision named by If-Match.
+//
+// The checks run cheapest and least privileged first, and all of them before anything changes; the
+// store's commit is the only write, so a refused request changes nothing:
+//
+//  1. a present foreign Origin → 403 bad_origin: a cross-origin form or fetch (an old browser without
+//     Fetch Metadata, which the guard would have refused) goes no further, not even to learn whether
+//     the board exists;
+//  2. an unknown board (or an invalid id) → 404;
+//  3. Content-Type not JSON → 415, Content-Length over 256 KiB → 413: headers only, before the
+//     capability is compared, so a wrong request is told what is wrong without any secret involved;
+//  4. no `Authorization: Bearer …` → 401; a wrong capability → 403 bad_capability (constant time, in
+//     the store). Only the capability holder gets past this point, so nothing below can be probed or
+//     driven by anyone else: not the revision check, not the body parser, not the rate limit;
+//  5. no (or unusable) If-Match → 428; a revision other than the current one → 412 with
+//     currentRevision, still without reading the body;
+//  6. the body: over 256 KiB while reading → 413; not one strict JSON object of the content's fields →
+//     400 bad_json; content that breaks a rule of SPEC 3.2 → 422 invalid_content with path and rule;
+//  7. the write rate of the board → 429 with Retry-After. Last, so that only writes that would commit
+//     spend the board's budget: the owner's budget cannot be drained by requests that would be refused
+//     anyway (the one exception is a write that passed every check and then lost a race at step 8);
+//  8. the commit, which checks the revision again under the board's lock → 412 when another write won
+//     in between, else 200 with the new board and ETag.
+func (h *Handler) putBoard(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
+	if err := web.CheckOrigin(r, false); err != nil {
+		return err
+	}
+	id := ps.ByName("board")
+	cur, err := h.get(id)
+	if err != nil {
+		return err
+	}
+	if err := web.CheckJSONRequest(r, MaxBodyBytes); err != nil {
+		return err
+	}
+	capability, ok := bearer(r.Header)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
+		return errNoAuth
+	}
+	if err := h.store.Authorize(id, capability); err != nil {
+		return err
+	}
+	expected, ok := ifMatch(r.Header)
+	if !ok {
+		return errNoIfMatch
+	}
+	if expected != cur.Revision {
+		return &ConflictError{Current: cur.Revision}
+	}
+	var c Content
+	if err := web.DecodeJSON(r, MaxBodyBytes, &c); err != nil {
+		return err
+	}
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if ok, wait := h.writes.Allow(id); !ok {
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "too many writes to this board; retry later", RetryAfter: wait}
+	}
+	b, err := h.store.Put(id, expected, c)
+	if err != nil {
+		return err
+	}
+	w.Header()["Etag"] = []string{etag(b.Revision)}
+	writeBody(w, http.StatusOK, b.JSON())
+	return nil
+}
+
+// createRequest is the body of POST /api/boards.
+type createRequest struct {
+	ID      string   `json:"id"`      // "" → the store picks one
+	Content *Content `json:"content"` // absent or null → the teaching example (SPEC 3.4)
+}
+
+// createBoard handles POST /api/boards: only this server's own pages may create a board, so a present
+// Sec-Fetch-Site must be same-origin (the guard refused cross-site and same-site; this also refuses
+// "none", a request no page made) and a present Origin must be ours. Requests without either (curl, Pi)
+// pass, as for writes. The answer, 201, is the only response that ever carries a capability: the
+// board's fields plus "capability".
+func (h *Handler) createBoard(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
+		return errNotFromPage
+	}
+	if err := web.CheckOrigin(r, false); err != nil {
+		return err
+	}
+	var req createRequest
+	if err := web.DecodeJSON(r, MaxBodyBytes, &req); err != nil {
+		return err
+	}
+	if req.ID != "" && !ValidID(req.ID) {
+		return invalidContent("id", "an id is 1-64 letters, digits, _ or -, starting with a letter or digit")
+	}
+	c := Example()
+	if req.Content != nil {
+		c = *req.Content
+		if err := c.Validate(); err != nil {
+			return contentPath(err)
+		}
+	}
+	b, capability, err := h.store.Create(req.ID, c)
+	if err != nil {
+		return contentPath(err)
+	}
+	js := b.JSON()
+	body := make([]byte, 0, len(js)+len(capability)+16)
+	body = append(body, js[:len(js)-1]...) // the board object without its closing brace
+	body = append(body, `,"capability":`...)
+	body = strconv.AppendQuote(body, capability) // base64url: nothing to escape
+	body = append(body, '}')
+	hdr := w.Header()
+	hdr["Etag"] = []string{etag(b.Revision)}
+	hdr.Set("Location", "/api/boards/"+b.ID)
+	writeBody(w, http.StatusCreated, body)
+	return nil
+}
+
+// contentPath makes a content validation error name its path inside the create request.
+func contentPath(err error) error {
+	if ve, ok := errors.AsType[*ValidationError](err); ok {
+		p := "content"
+		if ve.Path != "" {
+			p += "." + ve.Path
+		}
+		return invalidContent(p, ve.Rule)
+	}
+	return err
+}
+
+// streamBoard handles GET /api/boards/:board/events (SPEC 8): subscribe first, then read the board, then
+// stream it as the first event and every later commit after it. A commit between the subscription and
+// the read is both queued and in the snapshot; the hub skips it because its Seq (the revision) is not
+// newer than the snapshot's.
+func (h *Handler) streamBoard(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
+	id := ps.ByName("board")
+	if _, err := h.get(id); err != nil {
+		return err // no subscription for a board that does not exist
+	}
+	sub, err := h.hub.Subscribe(Topic(id))
+	if err != nil {
+		return err
+	}
+	b, err := h.store.Get(id)
+	if err != nil {
+		sub.Close()
+		return err
+	}
+	h.hub.Stream(w, r, sub, sse.Event{Name: EventName, Seq: b.Revision, Data: b.JSON()})
+	return nil
+}
+
+// get returns the board id, with ErrNotFound for an id that could never exist.
+func (h *Handler) get(id string) (Board, error) {
+	if !ValidID(id) {
+		return Board{}, ErrNotFound
+	}
+	return h.store.Get(id)
+}
+
+// writeBody writes an encoded JSON body with its length (a 4 KB board is then one write, not chunked).
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	hdr := w.Header()
+	hdr["Content-Type"] = hdrJSON
+	hdr["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func etag(rev int64) string {
+	var b [24]byte
+	e := append(b[:0], '"')
+	e = strconv.AppendInt(e, rev, 10)
+	return string(append(e, '"'))
+}
+
+// noneMatchHits reports whether an If-None-Match header names revision rev: "*", or a list of entity
+// tags compared weakly (W/"3" matches "3", RFC 9110 13.1.2).
+func noneMatchHits(vals []string, rev int64) bool {
+	for _, v := range vals {
+		for part := range strings.SplitSeq(v, ",") {
+			part = strings.TrimSpace(part)
+			if part == "*" {
+				return true
+			}
+			part = strings.TrimPrefix(part, "W/")
+			if n, ok := parseETag(part); ok && n == rev {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ifMatch returns the revision named by If-Match, which must be exactly one strong tag "<revision>".
+// "*", weak tags and lists are refused: a write must say which revision it replaces.
+func ifMatch(h http.Header) (int64, bool) {
+	vals := h["If-Match"]
+	if len(vals) != 1 {
+		return 0, false
+	}
+	return parseETag(strings.TrimSpace(vals[0]))
+}
+
+func parseETag(s string) (int64, bool) {
+	if len(s) < 3 || s[0] != '"' || s[len(s)-1] != '"' {
+		return 0, false
+	}
+	digits := s[1 : len(s)-1]
+	if digits[0] < '0' || digits[0] > '9' || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false // no sign, no leading zero: one spelling per revision
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	return n, err == nil
+}
+
+// bearer returns the token of `Authorization: Bearer <token>` (the scheme is case-insensitive).
+func bearer(h http.Header) (string, bool) {
+	vals := h["Authorization"]
+	if len(vals) != 1 {
+		return "", false
+	}
+	scheme, token, ok := strings.Cut(vals[0], " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"tele/web"
+)
+
+// accessLog is the outermost layer: it recovers a panic into a 500 (when nothing was written yet) and
+// logs one line per request with the method, the path without its query, the status and the duration.
+// Never a header, a query or a body: capabilities travel in headers, secrets in fragments.
+//
+// Levels: 5xx at Error (with the cause WriteError handed over), 4xx at Info (refusals are worth seeing),
+// everything else at Debug (a board page polls nothing, but a busy editor is not worth a line per save).
+func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		lw := &logWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p) // the handler asked net/http to abort the response
+				}
+				lw.err = errors.New("panic")
+				log.Error("panic serving request", "method", r.Method, "path", r.URL.Path,
+					"panic", p, "stack", string(debug.Stack()))
+				if !lw.wrote {
+					web.WriteError(lw, r, errPanic)
+				}
+			}
+			status := lw.status
+			if status == 0 {
+				status = http.StatusOK // the handler wrote nothing: net/http sends 200
+			}
+			level := slog.LevelDebug
+			switch {
+			case status >= 500:
+				level = slog.LevelError
+			case status >= 400:
+				level = slog.LevelInfo
+			}
+			ctx := context.Background()
+			if !log.Enabled(ctx, level) {
+				return
+			}
+			attrs := []slog.Attr{
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", status),
+				slog.Duration("duration", time.Since(start)),
+			}
+			if lw.err != nil {
+				attrs = append(attrs, slog.String("err", lw.err.Error()))
+			}
+			log.LogAttrs(ctx, level, "request", attrs...)
+		}()
+		next.ServeHTTP(lw, r)
+	})
+}
+
+// errPanic is what the client of a panicking handler gets: a plain internal error.
+var errPanic = web.NewError(http.StatusInternalServerError, "internal", "internal error")
+
+// logWriter records the status for the access log. It unwraps for http.ResponseController (the sse
+// streams set write deadlines and flush through it) and takes the cause of a 500 from web.WriteError.
+type logWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+	err    error
+}
+
+func (w *logWriter) WriteHeader(code int) {
+	if !w.wrote && code >= 200 {
+		w.status = code
+		w.wrote = true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *logWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.status = http.StatusOK
+		w.wrote = true
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush is for code that asserts http.Flusher instead of using a ResponseController.
+func (w *logWriter) Flush() {
+	if !w.wrote {
+		w.status = http.StatusOK
+		w.wrote = true
+	}
+	_ = http.NewResponseController(w.ResponseWriter).Flush()
+}
+
+func (w *logWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// RecordError keeps the cause of an internal error for the access log line (see web.WriteError).
+func (w *logWriter) RecordError(err error) { w.err = err }

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+	"time"
+
+	"tele/board"
+	"tele/sse"
+)
+
+// ErrPortInUse is returned (wrapped) by Listen when another process holds the port, so callers can say
+// so in one clear line (and the host can send its `port_in_use` fatal note).
+var ErrPortInUse = errors.New("port already in use")
+
+// Timeouts of Serve.
+const (
+	// ReadHeaderTimeout bounds how long a client may take to send its request headers (slowloris).
+	// There is no overall read or write timeout: SSE responses live for hours, and bodies are bounded by
+	// size per route.
+	ReadHeaderTimeout = 10 * time.Second
+	// IdleTimeout closes keep-alive connections nobody uses.
+	IdleTimeout = 2 * time.Minute
+	// ShutdownTimeout bounds how long Serve waits for in-flight requests after its context ends. A
+	// board write takes milliseconds; streams are ended before the wait starts.
+	ShutdownTimeout = 10 * time.Second
+)
+
+// Listen binds 127.0.0.1:port, and nothing else (SPEC 4.1 rule 1: never 0.0.0.0). Port 0 asks the OS
+// for a free port; the listener's address says which. A port held by another process is ErrPortInUse.
+func Listen(port int) (net.Listener, error) {
+	if port < 0 || port > 65535 {
+		return nil, fmt.Errorf("listen: port %d is not in 0..65535", port)
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	ln, err := net.Listen("tcp4", addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("listen %s: %w", addr, ErrPortInUse)
+		}
+		return nil, fmt.Errorf("listen %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// Port returns the TCP port of a listener from Listen.
+func Port(ln net.Listener) int {
+	if a, ok := ln.Addr().(*net.TCPAddr); ok {
+		return a.Port
+	}
+	return 0
+}
+
+// Serve serves h on ln until ctx ends, then stops gracefully: first it closes hubs, which ends every
+// SSE stream (a stream would otherwise keep its request in flight forever), then it shuts the server
+// down, which stops accepting, closes idle connections and lets in-flight requests (a board write
+// being committed) finish, for at most ShutdownTimeout. It returns nil after a clean stop, the serve
+// error if serving failed, or the shutdown error if requests were still running at the deadline (they
+// are then cut).
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, hubs ...*sse.Hub) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	select {
+	case err := <-served:
+		for _, hub := range hubs {
+			hub.Close()
+		}
+		return err
+	case <-ctx.Done():
+	}
+	for _, hub := range hubs {
+		hub.Close()
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if err != nil {
+		_ = srv.Close()
+	}
+	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
+// OpenStore opens the board store in dir together with the hub of its streams: every commit is
+// published to the board's topic (board.Publisher) after it is durable. Close the store, then the hub
+// (Serve closes the hub when it stops).
+func OpenStore(dir string) (*board.Store, *sse.Hub, error) {
+	hub := sse.NewHub(sse.Options{}) // heartbeat 15 s, slow-client cut at 512 KiB: several whole boards
+	store, err := board.Open(dir, board.Options{OnCommit: board.Publisher(hub)})
+	if err != nil {
+		hub.Close()
+		return nil, nil, err
+	}
+	return store, hub, nil
+}

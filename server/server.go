@@ -1,0 +1,126 @@
+// Package server is the one HTTP stack of `tele serve` and `tele host`: the loopback listener, the
+// router with the board routes, the pages and the static files, the optional chat routes, the request
+// guard of SPEC 4.1, panic recovery, the access log, and a graceful shutdown.
+//
+// Outermost first, every request passes: recovery and access log → web.Guard (headers, Host, Fetch
+// Metadata, preflight) → the router → the route's own checks.
+package server
+
+import (
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"tele/assets"
+	"tele/board"
+	"tele/sse"
+	"tele/web"
+)
+
+// ChatRoutes registers the private chat routes of `tele host` (SPEC 4, 5–7).
+type ChatRoutes interface{ Register(r *httprouter.Router) }
+
+// Config is what Handler serves.
+type Config struct {
+	Store    *board.Store
+	BoardHub *sse.Hub         // receives the store's commits (OpenStore wires it)
+	Assets   *assets.Assets   // nil serves no pages and no static files (tests)
+	Chat     ChatRoutes       // nil under `tele serve`: /api/capabilities says {"chat":false}
+	Logger   *slog.Logger     // access log and errors; nil means slog.Default()
+	Clock    func() time.Time // time of the rate limits; nil means time.Now (tests set it)
+}
+
+var (
+	capsNoChat = []byte(`{"chat":false}`)
+	capsChat   = []byte(`{"chat":true}`)
+
+	errNotFound = web.NewError(http.StatusNotFound, "not_found", "no such route")
+	errMethod   = web.NewError(http.StatusMethodNotAllowed, "method_not_allowed",
+		"this route does not take that method")
+)
+
+// IsPage reports whether path is one of the pages (an HTML document a link from elsewhere may open):
+// "/" and "/b/<board>".
+func IsPage(path string) bool {
+	return path == "/" || (strings.HasPrefix(path, "/b/") && len(path) > len("/b/") &&
+		!strings.Contains(path[len("/b/"):], "/"))
+}
+
+// Handler returns the whole HTTP stack for a server listening on port (the port actually bound; the
+// guard refuses any other in Host).
+func Handler(cfg Config, port int) http.Handler {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	r := httprouter.New()
+	// Only explicit matches (SPEC 4 lists every route): no redirects to a cleaned or case-folded path,
+	// or to one with or without a trailing slash, so a path reaches exactly one handler or none.
+	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false
+	// No automatic OPTIONS answers: there is no CORS (the guard refuses every OPTIONS before routing).
+	r.HandleOPTIONS = false
+	// 405 with Allow for a known path with another method, in the API's JSON error shape.
+	r.HandleMethodNotAllowed = true
+	r.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The router lists OPTIONS in Allow, but the guard refuses every OPTIONS request.
+		h := w.Header()
+		allow := strings.Split(h.Get("Allow"), ", ")
+		h.Set("Allow", strings.Join(slices.DeleteFunc(allow, func(m string) bool { return m == http.MethodOptions }), ", "))
+		web.WriteError(w, r, errMethod)
+	})
+	r.NotFound = http.HandlerFunc(notFound)
+	// Panics are recovered by the outermost layer (it also covers the guard), not by the router.
+	r.PanicHandler = nil
+
+	if a := cfg.Assets; a != nil {
+		index, page, static := a.Page("index"), a.Page("board"), a.Static()
+		boardPage := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !board.ValidID(httprouter.ParamsFromContext(r.Context()).ByName("board")) {
+				notFound(w, r)
+				return
+			}
+			page.ServeHTTP(w, r)
+		})
+		for _, m := range []string{http.MethodGet, http.MethodHead} {
+			r.Handler(m, "/", index)
+			r.Handler(m, "/b/:board", boardPage)
+			r.Handler(m, "/assets/*filepath", static)
+		}
+	}
+
+	caps := capsNoChat
+	if cfg.Chat != nil {
+		caps = capsChat
+	}
+	r.GET("/api/capabilities", func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+		web.WriteJSON(w, http.StatusOK, caps)
+	})
+	boards := board.NewHandler(cfg.Store, cfg.BoardHub, log)
+	if cfg.Clock != nil {
+		boards.WithClock(cfg.Clock)
+	}
+	boards.Register(r)
+	if cfg.Chat != nil {
+		cfg.Chat.Register(r)
+	}
+
+	guarded := web.Guard(web.GuardConfig{Port: port, IsPage: IsPage, Logger: log}, r)
+	return accessLog(log, guarded)
+}
+
+// notFound answers JSON under /api/ and a short text elsewhere (a mistyped page URL).
+func notFound(w http.ResponseWriter, r *http.Request) {
+	if web.IsAPI(r.URL.Path) {
+		web.WriteError(w, r, errNotFound)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write([]byte("404 page not found\n"))
+}
