@@ -152,6 +152,8 @@ type record struct {
 	status int        // the accepted receipt: 202 and body
 	body   []byte     //
 	err    *web.Error // or the failure receipt (502)
+
+	follow *record // actFollow: the abort whose outcome this one shares
 }
 
 func (rec *record) write(w http.ResponseWriter, r *http.Request) {
@@ -175,10 +177,11 @@ func receiptBody(id, typ, status string) []byte {
 type action int
 
 const (
-	actNone   action = iota // receipt already final (replay, or abort of a run already stopping)
+	actNone   action = iota // nothing to do
 	actSend                 // call Bridge.Send
 	actAbort                // call Bridge.Abort
 	actReplay               // wait for the original record
+	actFollow               // an abort of a run already being stopped: the first abort's outcome
 )
 
 // begin checks c against the binding's state and, when it is accepted, reserves its effect and
@@ -221,12 +224,12 @@ func (g *Gateway) begin(c *command) (*record, action, *sendWatch, error) {
 			return nil, actNone, nil, errStaleRun
 		}
 		if g.run.stopping {
-			// Already asked for this run: the same receipt, and Pi is not asked twice.
-			rec.status, rec.body = http.StatusAccepted, receiptBody(c.ID, TypeAbort, ReceiptStopRequested)
-			close(rec.done)
-			act = actNone
+			// Already asked for this run: Pi is not asked twice; this one answers as the first did.
+			rec.follow = g.run.stopRecord
+			act = actFollow
 		} else {
 			g.run.stopping = true
+			g.run.stopRecord = rec
 			g.run.notice = NoticeStopRequested
 			act = actAbort
 		}
@@ -247,6 +250,16 @@ func (g *Gateway) execute(ctx context.Context, c *command, rec *record, act acti
 	case actAbort:
 		err := g.cfg.Bridge.Abort(ctx, c.ID, *c.RunID)
 		g.abortReturned(c, rec, err)
+	case actFollow:
+		<-rec.follow.done // bounded by the first abort's bridge timeout
+		g.mu.Lock()
+		if rec.follow.err != nil {
+			rec.err = rec.follow.err
+		} else {
+			rec.status, rec.body = http.StatusAccepted, receiptBody(c.ID, TypeAbort, ReceiptStopRequested)
+		}
+		g.mu.Unlock()
+		close(rec.done)
 	}
 }
 
@@ -312,8 +325,9 @@ func (g *Gateway) abortReturned(c *command, rec *record, err error) {
 	}
 	g.log.Warn("chat: abort to Pi failed", "err", err)
 	rec.err = errAbortFailed
-	if g.run.runID == *c.RunID && g.run.stopping {
+	if g.run.stopRecord == rec {
 		g.run.stopping = false
+		g.run.stopRecord = nil
 		if g.run.notice == NoticeStopRequested {
 			g.run.notice = ""
 		}

@@ -503,6 +503,42 @@ func TestAbortFailure(t *testing.T) {
 	}
 }
 
+func TestSecondAbortSharesTheFirstsOutcome(t *testing.T) {
+	e := newEnv(t)
+	c := e.pair()
+	e.gw.AgentStart()
+	run := e.gw.View().RunID
+	gate := make(chan struct{})
+	e.bridge.abortGate, e.bridge.abortErr = gate, errors.New("link closed")
+	first := make(chan resp, 1)
+	go func() { first <- e.command(c, abortBody(newID(), e.binding.Epoch(), run)) }()
+	deadline := time.Now().Add(waitLimit)
+	for len(e.bridge.Calls()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	second := make(chan resp, 1)
+	go func() { second <- e.command(c, abortBody(newID(), e.binding.Epoch(), run)) }()
+	for remembered := 0; remembered < 2 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		e.gw.mu.Lock()
+		remembered = len(e.gw.commands)
+		e.gw.mu.Unlock()
+	}
+	if st := e.status(c); st["status"] != "stopping" {
+		t.Fatalf("not stopping while the first abort is out: %v", st)
+	}
+	close(gate)
+	r1, r2 := <-first, <-second
+	if r1.code() != "abort_failed" || r2.code() != "abort_failed" {
+		t.Fatalf("%d %s / %d %s", r1.status, r1.body, r2.status, r2.body)
+	}
+	if n := len(e.bridge.Calls()); n != 1 {
+		t.Fatalf("%d bridge calls", n)
+	}
+	if st := e.status(c); st["status"] != "running" {
+		t.Fatalf("%v", st)
+	}
+}
+
 func TestNewRunVoidsAStop(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()

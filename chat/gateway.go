@@ -173,6 +173,7 @@ func (g *Gateway) AgentStart() {
 	defer g.mu.Unlock()
 	g.run.runID = newRunID()
 	g.run.stopping = false
+	g.run.stopRecord = nil
 	g.run.reserved = false
 	g.run.idle = false
 	if g.run.notice == NoticeRunEnded || g.run.notice == NoticeSettledUnobserved {
@@ -201,6 +202,7 @@ func (g *Gateway) Settled() {
 		g.run.reserved = false
 		g.run.runID = ""
 		g.run.stopping = false
+		g.run.stopRecord = nil
 		g.run.idle, g.run.pending = true, false
 		g.run.idleVersion++
 		g.run.notice = notice

@@ -25,13 +25,14 @@ const waitLimit = 10 * time.Second // only ever reached when a test fails
 
 // fakeBridge is the test double of the Pi bridge: it records every call.
 type fakeBridge struct {
-	mu       sync.Mutex
-	calls    []bridgeCall
-	sendErr  error
-	abortErr error
-	gate     chan struct{}        // when set, Send waits for it (or ctx)
-	entered  chan string          // when set, Send reports its command on entry
-	onSend   func(command string) // runs inside Send before it returns
+	mu        sync.Mutex
+	calls     []bridgeCall
+	sendErr   error
+	abortErr  error
+	gate      chan struct{}        // when set, Send waits for it (or ctx)
+	abortGate chan struct{}        // when set, Abort waits for it (or ctx)
+	entered   chan string          // when set, Send reports its command on entry
+	onSend    func(command string) // runs inside Send before it returns
 }
 
 type bridgeCall struct{ Kind, Command, Arg string }
@@ -59,9 +60,17 @@ func (b *fakeBridge) Send(ctx context.Context, command, text string) error {
 
 func (b *fakeBridge) Abort(ctx context.Context, command, runID string) error {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.calls = append(b.calls, bridgeCall{"abort", command, runID})
-	return b.abortErr
+	gate, err := b.abortGate, b.abortErr
+	b.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return err
 }
 
 func (b *fakeBridge) Calls() []bridgeCall {

@@ -200,7 +200,7 @@ func (g *Gateway) handleCommand(w http.ResponseWriter, r *http.Request, ps httpr
 		return
 	}
 	switch act {
-	case actSend, actAbort:
+	case actSend, actAbort, actFollow:
 		g.execute(r.Context(), &c, rec, act, watch)
 	case actReplay:
 		select {

@@ -27,9 +27,10 @@ type runState struct {
 	// From the bridge's `state` note. The host starts only when Pi is idle with nothing queued.
 	idle, pending, prompt bool
 
-	idleVersion int64  // 1 at start, +1 at every Settled
-	runID       string // set at each AgentStart, "" once settled
-	stopping    bool   // an accepted abort of runID waits for Settled
+	idleVersion int64   // 1 at start, +1 at every Settled
+	runID       string  // set at each AgentStart, "" once settled
+	stopping    bool    // an accepted abort of runID waits for Settled
+	stopRecord  *record // the abort that set stopping
 
 	// reserved: a send was accepted and no run has started since; it blocks other sends until a run
 	// starts, Pi settles, or the observation window ends without a run.
