@@ -93,7 +93,9 @@ type env struct {
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
-func newEnv(t testing.TB) *env {
+// newEnv serves the gateway through httprouter and web.Guard; handler, when given, builds the whole
+// HTTP stack instead (server.Handler).
+func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 	t.Helper()
 	clock := NewManualClock(t0)
 	binding, err := pairing.NewBinding("welcome", clock.Now)
@@ -103,11 +105,15 @@ func newEnv(t testing.TB) *env {
 	e := &env{t: t, clock: clock, binding: binding, bridge: &fakeBridge{}}
 	e.hub = sse.NewHub(sse.Options{MaxPerTopic: MaxStreams, Heartbeat: -1})
 	e.gw = NewGateway(Config{Board: "welcome", Binding: binding, Bridge: e.bridge, Hub: e.hub, Clock: clock})
-	router := httprouter.New()
-	e.gw.Register(router)
 	e.srv = httptest.NewUnstartedServer(nil)
 	port := e.srv.Listener.Addr().(*net.TCPAddr).Port
-	e.srv.Config.Handler = web.Guard(web.GuardConfig{Port: port}, router)
+	if len(handler) > 0 {
+		e.srv.Config.Handler = handler[0](e, port)
+	} else {
+		router := httprouter.New()
+		e.gw.Register(router)
+		e.srv.Config.Handler = web.Guard(web.GuardConfig{Port: port}, router)
+	}
 	e.srv.Start()
 	e.origin = e.srv.URL // http://127.0.0.1:<port>
 	t.Cleanup(e.srv.Close)
