@@ -177,7 +177,7 @@ type decoder struct {
 	// substrings of it instead of one allocation each. Bounded by sharedLimit so that keeping a small
 	// field of a large frame never pins the whole frame.
 	whole string
-	buf   []byte   // scratch for unescaping
+	buf   []byte // scratch for unescaping
 }
 
 // planBuilder builds the plans of one type graph; plans of recursive types refer to themselves.
@@ -426,9 +426,27 @@ func (d *decoder) what() string {
 
 func (d *decoder) wrongType(want string) error {
 	got := d.what()
-	if got == "invalid JSON" || got == "end of input" {
+	// A token that is not even JSON is a syntax error, not a value of the wrong type.
+	start := d.pos
+	var err error
+	switch got {
+	case "invalid JSON", "end of input":
 		return d.syntaxError()
+	case "a boolean":
+		if d.data[d.pos] == 't' {
+			err = d.literal("true")
+		} else {
+			err = d.literal("false")
+		}
+	case "null":
+		err = d.literal("null")
+	case "a number":
+		_, _, err = d.number()
 	}
+	if err != nil {
+		return err
+	}
+	d.pos = start
 	return d.fail("must be " + want + ", not " + got)
 }
 

@@ -1,0 +1,198 @@
+package board
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"tele/strictjson"
+)
+
+func TestCatalogueContents(t *testing.T) {
+	doc := Catalogue()
+	if doc.Version != CatalogueVersion || doc.NoChord != "N.C." {
+		t.Fatalf("version %d, noChord %q", doc.Version, doc.NoChord)
+	}
+	var names []string
+	for _, r := range doc.Roots {
+		names = append(names, r.Name)
+	}
+	if got := strings.Join(names, " "); got != "C C# Db D D# Eb E F F# Gb G G# Ab A A# Bb B" {
+		t.Fatalf("roots %s", got)
+	}
+	pc := map[string]int{"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
+	for _, r := range doc.Roots {
+		want := pc[r.Name[:1]]
+		if len(r.Name) == 2 {
+			if r.Name[1] == '#' {
+				want++
+			} else {
+				want--
+			}
+		}
+		if r.PitchClass != (want+12)%12 {
+			t.Errorf("root %s has pitch class %d", r.Name, r.PitchClass)
+		}
+	}
+	required := strings.Fields("m 7 maj7 m7 6 m6 9 m9 maj9 add9 sus2 sus4 7sus4 dim dim7 m7b5 aug 7b9 7#9 13")
+	required = append(required, "")
+	seen := map[string]bool{}
+	for _, q := range doc.Qualities {
+		if seen[q.Suffix] {
+			t.Errorf("quality %q twice", q.Suffix)
+		}
+		seen[q.Suffix] = true
+		if q.Name == "" || len(q.Intervals) < 2 || q.Intervals[0] != 0 {
+			t.Errorf("quality %q: name %q, intervals %v", q.Suffix, q.Name, q.Intervals)
+		}
+		for i := 1; i < len(q.Intervals); i++ {
+			if q.Intervals[i] <= q.Intervals[i-1] || q.Intervals[i] > 24 {
+				t.Errorf("quality %q: intervals %v not rising within two octaves", q.Suffix, q.Intervals)
+			}
+		}
+		if strings.ContainsAny(q.Suffix, "/ ") || strings.HasPrefix(q.Suffix, "#") || strings.HasPrefix(q.Suffix, "b") {
+			t.Errorf("quality %q would make symbols ambiguous", q.Suffix)
+		}
+	}
+	for _, s := range required {
+		if !seen[s] {
+			t.Errorf("quality %q missing", s)
+		}
+	}
+	// Spot checks of voicings.
+	want := map[string][]int{"": {0, 4, 7}, "m": {0, 3, 7}, "7": {0, 4, 7, 10}, "maj7": {0, 4, 7, 11}, "m7b5": {0, 3, 6, 10}, "dim7": {0, 3, 6, 9}, "aug": {0, 4, 8}, "sus4": {0, 5, 7}}
+	for _, q := range doc.Qualities {
+		if w, ok := want[q.Suffix]; ok && !reflect.DeepEqual(q.Intervals, w) {
+			t.Errorf("%q = %v, want %v", q.Suffix, q.Intervals, w)
+		}
+	}
+}
+
+func TestCatalogueIsACopy(t *testing.T) {
+	a := Catalogue()
+	a.Roots[0].Name = "X"
+	a.Qualities[0].Intervals[0] = 99
+	b := Catalogue()
+	if b.Roots[0].Name != "C" || b.Qualities[0].Intervals[0] != 0 {
+		t.Fatal("Catalogue shares memory between calls")
+	}
+	j := CatalogueJSON()
+	j[0] = 'x'
+	if CatalogueJSON()[0] != '{' {
+		t.Fatal("CatalogueJSON shares memory between calls")
+	}
+}
+
+func TestCatalogueJSON(t *testing.T) {
+	data := CatalogueJSON()
+	var doc CatalogueDoc
+	if err := strictjson.Decode(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(doc, Catalogue()) {
+		t.Fatal("CatalogueJSON does not decode to Catalogue()")
+	}
+	for _, s := range []string{`"version":1`, `"roots":[{"name":"C","pitchClass":0}`, `{"suffix":"","name":"major","intervals":[0,4,7]}`, `"noChord":"N.C."`} {
+		if !bytes.Contains(data, []byte(s)) {
+			t.Errorf("catalogue JSON lacks %s", s)
+		}
+	}
+}
+
+func TestParseChord(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Chord
+	}{
+		{"C", Chord{Root: "C"}},
+		{"Am7", Chord{Root: "A", Quality: "m7"}},
+		{"F#m7b5", Chord{Root: "F#", Quality: "m7b5"}},
+		{"Bbmaj7", Chord{Root: "Bb", Quality: "maj7"}},
+		{"Em/D", Chord{Root: "E", Quality: "m", Bass: "D"}},
+		{"C#m7b5/G", Chord{Root: "C#", Quality: "m7b5", Bass: "G"}},
+		{"G7#9", Chord{Root: "G", Quality: "7#9"}},
+		{"Db7b9/Ab", Chord{Root: "Db", Quality: "7b9", Bass: "Ab"}},
+		{"E13", Chord{Root: "E", Quality: "13"}},
+		{"N.C.", Chord{NoChord: true}},
+	} {
+		got, ok := ParseChord(tt.in)
+		if !ok || got != tt.want {
+			t.Errorf("ParseChord(%q) = %+v, %v; want %+v", tt.in, got, ok, tt.want)
+		}
+		if got.String() != tt.in {
+			t.Errorf("String() = %q, want %q", got.String(), tt.in)
+		}
+	}
+	for _, in := range []string{"", "H", "c", "Cb", "E#", "B#", "Fb", "CM7", "Cmaj", "C maj7", " C", "C ", "C/", "/C", "C/E/G",
+		"C/c", "Cmaj7/", "N.C", "NC", "n.c.", "N.C./C", "Am7b", "C##", "Cbb", "C7b13", "Cmin", "C-7", "C\x00"} {
+		if c, ok := ParseChord(in); ok {
+			t.Errorf("ParseChord(%q) = %+v, want refusal", in, c)
+		}
+	}
+	// Every root with every quality, with and without every bass.
+	doc := Catalogue()
+	for _, r := range doc.Roots {
+		for _, q := range doc.Qualities {
+			c, ok := ParseChord(r.Name + q.Suffix)
+			if !ok || c.Root != r.Name || c.Quality != q.Suffix || !reflect.DeepEqual(c.Intervals(), q.Intervals) {
+				t.Errorf("ParseChord(%q) = %+v, %v", r.Name+q.Suffix, c, ok)
+			}
+			for _, b := range doc.Roots {
+				if c, ok := ParseChord(r.Name + q.Suffix + "/" + b.Name); !ok || c.Bass != b.Name {
+					t.Errorf("ParseChord(%q) = %+v, %v", r.Name+q.Suffix+"/"+b.Name, c, ok)
+				}
+			}
+		}
+	}
+}
+
+func TestExample(t *testing.T) {
+	c := Example()
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Sections) != 2 {
+		t.Fatalf("%d sections, want 2", len(c.Sections))
+	}
+	// A common progression: I–vi–IV–V then ii–V–I in the board's key.
+	if got := strings.Join(flat(c.Sections[0].Bars[:4]), " "); got != "C Am F G" {
+		t.Errorf("verse starts %s", got)
+	}
+	if got := strings.Join(flat(c.Sections[1].Bars[:3]), " "); got != "Dm7 G7 Cmaj7" {
+		t.Errorf("chorus starts %s", got)
+	}
+	d := c.Description
+	if strings.Contains(d, "\n") {
+		t.Error("the description is more than one paragraph")
+	}
+	for _, w := range []string{"bar", "Play", "/tele", "Pi"} {
+		if !strings.Contains(d, w) {
+			t.Errorf("the description does not mention %q", w)
+		}
+	}
+	if n := len(utf16.Encode([]rune(d))); n > MaxDescUnits {
+		t.Errorf("description is %d units", n)
+	}
+	// Round trip through JSON.
+	data, _ := json.Marshal(c)
+	back, err := ParseContent(data)
+	if err != nil || !reflect.DeepEqual(back, c) {
+		t.Fatalf("round trip: %v", err)
+	}
+	// Example returns a fresh value each time.
+	c.Sections[0].Bars[0][0] = "D"
+	if Example().Sections[0].Bars[0][0] != "C" {
+		t.Fatal("Example shares memory between calls")
+	}
+}
+
+func flat(bars [][]string) []string {
+	var out []string
+	for _, b := range bars {
+		out = append(out, b...)
+	}
+	return out
+}

@@ -1,0 +1,338 @@
+package board
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"tele/strictjson"
+)
+
+// Limits of the content schema (SPEC 3.2, version 1). Text lengths are UTF-16 code units, as a browser
+// counts them (an emoji outside the BMP is 2).
+const (
+	ContentSchemaVersion = 1
+
+	MaxContentBytes   = 64 << 10 // a content document, in bytes (ParseContent's input; Validate: the compact encoding)
+	MaxTitleUnits     = 120
+	MaxDescUnits      = 2000
+	MinTempo          = 30
+	MaxTempo          = 300
+	MinBeatsPerBar    = 1
+	MaxBeatsPerBar    = 12
+	MaxSections       = 32
+	MaxLabelUnits     = 40
+	MaxBarsPerSection = 64
+	MaxBars           = 512
+	MaxChordsPerBar   = 4
+)
+
+// The rules as ValidationError.Rule states them.
+const (
+	ruleTitle       = "must be 1–120 UTF-16 code units, not blank"
+	ruleDescription = "must be at most 2,000 UTF-16 code units"
+	ruleKey         = "must be a catalogue root (C, C#, Db, … B), optionally followed by m"
+	ruleTempo       = "must be an integer from 30 to 300"
+	ruleBeats       = "must be an integer from 1 to 12"
+	ruleSections    = "must hold 1–32 sections"
+	ruleLabel       = "must be at most 40 UTF-16 code units"
+	ruleBars        = "must hold 1–64 bars"
+	ruleTotalBars   = "too many bars: at most 512 in all sections together"
+	ruleBar         = "must hold 1–4 chord symbols"
+	ruleChord       = "must be a catalogue chord (root + quality, like Am7 or F#m7b5), optionally /<root> for the bass, or N.C."
+	ruleUTF8        = "must be valid UTF-8"
+	ruleSize        = "must be at most 65,536 bytes serialized"
+	ruleRequired    = "is required"
+)
+
+// Content is a board's content (SPEC 3.2). The zero Key means "no key".
+type Content struct {
+	Title       string    `json:"title"`
+	Description string    `json:"description"`
+	Key         string    `json:"key,omitempty"`
+	Tempo       int       `json:"tempo"`
+	BeatsPerBar int       `json:"beatsPerBar"`
+	Sections    []Section `json:"sections"`
+}
+
+// Section is a labelled run of bars; each bar is 1–4 chord symbols sharing the bar evenly.
+type Section struct {
+	Label string     `json:"label"`
+	Bars  [][]string `json:"bars"`
+}
+
+// ValidationError says which value breaks the content schema: Path is its JSON path
+// (`sections[1].bars[3][0]`, "" for the whole document) and Rule the rule, in a few words.
+type ValidationError struct {
+	Path string
+	Rule string
+}
+
+func (e *ValidationError) Error() string {
+	if e.Path == "" {
+		return "invalid content: " + e.Rule
+	}
+	return "invalid content: " + e.Path + ": " + e.Rule
+}
+
+// ValidID reports whether id is a board id: ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$.
+func ValidID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || i > 0 && (c == '_' || c == '-') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// contentDoc is Content as it arrives: pointers tell a missing required field from a zero value. A
+// required field sent as null counts as missing.
+type contentDoc struct {
+	Title       *string    `json:"title"`
+	Description string     `json:"description"`
+	Key         string     `json:"key"`
+	Tempo       *int       `json:"tempo"`
+	BeatsPerBar *int       `json:"beatsPerBar"`
+	Sections    *[]Section `json:"sections"`
+}
+
+// ParseContent parses and validates content strictly (SPEC 3.2): at most MaxContentBytes of input, one
+// JSON object, no unknown fields,
+// duplicate keys, wrong types or trailing data, within every limit. title, tempo, beatsPerBar and
+// sections are required; description and key may be absent. Integers must be written as integers
+// (120, not 120.0 or 1.2e2). The error is a *ValidationError naming the first offending value: errors of
+// form (syntax, types, unknown or duplicate keys) in document order, then the rules in schema order.
+func ParseContent(data []byte) (Content, error) {
+	// The document as sent. (Its compact form, as stored, cannot exceed the limit once every other rule
+	// holds; Validate checks that too, for Go values.)
+	if len(data) > MaxContentBytes {
+		return Content{}, &ValidationError{Rule: fmt.Sprintf("%s, not %d", ruleSize, len(data))}
+	}
+	var doc contentDoc
+	if err := strictjson.Decode(data, &doc); err != nil {
+		var se *strictjson.Error
+		if errors.As(err, &se) {
+			return Content{}, &ValidationError{Path: se.Path, Rule: se.Rule}
+		}
+		return Content{}, err
+	}
+	switch {
+	case doc.Title == nil:
+		return Content{}, &ValidationError{Path: "title", Rule: ruleRequired + "; it " + ruleTitle}
+	case doc.Tempo == nil:
+		return Content{}, &ValidationError{Path: "tempo", Rule: ruleRequired + "; it " + ruleTempo}
+	case doc.BeatsPerBar == nil:
+		return Content{}, &ValidationError{Path: "beatsPerBar", Rule: ruleRequired + "; it " + ruleBeats}
+	case doc.Sections == nil:
+		return Content{}, &ValidationError{Path: "sections", Rule: ruleRequired + "; it " + ruleSections}
+	}
+	c := Content{
+		Title:       *doc.Title,
+		Description: doc.Description,
+		Key:         doc.Key,
+		Tempo:       *doc.Tempo,
+		BeatsPerBar: *doc.BeatsPerBar,
+		Sections:    *doc.Sections,
+	}
+	if err := c.Validate(); err != nil {
+		return Content{}, err
+	}
+	return c, nil
+}
+
+// Validate applies the rules of SPEC 3.2 to a Go value, in schema order, and returns a
+// *ValidationError for the first value that breaks one. It also refuses strings that are not valid
+// UTF-8, which a Go value (unlike parsed JSON) can hold.
+func (c Content) Validate() error {
+	if err := checkText("title", c.Title, 1, MaxTitleUnits, ruleTitle); err != nil {
+		return err
+	}
+	if strings.TrimFunc(c.Title, unicode.IsSpace) == "" {
+		return &ValidationError{Path: "title", Rule: ruleTitle}
+	}
+	if err := checkText("description", c.Description, 0, MaxDescUnits, ruleDescription); err != nil {
+		return err
+	}
+	if c.Key != "" && !validKey(c.Key) {
+		return &ValidationError{Path: "key", Rule: ruleKey}
+	}
+	if c.Tempo < MinTempo || c.Tempo > MaxTempo {
+		return &ValidationError{Path: "tempo", Rule: ruleTempo}
+	}
+	if c.BeatsPerBar < MinBeatsPerBar || c.BeatsPerBar > MaxBeatsPerBar {
+		return &ValidationError{Path: "beatsPerBar", Rule: ruleBeats}
+	}
+	if len(c.Sections) < 1 || len(c.Sections) > MaxSections {
+		return &ValidationError{Path: "sections", Rule: ruleSections}
+	}
+	total := 0
+	for i, s := range c.Sections {
+		if err := checkText(sectionPath(i, "label"), s.Label, 0, MaxLabelUnits, ruleLabel); err != nil {
+			return err
+		}
+		if len(s.Bars) < 1 || len(s.Bars) > MaxBarsPerSection {
+			return &ValidationError{Path: sectionPath(i, "bars"), Rule: ruleBars}
+		}
+		for j, bar := range s.Bars {
+			total++
+			if total > MaxBars {
+				return &ValidationError{Path: barPath(i, j), Rule: ruleTotalBars}
+			}
+			if len(bar) < 1 || len(bar) > MaxChordsPerBar {
+				return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
+			}
+			for k, sym := range bar {
+				if _, ok := ParseChord(sym); !ok {
+					return &ValidationError{Path: barPath(i, j) + "[" + strconv.Itoa(k) + "]", Rule: ruleChord}
+				}
+			}
+		}
+	}
+	if n := encodedLen(c); n > MaxContentBytes {
+		return &ValidationError{Rule: fmt.Sprintf("%s, not %d", ruleSize, n)}
+	}
+	return nil
+}
+
+func sectionPath(i int, field string) string {
+	return "sections[" + strconv.Itoa(i) + "]." + field
+}
+
+func barPath(i, j int) string {
+	return "sections[" + strconv.Itoa(i) + "].bars[" + strconv.Itoa(j) + "]"
+}
+
+// checkText checks that s is valid UTF-8 of min–max UTF-16 code units.
+func checkText(path, s string, min, max int, rule string) error {
+	n, ok := utf16Len(s)
+	if !ok {
+		return &ValidationError{Path: path, Rule: ruleUTF8}
+	}
+	if n < min || n > max {
+		return &ValidationError{Path: path, Rule: rule}
+	}
+	return nil
+}
+
+// utf16Len returns the number of UTF-16 code units of s (2 for each rune above U+FFFF), and false when
+// s is not valid UTF-8.
+func utf16Len(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return n, false
+		}
+		if r > 0xFFFF {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n, true
+}
+
+// validKey reports whether k is a catalogue root, optionally followed by "m".
+func validKey(k string) bool {
+	if _, ok := rootPitch(k); ok {
+		return true
+	}
+	if root, ok := strings.CutSuffix(k, "m"); ok {
+		_, ok := rootPitch(root)
+		return ok
+	}
+	return false
+}
+
+// encodedLen is len(json.Marshal(c)) for valid content, computed without encoding: the size rule is
+// checked on every write, and the stored encoding is json.Marshal's (HTML-escaped, compact).
+func encodedLen(c Content) int {
+	// {"title":…,"description":…,"key":…,"tempo":…,"beatsPerBar":…,"sections":[…]}
+	n := len(`{"title":,"description":,"tempo":,"beatsPerBar":,"sections":[]}`)
+	n += jsonStringLen(c.Title) + jsonStringLen(c.Description)
+	if c.Key != "" {
+		n += len(`"key":,`) + jsonStringLen(c.Key)
+	}
+	n += intLen(c.Tempo) + intLen(c.BeatsPerBar)
+	for i, s := range c.Sections {
+		if i > 0 {
+			n++ // ,
+		}
+		n += len(`{"label":,"bars":[]}`) + jsonStringLen(s.Label)
+		if s.Bars == nil {
+			n += len(`null`) - len(`[]`)
+		}
+		for j, bar := range s.Bars {
+			if j > 0 {
+				n++
+			}
+			if bar == nil {
+				n += len(`null`)
+				continue
+			}
+			n += 2 // []
+			for k, sym := range bar {
+				if k > 0 {
+					n++
+				}
+				n += jsonStringLen(sym)
+			}
+		}
+	}
+	if c.Sections == nil {
+		n += len(`null`) - len(`[]`)
+	}
+	return n
+}
+
+func intLen(i int) int {
+	var b [24]byte
+	return len(strconv.AppendInt(b[:0], int64(i), 10))
+}
+
+// jsonStringLen is the length of s as encoding/json writes it: quoted, with \" \\ \n \r \t as two
+// bytes, other control characters and < > & U+2028 U+2029 as \uXXXX, and invalid bytes as \ufffd.
+func jsonStringLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 6
+		case r == '\u2028' || r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
+}
