@@ -219,10 +219,8 @@ func (g *Gateway) InputObserved(command string) {
 		return
 	}
 	w.observed = true
-	if w.timer != nil {
-		w.timer.Stop()
-		w.timer = nil
-	}
+	// The window's timer stays: if no run starts for the input (another extension handled it), the
+	// reservation must still end when the window does.
 	g.run.notice = NoticeInputObserved
 	g.changedLocked()
 }
