@@ -1,0 +1,406 @@
+// Package host is the `tele host` process (SPEC 1 and 9): the far end of the Pi bridge's link. It reads
+// the bridge's `hello`, opens the board store, serves the board service plus the private chat routes of
+// one binding on 127.0.0.1, answers `ready` (or `fatal`), feeds the chat gateway from the bridge's notes,
+// answers the `tele_board` tool and `invite` calls, and implements the gateway's Bridge with `send` and
+// `abort` calls. It ends on `revoke`, on the end of its input, or when its context ends, and always
+// revokes the binding, closes every stream, stops HTTP and releases the data directory first.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"sync"
+	"time"
+
+	"tele/assets"
+	"tele/board"
+	"tele/chat"
+	"tele/link"
+	"tele/pairing"
+	"tele/server"
+	"tele/sse"
+)
+
+// Protocol is the link protocol version this host speaks.
+const Protocol = 1
+
+// Chat stream limits (SPEC 8).
+const (
+	ChatStreamsPerBinding = chat.MaxStreams // 4
+	ChatMaxQueuedBytes    = 512 << 10       // twice the largest projection
+	ChatHeartbeat         = 15 * time.Second
+)
+
+// Fatal codes (note `fatal`).
+const (
+	FatalProtocol   = "protocol"    // another protocol version, a malformed hello, or a first frame that is not hello
+	FatalBadBoard   = "bad_board"   // the board id is not ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$
+	FatalDataLocked = "data_locked" // another process owns the data directory
+	FatalPortInUse  = "port_in_use" // the port is taken
+	FatalInternal   = "internal"    // anything else that stopped the start (message says what)
+)
+
+// Config configures Run.
+type Config struct {
+	Port    int    // 0 asks the OS for a free port
+	DataDir string // the board store's directory
+	Logger  *slog.Logger
+	Version string // tele's version, logged at start
+	// Clock drives pairing, the chat gateway's timers and rate limits; nil = the system clock. Tests
+	// inject a chat.ManualClock.
+	Clock chat.Clock
+	// BridgeTimeout bounds each send/abort call to the bridge; 0 = the gateway's default.
+	BridgeTimeout time.Duration
+	// Ready, when set, is called with the served URL's port once `ready` was sent (tests, benchmarks).
+	Ready func(port int)
+}
+
+// FatalError is what Run returns after it sent a `fatal` note.
+type FatalError struct{ Code, Message string }
+
+func (e *FatalError) Error() string { return e.Message }
+
+type phase int
+
+const (
+	waiting  phase = iota // no hello yet
+	starting              // hello being handled
+	running               // ready sent
+	ended                 // fatal sent, revoked, or shutting down
+)
+
+// host is one run.
+type host struct {
+	cfg  Config
+	log  *slog.Logger
+	conn *link.Conn
+	stop context.CancelFunc // ends conn.Run
+
+	mu     sync.Mutex
+	phase  phase
+	fatal  *FatalError
+	reason string // why it ended (revoke reason)
+
+	// Set while starting, read-only once running.
+	boardID    string
+	port       int
+	capability string
+	store      *board.Store
+	boardHub   *sse.Hub
+	chatHub    *sse.Hub
+	binding    *pairing.Binding
+	gateway    *chat.Gateway
+	serveStop  context.CancelFunc
+	serveDone  chan error
+}
+
+// Run is `tele host`: it speaks the link on in/out until `revoke`, the end of in, or ctx ends. It
+// returns nil after a revoke, the end of input or ctx's end (a graceful stop), a *FatalError after it
+// sent `fatal`, or another error when reading failed. Every goroutine it started has stopped and the data
+// directory is released when it returns. If in is an io.Closer it is closed when Run stops reading
+// before its end (revoke, fatal, ctx).
+func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &host{cfg: cfg, log: log}
+	connCtx, stop := context.WithCancel(context.Background())
+	defer stop()
+	h.stop = stop
+	h.conn = link.NewConn(in, out, h, log)
+
+	// The parent ctx (SIGINT/SIGTERM) ends the link like a revoke: the gateway is revoked at once.
+	watchDone := make(chan struct{})
+	stopWatch := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		select {
+		case <-ctx.Done():
+			h.end("shutdown")
+		case <-stopWatch:
+		}
+	}()
+
+	runErr := h.conn.Run(connCtx)
+	close(stopWatch)
+	<-watchDone
+
+	h.mu.Lock()
+	reason := h.reason
+	fatal := h.fatal
+	h.mu.Unlock()
+	if reason == "" {
+		reason = "eof"
+		if runErr != nil && !errors.Is(runErr, context.Canceled) {
+			reason = "read_error"
+		}
+	}
+	h.shutdown(reason)
+
+	switch {
+	case fatal != nil:
+		return fatal
+	case runErr != nil && !errors.Is(runErr, context.Canceled):
+		return fmt.Errorf("reading the link: %w", runErr)
+	}
+	return nil
+}
+
+// end marks the run ended for reason, revokes the binding at once (streams close, cookies die) and stops
+// reading. The rest of the shutdown happens in Run, after the link's goroutines have stopped.
+func (h *host) end(reason string) {
+	h.mu.Lock()
+	if h.phase == ended {
+		h.mu.Unlock()
+		return
+	}
+	h.phase = ended
+	h.reason = reason
+	g := h.gateway
+	h.mu.Unlock()
+	if g != nil {
+		g.Revoke(reason)
+	}
+	h.stop()
+}
+
+// shutdown releases everything start made, in order: binding revoked (chat streams close), HTTP
+// stopped (board streams close, in-flight requests finish), the store closed (the lock released).
+func (h *host) shutdown(reason string) {
+	h.mu.Lock()
+	h.phase = ended
+	h.mu.Unlock()
+	if h.gateway != nil {
+		h.gateway.Revoke(reason)
+	}
+	if h.serveStop != nil {
+		h.serveStop()
+		if err := <-h.serveDone; err != nil {
+			h.log.Warn("host: HTTP shutdown", "err", err.Error())
+		}
+	}
+	if h.chatHub != nil {
+		h.chatHub.Close()
+	}
+	if h.boardHub != nil {
+		h.boardHub.Close()
+	}
+	if h.store != nil {
+		if err := h.store.Close(); err != nil {
+			h.log.Warn("host: closing the store", "err", err.Error())
+		}
+	}
+	h.log.Info("host: stopped", "reason", reason)
+}
+
+// sendFatal reports a failed start and stops reading.
+func (h *host) sendFatal(code, msg string) {
+	h.mu.Lock()
+	if h.phase == ended {
+		h.mu.Unlock()
+		return
+	}
+	h.fatal = &FatalError{Code: code, Message: msg}
+	h.mu.Unlock()
+	h.log.Error("host: fatal", "code", code, "message", msg)
+	if err := h.conn.Note("fatal", map[string]string{"code": code, "message": msg}); err != nil {
+		h.log.Warn("host: cannot send fatal", "err", err.Error())
+	}
+	h.end("fatal")
+}
+
+// hello is the validated first frame.
+type hello struct {
+	bridge, pi, board, sessionID string
+}
+
+// start handles `hello`: validate, listen, open the store, make the binding and the gateway, serve, and
+// send `ready`. Any failure sends `fatal` and undoes what was done.
+func (h *host) start(f link.Fields) {
+	hl, code, msg := parseHello(f)
+	if code != "" {
+		h.sendFatal(code, msg)
+		return
+	}
+	h.log.Info("host: hello", "bridge", hl.bridge, "pi", hl.pi, "board", hl.board, "tele", h.cfg.Version)
+
+	ok := false
+	defer func() {
+		if !ok { // undo a partial start; shutdown in Run skips what is nil
+			h.release()
+		}
+	}()
+
+	// Listen first: a busy port changes nothing on disk.
+	ln, err := server.Listen(h.cfg.Port)
+	if err != nil {
+		if errors.Is(err, server.ErrPortInUse) {
+			h.sendFatal(FatalPortInUse, fmt.Sprintf("port %d is in use: stop the program using it, or start Pi with --tele-port <0..65535> (or TELE_PORT) for another one", h.cfg.Port))
+		} else {
+			h.sendFatal(FatalInternal, fmt.Sprintf("cannot listen on 127.0.0.1:%d: %v", h.cfg.Port, err))
+		}
+		return
+	}
+	closeLn := true
+	defer func() {
+		if closeLn {
+			ln.Close()
+		}
+	}()
+	port := server.Port(ln)
+
+	store, boardHub, err := server.OpenStore(h.cfg.DataDir)
+	if err != nil {
+		var le *board.LockedError
+		if errors.As(err, &le) {
+			h.sendFatal(FatalDataLocked, lockedMessage(h.cfg.DataDir, le))
+		} else {
+			h.sendFatal(FatalInternal, fmt.Sprintf("cannot open the data directory %s: %v", h.cfg.DataDir, err))
+		}
+		return
+	}
+	h.store, h.boardHub = store, boardHub
+	if err := store.SetOwner(os.Getpid(), port); err != nil {
+		h.sendFatal(FatalInternal, fmt.Sprintf("cannot record this process as the owner of %s: %v", h.cfg.DataDir, err))
+		return
+	}
+	if _, created, err := store.EnsureExample(hl.board); err != nil {
+		h.sendFatal(FatalInternal, fmt.Sprintf("cannot create board %q in %s: %v", hl.board, h.cfg.DataDir, err))
+		return
+	} else if created {
+		h.log.Info("host: created the board from the teaching example", "board", hl.board)
+	}
+	capability, err := store.Capability(hl.board)
+	if err != nil {
+		h.sendFatal(FatalInternal, fmt.Sprintf("cannot read the capability of board %q: %v", hl.board, err))
+		return
+	}
+	a, err := assets.New()
+	if err != nil {
+		h.sendFatal(FatalInternal, fmt.Sprintf("cannot load the web pages: %v", err))
+		return
+	}
+
+	clock := h.cfg.Clock
+	if clock == nil {
+		clock = chat.SystemClock()
+	}
+	binding, err := pairing.NewBinding(hl.board, clock.Now)
+	if err != nil {
+		h.sendFatal(FatalInternal, fmt.Sprintf("cannot make a binding: %v", err))
+		return
+	}
+	chatHub := sse.NewHub(sse.Options{
+		MaxPerTopic:    ChatStreamsPerBinding,
+		MaxQueuedBytes: ChatMaxQueuedBytes,
+		Heartbeat:      ChatHeartbeat,
+	})
+	h.chatHub = chatHub
+	gw := chat.NewGateway(chat.Config{
+		Board:         hl.board,
+		Binding:       binding,
+		Bridge:        bridge{conn: h.conn},
+		Hub:           chatHub,
+		Clock:         clock,
+		Logger:        h.log,
+		BridgeTimeout: h.cfg.BridgeTimeout,
+	})
+	handler := server.Handler(server.Config{
+		Store:    store,
+		BoardHub: boardHub,
+		Assets:   a,
+		Chat:     gw,
+		Logger:   h.log,
+	}, port)
+
+	serveCtx, serveStop := context.WithCancel(context.Background())
+	serveDone := make(chan error, 1)
+	go func() { serveDone <- server.Serve(serveCtx, ln, handler, boardHub, chatHub) }()
+	closeLn = false // Serve owns it now
+
+	h.mu.Lock()
+	if h.phase != starting { // ended while starting (ctx): shut down what runs
+		h.serveStop, h.serveDone = serveStop, serveDone
+		h.binding, h.gateway = binding, gw
+		h.mu.Unlock()
+		ok = true
+		return
+	}
+	h.boardID, h.port, h.capability = hl.board, port, capability
+	h.binding, h.gateway = binding, gw
+	h.serveStop, h.serveDone = serveStop, serveDone
+	h.phase = running
+	h.mu.Unlock()
+	ok = true
+
+	ready := struct {
+		Protocol int    `json:"protocol"`
+		URL      string `json:"url"`
+		Invite   string `json:"invite"`
+		Binding  string `json:"binding"`
+		Epoch    string `json:"epoch"`
+	}{Protocol, h.boardURL(), h.inviteURL(), binding.ID(), binding.Epoch()}
+	if err := h.conn.Note("ready", ready); err != nil {
+		h.log.Warn("host: cannot send ready", "err", err.Error())
+		h.end("write_error")
+		return
+	}
+	h.log.Info("host: ready", "addr", net.JoinHostPort("127.0.0.1", fmt.Sprint(port)), "board", hl.board, "data", h.cfg.DataDir, "pid", os.Getpid())
+	if h.cfg.Ready != nil {
+		h.cfg.Ready(port)
+	}
+}
+
+// release undoes a failed start (nothing served yet).
+func (h *host) release() {
+	if h.chatHub != nil {
+		h.chatHub.Close()
+		h.chatHub = nil
+	}
+	if h.store != nil {
+		h.store.Close()
+		h.store = nil
+	}
+	if h.boardHub != nil {
+		h.boardHub.Close()
+		h.boardHub = nil
+	}
+}
+
+func lockedMessage(dir string, le *board.LockedError) string {
+	owner := "another tele process"
+	if le.PID > 0 {
+		owner = fmt.Sprintf("tele (pid %d", le.PID)
+		if le.Port > 0 {
+			owner += fmt.Sprintf(", port %d", le.Port)
+		}
+		owner += ")"
+	}
+	return fmt.Sprintf("data directory %s is in use by %s: stop it, or start Pi with --tele-data <path> (or TELE_DATA) for another directory", dir, owner)
+}
+
+func (h *host) boardURL() string {
+	return fmt.Sprintf("http://127.0.0.1:%d/b/%s", h.port, h.boardID)
+}
+
+// inviteURL mints a new one-time invitation (the earlier unredeemed one dies) and returns its URL. Every
+// secret is in the fragment.
+func (h *host) inviteURL() string {
+	secret := h.binding.Invite()
+	return h.boardURL() + "#binding=" + url.QueryEscape(h.binding.ID()) +
+		"&invite=" + url.QueryEscape(secret) + "&cap=" + url.QueryEscape(h.capability)
+}
+
+// current returns the gateway and whether the host is running.
+func (h *host) running() (*chat.Gateway, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gateway, h.phase == running
+}
