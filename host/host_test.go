@@ -207,7 +207,7 @@ func TestMalformedFramesDoNotKillTheHost(t *testing.T) {
 	secret := "words-of-a-private-message"
 	fb.send(`not json ` + secret)
 	fb.send(`{"note":"branch","reset":true,"entries":["` + strings.Repeat("x", 16<<20) + `"]}`) // over 16 MiB
-	fb.send(`{"id":"7","call":"tool","args":{"action":"get"}}`)                               // wrong id type
+	fb.send(`{"id":"7","call":"tool","args":{"action":"get"}}`)                                 // wrong id type
 	fb.send(`{"id":1.5,"call":"tool","args":{}}`)
 	fb.send(`{"id":77,"ok":null}`) // a reply to an unknown id: logged, never answered
 	fb.send(`{"id":78,"err":{"code":"x","message":"` + secret + `"}}`)
@@ -216,9 +216,9 @@ func TestMalformedFramesDoNotKillTheHost(t *testing.T) {
 	if r.id() != 500 || !strings.Contains(r.line, `"code":"bad_frame"`) || strings.Contains(r.line, secret) {
 		t.Fatalf("malformed call: %s", r.line)
 	}
-	fb.send(`{"id":501,"call":"tool","args":{"action":"get"},"id":502}`) // duplicate key: no usable id
+	fb.send(`{"id":501,"call":"tool","args":{"action":"get"},"id":502}`)    // duplicate key: no usable id
 	fb.send(`{"note":"state","idle":"yes","pending":false,"prompt":false}`) // malformed known note: ignored
-	fb.send(`{"note":"from_the_future","x":[1,2,3]}`)                        // unknown note: ignored
+	fb.send(`{"note":"from_the_future","x":[1,2,3]}`)                       // unknown note: ignored
 	fb.nextID = 600
 	if got := fb.call("tool", `{"action":"get"}`); got.m["ok"] == nil {
 		t.Fatalf("get after malformed frames: %s", got.line)
@@ -275,12 +275,12 @@ func TestToolGetAndCatalogueNeverCarryTheCapability(t *testing.T) {
 		t.Fatalf("catalogue %s", cat.m["ok"])
 	}
 	for args, code := range map[string]string{
-		`{}`:                            "bad_call",
-		`{"action":"delete"}`:           "bad_call",
-		`{"action":"get","board":"x"}`:  "bad_call",
-		`{"action":"put","content":{}}`: "bad_call",
-		`{"action":"put","expectedRevision":1}`:                      "bad_call",
-		`{"action":"put","expectedRevision":1.5,"content":{}}`:       "bad_call",
+		`{}`:                                    "bad_call",
+		`{"action":"delete"}`:                   "bad_call",
+		`{"action":"get","board":"x"}`:          "bad_call",
+		`{"action":"put","content":{}}`:         "bad_call",
+		`{"action":"put","expectedRevision":1}`: "bad_call",
+		`{"action":"put","expectedRevision":1.5,"content":{}}`:        "bad_call",
 		`{"action":"put","expectedRevision":1,"content":"{\"a\":1}"}`: "bad_call",
 	} {
 		if r := fb.call("tool", args); !strings.Contains(r.line, `"err":{"code":"`+code+`"`) {
