@@ -256,7 +256,7 @@ export default function (pi) {
 	}
 	function onChildExit(c, code, signal) {
 		if (c.wake) c.wake({ exit: true, code, signal });
-		if (conn !== c) return;
+		if (conn !== c || !c.ready) return; // a failed start is reported by connect
 		// The host died on its own while connected.
 		conn = null;
 		gen++;
@@ -309,7 +309,8 @@ export default function (pi) {
 			if (c.wake) c.wake({ spawnError: (e && e.code) || String(e) });
 			resolveExit();
 		});
-		child.on("exit", (code, signal) => {
+		child.on("close", (code, signal) => {
+			// "close", not "exit": every frame the host wrote (a fatal note) has been read by then.
 			resolveExit();
 			onChildExit(c, code, signal);
 		});
@@ -398,7 +399,7 @@ export default function (pi) {
 				const was = conn.board;
 				await disconnect("off");
 				say(`tele: board "${was}" disconnected; the invitation and browser sessions no longer work`, "info", ctx);
-				await guard(() => ctx.waitForIdle());
+				await Promise.resolve(guard(() => ctx.waitForIdle())).catch(() => {});
 				if (!conn) restoreTools();
 				return;
 			}
@@ -506,14 +507,15 @@ export default function (pi) {
 		}
 	});
 
-	pi.on("session_shutdown", (event) => {
-		disconnect(SHUTDOWN_REASON[event && event.reason] || "quit");
+	pi.on("session_shutdown", async (event) => {
+		const stopped = disconnect(SHUTDOWN_REASON[event && event.reason] || "quit");
 		guard(restoreTools);
 		live = false;
 		lastCtx = null;
 		clearTimers();
 		unsubscribePrompt();
 		if (globalThis[OWNER] === owner) delete globalThis[OWNER];
+		await stopped; // the host is gone (or killed) before Pi replaces the session or exits
 	});
 
 	pi.on("session_tree", (_event, ctx) => {
