@@ -34,7 +34,7 @@ import (
 // Profile with -cpuprofile cpu.out and `go tool pprof -top board.test cpu.out`. The data directory is
 // b.TempDir(), so it must be on a real disk for the PUT numbers to mean anything (TMPDIR).
 
-// benchContent is a realistic board of about 4 KB: 4 sections of 16 bars.
+// benchContent is a realistic board of about 3 KB encoded: 4 sections of 16 bars, a long description.
 func benchContent() string {
 	chords := []string{"Am7", "D7", "Gmaj7", "Cmaj7", "F#m7b5", "B7", "Em", "Em/D", "C#m7b5", "F#7", "Bbmaj7", "Eb9"}
 	var sections []string
@@ -49,7 +49,7 @@ func benchContent() string {
 		}
 		sections = append(sections, fmt.Sprintf(`{"label":"Section %c","bars":[%s]}`, 'A'+s, strings.Join(bars, ",")))
 	}
-	return `{"title":"Benchmark standard","description":"` + strings.Repeat("Two-five-one practice in G. ", 30) +
+	return `{"title":"Benchmark standard","description":"` + strings.Repeat("Two-five-one practice in G. ", 70) +
 		`","key":"G","tempo":132,"beatsPerBar":4,"sections":[` + strings.Join(sections, ",") + `]}`
 }
 

@@ -153,10 +153,10 @@ func (h *Handler) getCatalogue(w http.ResponseWriter, r *http.Request, _ httprou
 
 // summaryJSON is one row of GET /api/boards.
 type summaryJSON struct {
-	ID        string    `json:"id"`
-	Title     string    `json:"title"`
-	Revision  int64     `json:"revision"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Revision  int64  `json:"revision"`
+	UpdatedAt string `json:"updatedAt"` // as in Board.JSON
 }
 
 // listBoards handles GET /api/boards: {"boards":[{id, title, revision, updatedAt}…]} sorted by id.
@@ -164,7 +164,8 @@ func (h *Handler) listBoards(w http.ResponseWriter, r *http.Request, _ httproute
 	list := h.store.List()
 	rows := make([]summaryJSON, len(list))
 	for i, s := range list {
-		rows[i] = summaryJSON{ID: s.ID, Title: s.Title, Revision: s.Revision, UpdatedAt: s.UpdatedAt.UTC()}
+		rows[i] = summaryJSON{ID: s.ID, Title: s.Title, Revision: s.Revision,
+			UpdatedAt: s.UpdatedAt.UTC().Format(timeLayout)}
 	}
 	body, err := json.Marshal(struct {
 		Boards []summaryJSON `json:"boards"`
@@ -299,6 +300,7 @@ func (h *Handler) createBoard(w http.ResponseWriter, r *http.Request, _ httprout
 	if err != nil {
 		return contentPath(err)
 	}
+	h.log.Info("board created", "board", b.ID)
 	js := b.JSON()
 	body := make([]byte, 0, len(js)+len(capability)+16)
 	body = append(body, js[:len(js)-1]...) // the board object without its closing brace

@@ -595,6 +595,9 @@ func TestListBoards(t *testing.T) {
 		got.Boards[0].Revision != 1 || got.Boards[1].UpdatedAt.IsZero() {
 		t.Fatalf("list: %s", w.Body)
 	}
+	if bd, _ := e.Store.Get("a"); !strings.Contains(string(bd.JSON()), `"updatedAt":"`+got.Boards[0].UpdatedAt.Format("2006-01-02T15:04:05.000Z07:00")+`"`) {
+		t.Errorf("updatedAt is not spelled as in the board: %s vs %s", w.Body, bd.JSON())
+	}
 	for _, c := range []string{a.Capability, b.Capability} {
 		if strings.Contains(w.Body.String(), c) {
 			t.Fatalf("the list carries a capability")
