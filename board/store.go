@@ -1,0 +1,756 @@
+package board
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"tele/strictjson"
+)
+
+// Errors of the store. Use errors.Is (they may be wrapped with detail).
+var (
+	ErrNotFound      = errors.New("board: no such board")
+	ErrExists        = errors.New("board: a board with this id already exists")
+	ErrBadCapability = errors.New("board: the capability does not match the board")
+	ErrInvalidID     = errors.New("board: invalid board id: want 1–64 letters, digits, _ or -, starting with a letter or digit")
+	ErrClosed        = errors.New("board: the store is closed")
+)
+
+// ConflictError is a write against a revision that is no longer current.
+type ConflictError struct {
+	Current int64 // the board's current revision
+}
+
+func (e *ConflictError) Error() string {
+	return "board: revision conflict: the board is at revision " + strconv.FormatInt(e.Current, 10)
+}
+
+// LockedError is an Open of a data directory that another store (in this or another process) owns.
+// PID and Port are what the owner recorded in the lock file; 0 when unknown.
+type LockedError struct {
+	Dir  string
+	PID  int
+	Port int
+}
+
+func (e *LockedError) Error() string {
+	msg := "data directory " + e.Dir + " is in use by another tele process"
+	switch {
+	case e.PID > 0 && e.Port > 0:
+		msg += fmt.Sprintf(" (pid %d, port %d)", e.PID, e.Port)
+	case e.PID > 0:
+		msg += fmt.Sprintf(" (pid %d)", e.PID)
+	}
+	return msg
+}
+
+// Board is one revision of a board. Its Content is shared with the store: read only.
+type Board struct {
+	ID        string
+	Revision  int64
+	Content   Content
+	UpdatedAt time.Time // UTC, millisecond precision
+
+	raw []byte // the JSON encoding, made once per commit
+}
+
+// JSON returns the board's encoding, {"id","revision","content","updatedAt"} with updatedAt in RFC 3339
+// UTC, without a trailing newline. For boards from the store it is made once per commit and shared: do
+// not modify it.
+func (b Board) JSON() []byte {
+	if b.raw != nil {
+		return b.raw
+	}
+	return encodeBoard(b)
+}
+
+// MarshalJSON makes json.Marshal of a Board produce JSON().
+func (b Board) MarshalJSON() ([]byte, error) { return b.JSON(), nil }
+
+// boardFile is the JSON shape of a Board.
+type boardFile struct {
+	ID        string  `json:"id"`
+	Revision  int64   `json:"revision"`
+	Content   Content `json:"content"`
+	UpdatedAt string  `json:"updatedAt"`
+}
+
+// boardFileIn is boardFile as read back, checked strictly.
+type boardFileIn struct {
+	ID        string          `json:"id"`
+	Revision  int64           `json:"revision"`
+	Content   json.RawMessage `json:"content"`
+	UpdatedAt string          `json:"updatedAt"`
+}
+
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+func encodeBoard(b Board) []byte {
+	data, err := json.Marshal(boardFile{b.ID, b.Revision, b.Content, b.UpdatedAt.UTC().Format(timeLayout)})
+	if err != nil { // cannot happen: Content holds only strings, ints and slices of them
+		panic("board: cannot encode a board: " + err.Error())
+	}
+	return data
+}
+
+// Summary is a row of List.
+type Summary struct {
+	ID        string
+	Title     string
+	Revision  int64
+	UpdatedAt time.Time
+}
+
+// Options configure a Store.
+type Options struct {
+	// OnCommit runs after a commit is durable, inside the board's commit lock, so events for one board
+	// are published in revision order. It must not block (the sse hub never blocks). It also runs for
+	// revision 1, when a board is created.
+	OnCommit func(Board)
+	// Logger receives the store's notes (stray files removed, capability files recreated). Nil means
+	// slog.Default(). Capabilities are never logged.
+	Logger *slog.Logger
+}
+
+// Store owns a data directory (see the package documentation). Its methods are safe for concurrent use.
+type Store struct {
+	dir       string
+	boardsDir string
+	capsDir   string
+	opts      Options
+	log       *slog.Logger
+	lock      *os.File
+
+	// closeMu is held shared by every write for its whole length and exclusively by Close, which so
+	// waits for in-flight writes. closed is guarded by it.
+	closeMu sync.RWMutex
+	closed  bool
+
+	createMu sync.Mutex // serialises creations (rare): the id check and both files
+	mu       sync.RWMutex
+	boards   map[string]*entry
+
+	// Test seams, set before use: the clock, and a hook that can fail each step of a file commit.
+	now  func() time.Time
+	hook func(step string) error
+}
+
+// entry is one board in memory.
+type entry struct {
+	mu         sync.Mutex // the commit lock
+	cur        atomic.Pointer[Board]
+	capability string // fixed at creation
+}
+
+// Open opens the data directory dir, creating it (mode 0700) when it does not exist, takes its lock, and
+// loads every board. An existing path that is not a writable directory is an error and nothing is
+// created. When another store owns dir the error is a *LockedError. A board file that does not parse
+// or breaks the schema is an error naming the file; leftover temporary files from an interrupted
+// commit are removed.
+func Open(dir string, opts Options) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("board: no data directory given")
+	}
+	dir = filepath.Clean(dir)
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	switch fi, err := os.Stat(dir); {
+	case err == nil && !fi.IsDir():
+		return nil, fmt.Errorf("data directory %s is not a directory", dir)
+	case err == nil:
+		if err := syscall.Access(dir, 0x2|0x1); err != nil { // W_OK|X_OK
+			return nil, fmt.Errorf("data directory %s is not writable: %v", dir, err)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("cannot create data directory %s: %v", dir, unwrapPath(err))
+		}
+	default:
+		return nil, fmt.Errorf("data directory %s: %v", dir, unwrapPath(err))
+	}
+
+	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the lock file of data directory %s: %v", dir, unwrapPath(err))
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		defer lock.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			le := &LockedError{Dir: dir}
+			if b, err := os.ReadFile(lock.Name()); err == nil {
+				le.PID, le.Port = parseOwner(b)
+			}
+			return nil, le
+		}
+		return nil, fmt.Errorf("cannot lock data directory %s: %v", dir, err)
+	}
+	s := &Store{
+		dir:       dir,
+		boardsDir: filepath.Join(dir, "boards"),
+		capsDir:   filepath.Join(dir, "caps"),
+		opts:      opts,
+		log:       log,
+		lock:      lock,
+		boards:    make(map[string]*entry),
+		now:       time.Now,
+	}
+	if err := s.SetOwner(os.Getpid(), 0); err != nil {
+		s.release()
+		return nil, err
+	}
+	if err := s.load(); err != nil {
+		s.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+// unwrapPath drops the *fs.PathError wrapper, whose path the caller's message already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// parseOwner reads "pid port" from a lock file; zeros where it says nothing usable.
+func parseOwner(b []byte) (pid, port int) {
+	f := strings.Fields(string(b))
+	if len(f) >= 1 {
+		if n, err := strconv.Atoi(f[0]); err == nil && n > 0 {
+			pid = n
+		}
+	}
+	if len(f) >= 2 {
+		if n, err := strconv.Atoi(f[1]); err == nil && n > 0 && n <= 65535 {
+			port = n
+		}
+	}
+	return pid, port
+}
+
+// SetOwner records pid and port in the lock file, for the *LockedError another Open will report.
+func (s *Store) SetOwner(pid, port int) error {
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	if s.closed {
+		return ErrClosed
+	}
+	line := []byte(strconv.Itoa(pid) + " " + strconv.Itoa(port) + "\n")
+	if _, err := s.lock.WriteAt(line, 0); err != nil {
+		return fmt.Errorf("cannot write the lock file of %s: %v", s.dir, unwrapPath(err))
+	}
+	if err := s.lock.Truncate(int64(len(line))); err != nil {
+		return fmt.Errorf("cannot write the lock file of %s: %v", s.dir, unwrapPath(err))
+	}
+	return nil
+}
+
+// release empties the lock file (so a later reader sees no stale owner) and drops the lock.
+func (s *Store) release() error {
+	_ = s.lock.Truncate(0)
+	return s.lock.Close() // closing the last descriptor releases the flock
+}
+
+// Close waits for in-flight writes to finish, then releases the directory. Later writes fail with
+// ErrClosed; reads keep answering from memory.
+func (s *Store) Close() error {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.release()
+}
+
+// isTemp reports whether name is a temporary file of an interrupted commit.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+}
+
+func (s *Store) load() error {
+	for _, d := range []string{s.boardsDir, s.capsDir} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("cannot create %s: %v", d, unwrapPath(err))
+		}
+		fi, err := os.Stat(d)
+		if err != nil {
+			return fmt.Errorf("cannot read %s: %v", d, unwrapPath(err))
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory", d)
+		}
+		if fi.Mode().Perm() != 0o700 {
+			if err := os.Chmod(d, 0o700); err != nil {
+				return fmt.Errorf("cannot make %s private (mode 0700): %v", d, unwrapPath(err))
+			}
+		}
+	}
+	ents, err := os.ReadDir(s.boardsDir)
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %v", s.boardsDir, unwrapPath(err))
+	}
+	for _, de := range ents {
+		name := de.Name()
+		path := filepath.Join(s.boardsDir, name)
+		id, isJSON := strings.CutSuffix(name, ".json")
+		switch {
+		case isTemp(name):
+			s.removeStray(path)
+		case !de.Type().IsRegular() || !isJSON || !ValidID(id):
+			s.log.Warn("board: ignoring an unexpected entry in the boards directory", "path", path)
+		default:
+			b, err := readBoardFile(path, id)
+			if err != nil {
+				return err
+			}
+			e := &entry{}
+			e.cur.Store(&b)
+			s.boards[id] = e
+		}
+	}
+	caps, err := os.ReadDir(s.capsDir)
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %v", s.capsDir, unwrapPath(err))
+	}
+	for _, de := range caps {
+		name := de.Name()
+		path := filepath.Join(s.capsDir, name)
+		switch e := s.boards[name]; {
+		case isTemp(name):
+			s.removeStray(path)
+		case e == nil:
+			// A creation interrupted between the capability and the board file: no board to open.
+			s.removeStray(path)
+		default:
+			c, err := readCapabilityFile(path)
+			if err != nil {
+				return err
+			}
+			e.capability = c
+		}
+	}
+	for id, e := range s.boards {
+		if e.capability != "" {
+			continue
+		}
+		c := newCapability()
+		if err := s.commitFile(s.capsDir, id, []byte(c)); err != nil {
+			return fmt.Errorf("board %q has no capability file and a new one cannot be written: %v", id, err)
+		}
+		e.capability = c
+		s.log.Warn("board: capability file was missing; made a new one (old edit links stop working)", "board", id)
+	}
+	return nil
+}
+
+func (s *Store) removeStray(path string) {
+	if err := os.Remove(path); err != nil {
+		s.log.Warn("board: cannot remove a leftover file", "path", path, "err", unwrapPath(err))
+		return
+	}
+	s.log.Info("board: removed a leftover file of an interrupted write", "path", path)
+}
+
+// readBoardFile reads and checks one board file strictly.
+func readBoardFile(path, id string) (Board, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Board{}, fmt.Errorf("cannot read board file %s: %v", path, unwrapPath(err))
+	}
+	var in boardFileIn
+	if err := strictjson.Decode(data, &in); err != nil {
+		return Board{}, fmt.Errorf("board file %s is damaged: %v", path, err)
+	}
+	if in.ID != id {
+		return Board{}, fmt.Errorf("board file %s holds board %q, not %q", path, in.ID, id)
+	}
+	if in.Revision < 1 {
+		return Board{}, fmt.Errorf("board file %s has revision %d; revisions start at 1", path, in.Revision)
+	}
+	if in.Content == nil {
+		return Board{}, fmt.Errorf("board file %s has no content", path)
+	}
+	t, err := time.Parse(time.RFC3339Nano, in.UpdatedAt)
+	if err != nil {
+		return Board{}, fmt.Errorf("board file %s: updatedAt %q is not an RFC 3339 time", path, in.UpdatedAt)
+	}
+	c, err := ParseContent(in.Content)
+	if err != nil {
+		return Board{}, fmt.Errorf("board file %s: %v", path, err)
+	}
+	b := Board{ID: id, Revision: in.Revision, Content: c, UpdatedAt: t.UTC()}
+	b.raw = encodeBoard(b)
+	return b, nil
+}
+
+// readCapabilityFile reads a capability and checks its form.
+func readCapabilityFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	c := string(bytes.TrimSpace(data))
+	if b, err := base64.RawURLEncoding.Strict().DecodeString(c); err != nil || len(b) != 32 {
+		return "", fmt.Errorf("capability file %s is damaged: want 32 bytes in base64url", path)
+	}
+	return c, nil
+}
+
+func newCapability() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// newID returns a short random board id: 10 of [a-z2-7], about 50 bits.
+func newID() string {
+	return strings.ToLower(rand.Text()[:10])
+}
+
+// ReadCapability returns the capability of board id in data directory dir without taking the lock (for
+// `tele board link`): it only reads, and works while a server owns the directory. A board that does not
+// exist is ErrNotFound; a missing data directory is an fs.ErrNotExist error naming it.
+func ReadCapability(dir, id string) (string, error) {
+	if !ValidID(id) {
+		return "", fmt.Errorf("%w %q", ErrInvalidID, id)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return "", fmt.Errorf("data directory %s: %w", dir, unwrapPath(err))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "boards", id+".json")); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%w: no board %q in %s", ErrNotFound, id, dir)
+	} else if err != nil {
+		return "", fmt.Errorf("cannot read board %q in %s: %v", id, dir, unwrapPath(err))
+	}
+	c, err := readCapabilityFile(filepath.Join(dir, "caps", id))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("board %q in %s has no capability file yet: start tele serve once to make one", id, dir)
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot read the capability of board %q: %v", id, unwrapPath(err))
+	}
+	return c, nil
+}
+
+func (s *Store) entry(id string) *entry {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.boards[id]
+}
+
+// Get returns the current revision of board id, or ErrNotFound.
+func (s *Store) Get(id string) (Board, error) {
+	e := s.entry(id)
+	if e == nil {
+		return Board{}, ErrNotFound
+	}
+	return *e.cur.Load(), nil
+}
+
+// List returns a summary of every board, sorted by id.
+func (s *Store) List() []Summary {
+	s.mu.RLock()
+	out := make([]Summary, 0, len(s.boards))
+	for _, e := range s.boards {
+		b := e.cur.Load()
+		out = append(out, Summary{ID: b.ID, Title: b.Content.Title, Revision: b.Revision, UpdatedAt: b.UpdatedAt})
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(out, func(a, b Summary) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// Capability returns the write capability of board id, or ErrNotFound. Never log it.
+func (s *Store) Capability(id string) (string, error) {
+	e := s.entry(id)
+	if e == nil {
+		return "", ErrNotFound
+	}
+	return e.capability, nil
+}
+
+// Authorize checks capability against board id's, in constant time: nil, ErrNotFound or
+// ErrBadCapability.
+func (s *Store) Authorize(id, capability string) error {
+	e := s.entry(id)
+	if e == nil {
+		return ErrNotFound
+	}
+	if subtle.ConstantTimeCompare([]byte(e.capability), []byte(capability)) != 1 {
+		return ErrBadCapability
+	}
+	return nil
+}
+
+// Create makes board id (a random id when id is "") at revision 1 with content c, and returns it with
+// its capability. The content is validated (*ValidationError); an existing id is ErrExists.
+func (s *Store) Create(id string, c Content) (Board, string, error) {
+	if id != "" && !ValidID(id) {
+		return Board{}, "", fmt.Errorf("%w %q", ErrInvalidID, id)
+	}
+	if err := c.Validate(); err != nil {
+		return Board{}, "", err
+	}
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	if s.closed {
+		return Board{}, "", ErrClosed
+	}
+	s.createMu.Lock()
+	defer s.createMu.Unlock()
+	if id == "" {
+		for id = newID(); s.entry(id) != nil; id = newID() {
+		}
+	} else if s.entry(id) != nil {
+		return Board{}, "", ErrExists
+	}
+	b := Board{ID: id, Revision: 1, Content: c.Clone(), UpdatedAt: s.stamp()}
+	b.raw = encodeBoard(b)
+	capability := newCapability()
+	// The capability first: a crash before the board file leaves only an orphan capability, which the
+	// next Open removes; a board is never without its capability.
+	if err := s.commitFile(s.capsDir, id, []byte(capability)); err != nil {
+		if errors.As(err, new(*afterRenameError)) {
+			s.undoCreate(s.capsDir, id)
+		}
+		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
+	}
+	if err := s.commitFile(s.boardsDir, id+".json", boardFileBytes(b.raw)); err != nil {
+		if errors.As(err, new(*afterRenameError)) {
+			s.undoCreate(s.boardsDir, id+".json")
+		}
+		s.undoCreate(s.capsDir, id)
+		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
+	}
+	e := &entry{capability: capability}
+	e.cur.Store(&b)
+	e.mu.Lock() // so that OnCommit of revision 1 precedes any later revision's
+	s.mu.Lock()
+	s.boards[id] = e
+	s.mu.Unlock()
+	if s.opts.OnCommit != nil {
+		s.opts.OnCommit(b)
+	}
+	e.mu.Unlock()
+	return b, capability, nil
+}
+
+// undoCreate removes a file of a creation that failed, so that the board does not appear at the next
+// Open (best effort: Open also removes a capability without a board).
+func (s *Store) undoCreate(dir, name string) {
+	if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		s.log.Warn("board: cannot remove a file of a board not created", "path", filepath.Join(dir, name), "err", unwrapPath(err))
+		return
+	}
+	if err := syncDir(dir); err != nil {
+		s.log.Warn("board: cannot sync a directory", "path", dir, "err", err)
+	}
+}
+
+// EnsureExample returns board id, creating it from the teaching example when it does not exist.
+func (s *Store) EnsureExample(id string) (Board, bool, error) {
+	if !ValidID(id) {
+		return Board{}, false, fmt.Errorf("%w %q", ErrInvalidID, id)
+	}
+	if b, err := s.Get(id); err == nil {
+		return b, false, nil
+	}
+	b, _, err := s.Create(id, Example())
+	if errors.Is(err, ErrExists) {
+		b, err = s.Get(id)
+		return b, false, err
+	}
+	if err != nil {
+		return Board{}, false, err
+	}
+	return b, true, nil
+}
+
+// Put replaces the content of board id, which must be at expectedRevision, and returns the new
+// revision once it is durable. Errors: *ValidationError, ErrNotFound, *ConflictError (with the current
+// revision), ErrClosed, or an I/O error. A failed Put changes nothing.
+func (s *Store) Put(id string, expectedRevision int64, c Content) (Board, error) {
+	if err := c.Validate(); err != nil {
+		return Board{}, err
+	}
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	if s.closed {
+		return Board{}, ErrClosed
+	}
+	e := s.entry(id)
+	if e == nil {
+		return Board{}, ErrNotFound
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	cur := e.cur.Load()
+	if cur.Revision != expectedRevision {
+		return Board{}, &ConflictError{Current: cur.Revision}
+	}
+	b := Board{ID: id, Revision: cur.Revision + 1, Content: c.Clone(), UpdatedAt: s.stamp()}
+	b.raw = encodeBoard(b)
+	if err := s.commitFile(s.boardsDir, id+".json", boardFileBytes(b.raw)); err != nil {
+		var ar *afterRenameError
+		if errors.As(err, &ar) {
+			// The new file is in place but not known to be durable: put the old one back, so that
+			// memory and disk agree on the revision the caller was told is current.
+			if rbErr := s.commitFile(s.boardsDir, id+".json", boardFileBytes(cur.raw)); rbErr != nil {
+				s.log.Error("board: a failed write could not be rolled back; the file may hold the unacknowledged revision",
+					"board", id, "revision", b.Revision, "err", rbErr)
+			}
+		}
+		return Board{}, fmt.Errorf("cannot write board %q: %w", id, err)
+	}
+	e.cur.Store(&b)
+	if s.opts.OnCommit != nil {
+		s.opts.OnCommit(b)
+	}
+	return b, nil
+}
+
+// stamp is the commit time as stored: UTC, millisecond precision.
+func (s *Store) stamp() time.Time {
+	return s.now().UTC().Truncate(time.Millisecond)
+}
+
+func boardFileBytes(raw []byte) []byte {
+	return append(append(make([]byte, 0, len(raw)+1), raw...), '\n')
+}
+
+// afterRenameError is a commit that failed after its rename: the target already holds the new bytes.
+type afterRenameError struct{ err error }
+
+func (e *afterRenameError) Error() string { return e.err.Error() }
+func (e *afterRenameError) Unwrap() error { return e.err }
+
+func (s *Store) step(name string) error {
+	if s.hook != nil {
+		return s.hook(name)
+	}
+	return nil
+}
+
+// commitFile replaces dir/name with data durably: a temporary file in dir (mode 0600), write, fsync,
+// close, rename over the target, fsync dir. Before the rename any failure removes the temporary file and
+// leaves the target as it was; a failure of the directory fsync is an *afterRenameError.
+func (s *Store) commitFile(dir, name string, data []byte) (err error) {
+	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	closed, renamed := false, false
+	defer func() {
+		if renamed {
+			return
+		}
+		if !closed {
+			f.Close()
+		}
+		if rmErr := os.Remove(tmp); rmErr != nil {
+			s.log.Warn("board: cannot remove a temporary file", "path", tmp, "err", unwrapPath(rmErr))
+		}
+	}()
+	if err := s.step("write"); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := s.step("sync"); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	closed = true
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := s.step("rename"); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		return err
+	}
+	renamed = true
+	if err := s.step("syncdir"); err != nil {
+		return &afterRenameError{err}
+	}
+	if err := syncDir(dir); err != nil {
+		return &afterRenameError{err}
+	}
+	return nil
+}
+
+// syncDir fsyncs a directory so that a rename in it is durable. EINVAL (file systems that cannot sync
+// a directory) counts as success, as in influxdb's SyncDir.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		d.Close()
+		return err
+	}
+	return d.Close()
+}
+
+// Clone returns a deep copy of c (two allocations for all the bars and chords).
+func (c Content) Clone() Content {
+	if c.Sections == nil {
+		return c
+	}
+	nbars, nchords := 0, 0
+	for _, s := range c.Sections {
+		nbars += len(s.Bars)
+		for _, bar := range s.Bars {
+			nchords += len(bar)
+		}
+	}
+	bars := make([][]string, 0, nbars)
+	chords := make([]string, 0, nchords)
+	secs := make([]Section, len(c.Sections))
+	for i, s := range c.Sections {
+		secs[i].Label = s.Label
+		if s.Bars == nil {
+			continue
+		}
+		start := len(bars)
+		for _, bar := range s.Bars {
+			if bar == nil {
+				bars = append(bars, nil)
+				continue
+			}
+			k := len(chords)
+			chords = append(chords, bar...)
+			bars = append(bars, chords[k:len(chords):len(chords)])
+		}
+		secs[i].Bars = bars[start:len(bars):len(bars)]
+	}
+	c.Sections = secs
+	return c
+}
