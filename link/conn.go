@@ -45,10 +45,10 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 func (e *Error) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(`{"code":`)
-	c, _ := json.Marshal(e.Code)
+	c, _ := marshal(e.Code)
 	b.Write(c)
 	b.WriteString(`,"message":`)
-	m, _ := json.Marshal(e.Message)
+	m, _ := marshal(e.Message)
 	b.Write(m)
 	keys := make([]string, 0, len(e.Fields))
 	for k := range e.Fields {
@@ -58,11 +58,11 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v, err := json.Marshal(e.Fields[k])
+		v, err := marshal(e.Fields[k])
 		if err != nil {
 			return nil, err
 		}
-		kb, _ := json.Marshal(k)
+		kb, _ := marshal(k)
 		b.WriteByte(',')
 		b.Write(kb)
 		b.WriteByte(':')
@@ -75,6 +75,17 @@ func (e *Error) MarshalJSON() ([]byte, error) {
 // BadCall is the answer to an unknown call or bad arguments.
 func BadCall(format string, a ...any) *Error {
 	return &Error{Code: CodeBadCall, Message: fmt.Sprintf(format, a...)}
+}
+
+// marshal is json.Marshal without HTML escaping (frames are not HTML; `&` in URLs stays readable).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 type rawJSON []byte
@@ -269,7 +280,7 @@ func (c *Conn) runCall(ctx context.Context, f frame) (res any, err error) {
 func (c *Conn) writeReply(id int64, res any, err error) {
 	var b []byte
 	if err == nil {
-		ok, merr := json.Marshal(res)
+		ok, merr := marshal(res)
 		if merr != nil {
 			c.log.Error("link: cannot encode a reply", "id", id, "error", merr)
 			err = &Error{Code: CodeInternal, Message: "internal error"}
@@ -286,7 +297,7 @@ func (c *Conn) writeReply(id int64, res any, err error) {
 			c.log.Error("link: call failed", "id", id, "error", err.Error())
 			le = &Error{Code: CodeInternal, Message: "internal error"}
 		}
-		eb, merr := json.Marshal(le)
+		eb, merr := marshal(le)
 		if merr != nil {
 			eb = []byte(`{"code":"internal","message":"internal error"}`)
 		}
@@ -327,7 +338,7 @@ func (c *Conn) Call(ctx context.Context, name string, args any) ([]byte, error) 
 	a := []byte("{}")
 	if args != nil {
 		var err error
-		if a, err = json.Marshal(args); err != nil {
+		if a, err = marshal(args); err != nil {
 			return nil, err
 		}
 		if len(a) == 0 || a[0] != '{' {
@@ -349,7 +360,7 @@ func (c *Conn) Call(ctx context.Context, name string, args any) ([]byte, error) 
 		c.mu.Unlock()
 	}
 
-	nb, _ := json.Marshal(name)
+	nb, _ := marshal(name)
 	b := fmt.Appendf(nil, `{"id":%d,"call":%s,"args":%s}`, id, nb, a)
 	if err := c.write(b); err != nil {
 		forget()
@@ -378,10 +389,10 @@ func (c *Conn) Note(name string, fields any) error {
 	if !validName(name, maxNameLen) {
 		return fmt.Errorf("link: bad note name %q", name)
 	}
-	nb, _ := json.Marshal(name)
+	nb, _ := marshal(name)
 	b := append([]byte(`{"note":`), nb...)
 	if fields != nil {
-		fb, err := json.Marshal(fields)
+		fb, err := marshal(fields)
 		if err != nil {
 			return err
 		}
