@@ -51,6 +51,7 @@ type Projector struct {
 	// scratch, valid within one call only (released before it returns)
 	msg     msgInfo
 	blocks  []block
+	texts   []string // raw text strings of multi-block runs (lazyTexts)
 	scratch []byte
 
 	// the window (Items/ItemsJSON) of version winVersion
@@ -246,12 +247,13 @@ done:
 // release drops the scratch references to the caller's bytes.
 func (p *Projector) release() {
 	clear(p.blocks)
-	p.blocks = p.blocks[:0]
+	clear(p.texts)
 	clear(p.added)
-	p.added = p.added[:0]
+	p.blocks, p.texts, p.added = p.blocks[:0], p.texts[:0], p.added[:0]
 	p.msg = msgInfo{}
-	if cap(p.scratch) > 1<<20 {
-		p.scratch = nil
+	// Do not hold on to the scratch of an unusually big note.
+	if cap(p.blocks) > 1<<12 || cap(p.texts) > 1<<12 || cap(p.added) > 1<<16 || cap(p.scratch) > 1<<20 {
+		p.blocks, p.texts, p.added, p.scratch = nil, nil, nil, nil
 	}
 }
 
@@ -276,8 +278,8 @@ func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int
 		if !more {
 			break
 		}
-		switch {
-		case keyIs(k, "type"):
+		switch k {
+		case "type":
 			o.skip(v)
 			if raw := s[v:o.i]; !o.bad && !haveType && isString(raw) {
 				typ, _ = decodeString(raw)
@@ -285,7 +287,7 @@ func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int
 			} else {
 				bad = true
 			}
-		case keyIs(k, "id"):
+		case "id":
 			o.skip(v)
 			if raw := s[v:o.i]; !o.bad && !haveID && isString(raw) {
 				id, _ = decodeString(raw)
@@ -293,7 +295,7 @@ func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int
 			} else {
 				bad = true
 			}
-		case keyIs(k, "message"):
+		case "message":
 			if haveMsg || s[v] != '{' || (haveType && typ != "message") {
 				bad = bad || haveMsg || s[v] != '{'
 				o.skip(v)
@@ -375,8 +377,8 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 		if !more {
 			break
 		}
-		switch {
-		case keyIs(k, "role"):
+		switch k {
+		case "role":
 			o.skip(v)
 			if raw := s[v:o.i]; !o.bad && !m.haveRole && isString(raw) {
 				m.role, _ = decodeString(raw)
@@ -384,7 +386,7 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 			} else {
 				m.bad = true
 			}
-		case keyIs(k, "content"):
+		case "content":
 			if m.content != "" {
 				m.bad = true
 				o.skip(v)
@@ -403,7 +405,7 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 			if !o.bad {
 				m.content = s[v:o.i]
 			}
-		case keyIs(k, "toolCallId"):
+		case "toolCallId":
 			o.skip(v)
 			if raw := s[v:o.i]; !o.bad && !m.haveCallID && isString(raw) {
 				m.callID, _ = decodeString(raw)
@@ -411,7 +413,7 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 			} else {
 				m.bad = true
 			}
-		case keyIs(k, "isError"):
+		case "isError":
 			o.skip(v)
 			switch raw := s[v:o.i]; {
 			case o.bad:
@@ -422,7 +424,7 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 			default:
 				m.bad = true
 			}
-		case keyIs(k, "stopReason"):
+		case "stopReason":
 			o.skip(v)
 			if raw := s[v:o.i]; !o.bad && !m.haveStop && isString(raw) {
 				m.stopReason, _ = decodeString(raw)
@@ -488,17 +490,17 @@ func (p *Projector) parseBlocks(s string, i int) (end int, ok bool) {
 				return 0, false
 			}
 			raw := s[w:o.i]
-			switch {
-			case keyIs(k, "type"):
+			switch k {
+			case "type":
 				bad = bad || haveType || !isString(raw)
 				typ, haveType = raw, true
-			case keyIs(k, "text"):
+			case "text":
 				bad = bad || haveText
 				text, haveText = raw, true
-			case keyIs(k, "id"):
+			case "id":
 				bad = bad || haveID
 				id, haveID = raw, true
-			case keyIs(k, "name"):
+			case "name":
 				bad = bad || haveName
 				name, haveName = raw, true
 			}
@@ -565,7 +567,7 @@ func (p *Projector) projectMessage(r *ring, s, base string) bool {
 			}
 		}
 		if m.role == RoleUser {
-			p.pushRun(r, base, RoleUser, m.content, 0, len(p.blocks), 0)
+			p.pushRun(r, base, RoleUser, 0, len(p.blocks), 0)
 			return true
 		}
 		run, runs := -1, 0
@@ -576,7 +578,7 @@ func (p *Projector) projectMessage(r *ring, s, base string) bool {
 					run = k
 				}
 			case blockToolCall:
-				if run >= 0 && p.pushRun(r, base, RoleAssistant, m.content, run, k, runs) {
+				if run >= 0 && p.pushRun(r, base, RoleAssistant, run, k, runs) {
 					runs++
 				}
 				run = -1
@@ -587,7 +589,7 @@ func (p *Projector) projectMessage(r *ring, s, base string) bool {
 			}
 		}
 		if run >= 0 {
-			p.pushRun(r, base, RoleAssistant, m.content, run, len(p.blocks), runs)
+			p.pushRun(r, base, RoleAssistant, run, len(p.blocks), runs)
 		}
 		if m.haveStop && (m.stopReason == "error" || m.stopReason == "aborted") {
 			sl := r.push()
@@ -609,7 +611,7 @@ func (p *Projector) projectMessage(r *ring, s, base string) bool {
 // pushRun pushes one text item for the text blocks k0..k1-1 of p.blocks (other blocks in between are
 // skipped), unless they are all empty. The nth run of an assistant message after the first gets the
 // id <base>.x<k0>. It reports whether an item was pushed.
-func (p *Projector) pushRun(r *ring, base, role, content string, k0, k1, nth int) bool {
+func (p *Projector) pushRun(r *ring, base, role string, k0, k1, nth int) bool {
 	texts, single := 0, ""
 	for _, b := range p.blocks[k0:k1] {
 		if b.kind == blockText && b.text != `""` {
@@ -627,9 +629,15 @@ func (p *Projector) pushRun(r *ring, base, role, content string, k0, k1, nth int
 	}
 	if texts == 1 {
 		sl.lazy, sl.src = lazyText, single
-	} else {
-		sl.lazy, sl.src, sl.k0, sl.k1 = lazyBlocks, content, k0, k1
+		return true
 	}
+	sl.lazy, sl.k0 = lazyTexts, len(p.texts)
+	for _, b := range p.blocks[k0:k1] {
+		if b.kind == blockText && b.text != `""` {
+			p.texts = append(p.texts, b.text)
+		}
+	}
+	sl.k1 = len(p.texts)
 	return true
 }
 
@@ -662,18 +670,18 @@ type slot struct {
 	lazy   uint8
 	suffix byte // id suffix: 0 (none), 't', 'x' or 'n'
 	num    int  // id suffix number
-	k0, k1 int  // block range (lazyBlocks)
+	k0, k1 int  // range of p.texts (lazyTexts)
 	base   string
 	src    string
 	callID string // pending tool call id
 }
 
 const (
-	lazyNone   uint8 = iota
-	lazyID           // only the id (notices)
-	lazyText         // text = the raw JSON string src
-	lazyBlocks       // text = text blocks k0..k1-1 of the raw content array src
-	lazyName         // name = the raw JSON string src
+	lazyNone  uint8 = iota
+	lazyID          // only the id (notices)
+	lazyText        // text = the raw JSON string src
+	lazyTexts       // text = the raw JSON strings p.texts[k0:k1], joined
+	lazyName        // name = the raw JSON string src
 )
 
 func (p *Projector) materialize(sl *slot) {
@@ -693,25 +701,20 @@ func (p *Projector) materialize(sl *slot) {
 		sl.it.Text = keep(sl.src, MaxItemTextUnits)
 	case lazyName:
 		sl.it.Name = keep(sl.src, MaxItemNameUnits)
-	case lazyBlocks:
+	case lazyTexts:
 		sep := "\n\n"
 		if sl.it.Role == RoleUser {
 			sep = "\n"
 		}
 		var b strings.Builder
-		if _, ok := p.parseBlocks(sl.src, 0); ok && sl.k1 <= len(p.blocks) {
-			for _, bl := range p.blocks[sl.k0:sl.k1] {
-				if bl.kind != blockText || bl.text == `""` {
-					continue
-				}
-				if b.Len() > 0 {
-					b.WriteString(sep)
-				}
-				t, _ := decodeString(bl.text)
-				b.WriteString(t)
-				if b.Len() > 4*MaxItemTextUnits { // enough for the cut below
-					break
-				}
+		for k, raw := range p.texts[sl.k0:sl.k1] {
+			if k > 0 {
+				b.WriteString(sep)
+			}
+			t, _ := decodeString(raw)
+			b.WriteString(t)
+			if b.Len() > 4*MaxItemTextUnits { // enough for the cut below
+				break
 			}
 		}
 		sl.it.Text = cleanText(b.String(), MaxItemTextUnits, true)
@@ -775,8 +778,10 @@ func (r *ring) push() *slot {
 	return sl
 }
 
-// idSet is a set of entry ids; ids of up to 16 bytes (Pi's are 8) are stored without allocating.
+// idSet is a set of entry ids. Ids of 8 bytes (Pi's) are map keys of one word; other ids of up to 16
+// bytes are stored without allocating.
 type idSet struct {
+	eight map[uint64]struct{}
 	short map[shortID]struct{}
 	long  map[string]struct{}
 }
@@ -787,38 +792,55 @@ type shortID struct {
 }
 
 func newIDSet() *idSet {
-	return &idSet{short: map[shortID]struct{}{}, long: map[string]struct{}{}}
+	return &idSet{eight: map[uint64]struct{}{}, short: map[shortID]struct{}{}, long: map[string]struct{}{}}
 }
 
 func (s *idSet) clear() {
+	clear(s.eight)
 	clear(s.short)
 	clear(s.long)
 }
 
+func word8(id string) uint64 {
+	_ = id[7]
+	return uint64(id[0]) | uint64(id[1])<<8 | uint64(id[2])<<16 | uint64(id[3])<<24 |
+		uint64(id[4])<<32 | uint64(id[5])<<40 | uint64(id[6])<<48 | uint64(id[7])<<56
+}
+
 // add adds id and reports whether it was new.
 func (s *idSet) add(id string) bool {
-	if len(id) <= 16 {
+	switch {
+	case len(id) == 8:
+		k := word8(id)
+		if _, dup := s.eight[k]; dup {
+			return false
+		}
+		s.eight[k] = struct{}{}
+	case len(id) <= 16:
 		var k shortID
 		k.n = uint8(copy(k.b[:], id))
 		if _, dup := s.short[k]; dup {
 			return false
 		}
 		s.short[k] = struct{}{}
-		return true
+	default:
+		if _, dup := s.long[id]; dup {
+			return false
+		}
+		s.long[strings.Clone(id)] = struct{}{}
 	}
-	if _, dup := s.long[id]; dup {
-		return false
-	}
-	s.long[strings.Clone(id)] = struct{}{}
 	return true
 }
 
 func (s *idSet) remove(id string) {
-	if len(id) <= 16 {
+	switch {
+	case len(id) == 8:
+		delete(s.eight, word8(id))
+	case len(id) <= 16:
 		var k shortID
 		k.n = uint8(copy(k.b[:], id))
 		delete(s.short, k)
-		return
+	default:
+		delete(s.long, id)
 	}
-	delete(s.long, id)
 }

@@ -156,7 +156,7 @@ type objIter struct {
 
 func newObjIter(s string, i int) objIter { return objIter{s: s, i: i + 1} }
 
-// next returns the next member's raw key (with its quotes) and the start of its value.
+// next returns the next member's key (decoded) and the start of its value.
 func (o *objIter) next() (key string, v int, ok bool) {
 	s := o.s
 	i := skipWS(s, o.i)
@@ -183,12 +183,24 @@ func (o *objIter) next() (key string, v int, ok bool) {
 		o.bad = true
 		return "", 0, false
 	}
-	e, ok := endOfString(s, i)
-	if !ok {
+	// Keys are short: a byte loop, falling back to the string scanner and gjson for escapes.
+	e := i + 1
+	for e < len(s) && s[e] != '"' && s[e] != '\\' {
+		e++
+	}
+	if e >= len(s) {
 		o.bad = true
 		return "", 0, false
 	}
-	key = s[i:e]
+	if s[e] == '"' {
+		key, e = s[i+1:e], e+1
+	} else {
+		if e, ok = endOfString(s, i); !ok {
+			o.bad = true
+			return "", 0, false
+		}
+		key, _ = decodeString(s[i:e])
+	}
 	i = skipWS(s, e)
 	if i >= len(s) || s[i] != ':' {
 		o.bad = true
@@ -203,12 +215,13 @@ func (o *objIter) next() (key string, v int, ok bool) {
 	return key, i, true
 }
 
-// skip consumes the value at v.
+// skip consumes the value at v. On failure it sets bad and leaves i at v, so s[v:i] stays a valid
+// (empty) slice expression.
 func (o *objIter) skip(v int) {
 	e, ok := skipValue(o.s, v)
 	if !ok {
 		o.bad = true
-		return
+		e = v
 	}
 	o.i = e
 }
@@ -259,21 +272,9 @@ func (a *arrIter) skip(v int) {
 	e, ok := skipValue(a.s, v)
 	if !ok {
 		a.bad = true
-		return
+		e = v
 	}
 	a.i = e
-}
-
-// keyIs reports whether the raw key (with quotes) names want. Escaped keys are decoded first.
-func keyIs(raw, want string) bool {
-	if len(raw) == len(want)+2 && raw[1:len(raw)-1] == want {
-		return true
-	}
-	if strings.IndexByte(raw, '\\') < 0 {
-		return false
-	}
-	s, _ := decodeString(raw)
-	return s == want
 }
 
 // decodeString returns the value of the raw JSON string (with quotes). fresh is true when the result

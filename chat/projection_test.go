@@ -305,6 +305,13 @@ func TestProjectionCrafted(t *testing.T) {
 				iTool("a1.t7", "grep", ToolCalling), iNotice("a1.n", CodeModelFailed)},
 		},
 		{
+			name: "several multi-block runs in one message",
+			notes: [][]byte{pjBranch(pjAsst("a1", "stop", pjText("a"), pjText("b"), pjToolCall("c1", "read", `{}`),
+				pjText("c"), pjThink("T"), pjText(""), pjText("dé"), pjToolCall("c2", "read", `{}`), pjText("e"), pjText("f")))},
+			want: []Item{iAsst("a1", "a\n\nb"), iTool("a1.t2", "read", ToolCalling), iAsst("a1.x3", "c\n\ndé"),
+				iTool("a1.t7", "read", ToolCalling), iAsst("a1.x8", "e\n\nf")},
+		},
+		{
 			name:  "aborted with no content, length and unknown stop reasons",
 			notes: [][]byte{pjBranch(pjAsst("a1", "aborted"), pjAsst("a2", "length", pjText("cut")), pjAsst("a3", "weird", pjText("w")))},
 			want:  []Item{iNotice("a1.n", CodeReplyAborted), iAsst("a2", "cut"), iAsst("a3", "w")},
