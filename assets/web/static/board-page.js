@@ -486,7 +486,11 @@ class BoardPage {
         bindText(byId('play-label'), state === 'playing' ? 'player.stop' : 'player.play');
       },
     });
-    play.addEventListener('click', () => this.player.toggle());
+    // Only a real gesture (a click, or Enter/Space on the button) starts or stops the player: a click a
+    // script synthesizes is not trusted and does nothing.
+    play.addEventListener('click', (ev) => {
+      if (ev.isTrusted) this.player.toggle();
+    });
   }
 }
 

@@ -59,19 +59,16 @@ export class BoardView {
       s.up = tool('move-up', '↑', () => this.handlers.moveSection(i, -1));
       s.down = tool('move-down', '↓', () => this.handlers.moveSection(i, +1));
       s.remove = tool('remove', '×', () => this.handlers.removeSection(i));
-      head.append(s.input, h('div', { class: 'section-tools' }, s.up, s.down, s.remove));
+      s.addBar = h('button', { type: 'button', class: 'add-bar' });
+      bindText(s.addBar, 'section.addBarShort');
+      s.addBar.addEventListener('click', () => this.handlers.addBar(i));
+      head.append(s.input, h('div', { class: 'section-tools' }, s.up, s.down, s.remove), s.addBar);
     } else {
       s.mark = h('h2', { class: 'mark' });
       head.append(s.mark);
     }
     s.barsEl = h('ol', { class: 'bars' });
     s.el.append(head, s.barsEl);
-    if (this.editable) {
-      s.addBar = h('button', { type: 'button', class: 'bar-add' }, h('span', { 'aria-hidden': 'true' }, '+'));
-      s.addBar.addEventListener('click', () => this.handlers.addBar(i));
-      s.addBarLi = h('li', { class: 'bar bar-add-cell' }, s.addBar);
-      s.barsEl.append(s.addBarLi);
-    }
     if (this.addSectionBtn) this.root.insertBefore(s.el, this.addSectionBtn);
     else this.root.append(s.el);
     this.sections[i] = s;
@@ -120,8 +117,7 @@ export class BoardView {
       bar.target = bar.li;
       bar.li.append(bar.num, bar.chordsEl);
     }
-    if (s.addBarLi) s.barsEl.insertBefore(bar.li, s.addBarLi);
-    else s.barsEl.append(bar.li);
+    s.barsEl.append(bar.li);
     s.bars[j] = bar;
     return bar;
   }

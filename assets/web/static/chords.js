@@ -71,12 +71,14 @@ export class Catalogue {
       main = symbol.slice(0, slash);
       if (!this.roots.includes(bass)) return null;
     }
-    const root = this.rootsByLength.find((r) => main.startsWith(r));
-    if (!root) return null;
-    const quality = main.slice(root.length);
-    const intervals = this.qualities.get(quality);
-    if (!intervals) return null;
-    return { root, quality, bass, intervals };
+    // The longest root whose rest is a quality: "C#m" is C# minor, "Ab5" is A-flat five.
+    for (const root of this.rootsByLength) {
+      if (!main.startsWith(root)) continue;
+      const quality = main.slice(root.length);
+      const intervals = this.qualities.get(quality);
+      if (intervals) return { root, quality, bass, intervals };
+    }
+    return null;
   }
 
   // normalize accepts common typing variants that mean exactly a catalogue symbol ("nc" → "N.C.",

@@ -69,7 +69,8 @@ const dictionaries = {
     'section.moveDown': 'Move section {name} down',
     'section.remove': 'Remove section {name}',
     'section.add': 'Add section',
-    'section.addBar': 'Add a bar to section {name}',
+    'section.addBar': 'Add bar to section {name}',
+    'section.addBarShort': 'Add bar',
     'bar.aria': 'Bar {n}: {chords}',
     'bar.edit': 'Edit bar {n}: {chords}',
 
@@ -206,6 +207,7 @@ const dictionaries = {
     'section.remove': '删除段落 {name}',
     'section.add': '添加段落',
     'section.addBar': '在段落 {name} 末尾添加小节',
+    'section.addBarShort': '添加小节',
     'bar.aria': '第 {n} 小节：{chords}',
     'bar.edit': '编辑第 {n} 小节：{chords}',
 
