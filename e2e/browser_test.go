@@ -18,11 +18,11 @@ import (
 
 // boardContent is the content schema of SPEC 3.2.
 type boardContent struct {
-	Title       string     `json:"title"`
-	Description string     `json:"description"`
-	Key         string     `json:"key,omitempty"`
-	Tempo       int        `json:"tempo"`
-	BeatsPerBar int        `json:"beatsPerBar"`
+	Title       string         `json:"title"`
+	Description string         `json:"description"`
+	Key         string         `json:"key,omitempty"`
+	Tempo       int            `json:"tempo"`
+	BeatsPerBar int            `json:"beatsPerBar"`
 	Sections    []boardSection `json:"sections"`
 }
 
