@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"tele/sse"
 )
 
 // BenchmarkSnapshotTo4Streams measures publishing one chat snapshot to 4 paired streams:
@@ -164,5 +162,3 @@ func benchBare(b *testing.B, frame []byte) {
 	b.SetBytes(int64(len(frame)))
 	b.ReportMetric(float64(len(frame)), "snapshot-bytes")
 }
-
-var _ = sse.Encode

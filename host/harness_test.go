@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -407,5 +406,3 @@ func portClosed(port int) bool {
 	c.Close()
 	return false
 }
-
-var _ = errors.New

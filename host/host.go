@@ -397,10 +397,3 @@ func (h *host) inviteURL() string {
 	return h.boardURL() + "#binding=" + url.QueryEscape(h.binding.ID()) +
 		"&invite=" + url.QueryEscape(secret) + "&cap=" + url.QueryEscape(h.capability)
 }
-
-// current returns the gateway and whether the host is running.
-func (h *host) running() (*chat.Gateway, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.gateway, h.phase == running
-}
