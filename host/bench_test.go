@@ -59,7 +59,7 @@ func benchHost(b *testing.B) []byte {
 	if err != nil {
 		b.Skipf("fixture: %v", err)
 	}
-	fb.send(`{"note":"branch","reset":true,"entries":` + strings.TrimSpace(string(fixture)) + `}`)
+	fb.send(`{"note":"branch","reset":true,"entries":` + compact(fixture) + `}`)
 	fb.send(`{"note":"state","idle":true,"pending":false,"prompt":false}`)
 	br, code := pair(b, r, r.Invite)
 	if code != 200 {

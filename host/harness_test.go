@@ -2,6 +2,7 @@ package host
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -405,4 +406,13 @@ func portClosed(port int) bool {
 	}
 	c.Close()
 	return false
+}
+
+// compact returns JSON on one line, as a frame needs it.
+func compact(b []byte) string {
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		panic(err)
+	}
+	return out.String()
 }

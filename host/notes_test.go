@@ -1,0 +1,170 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chatView reads GET /api/chat/:binding/status as the paired browser.
+func (b *browser) status(t *testing.T) map[string]json.RawMessage {
+	t.Helper()
+	req, _ := http.NewRequest("GET", b.origin+"/api/chat/"+b.binding+"/status", nil)
+	req.AddCookie(b.cookie)
+	resp, err := b.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status: %d %s", resp.StatusCode, body)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// eventually polls cond (over HTTP) until it holds: notes are applied asynchronously to the HTTP side.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestNotesDriveTheChatView(t *testing.T) {
+	fixture, err := os.ReadFile("../../shared/research/pi-branch-example.json")
+	if err != nil {
+		t.Skipf("fixture: %v", err)
+	}
+	fb := startHost(t, hostOpts{})
+	r := fb.ready("songs")
+	b, _ := pair(t, r, r.Invite)
+
+	fb.send(`{"note":"branch","reset":true,"entries":` + compact(fixture) + `}`)
+	eventually(t, "the branch projected", func() bool {
+		return strings.Contains(string(b.status(t)["items"]), `"role":"user"`)
+	})
+	items := string(b.status(t)["items"])
+	if !strings.Contains(items, "SCRIPTED_REPLY to: hello") {
+		t.Fatalf("items lack the fixture's reply: %.300s", items)
+	}
+
+	// Malformed notes change nothing and do not stop the host.
+	fb.send(`{"note":"branch","reset":true,"entries":{}}`)
+	fb.send(`{"note":"branch","reset":"yes","entries":[]}`)
+	fb.send(`{"note":"branch","entries":[]}`)
+	fb.send(`{"note":"state","idle":true}`)
+	fb.send(`{"note":"settled","extra":1}`)
+	fb.send(`{"note":"input","command":""}`)
+	fb.send(`{"note":"stream","message":"text"}`)
+
+	fb.send(`{"note":"agent_start"}`)
+	eventually(t, "running", func() bool { return string(b.status(t)["status"]) == `"running"` })
+	if string(b.status(t)["runId"]) == "null" {
+		t.Fatal("no runId after agent_start")
+	}
+	fb.send(`{"note":"stream","message":{"role":"assistant","content":[{"type":"text","text":"Streaming words"}],"timestamp":1}}`)
+	eventually(t, "the streaming item", func() bool {
+		return strings.Contains(string(b.status(t)["items"]), "Streaming words")
+	})
+	fb.send(`{"note":"turn_end"}`)
+	eventually(t, "the streaming item gone", func() bool {
+		return !strings.Contains(string(b.status(t)["items"]), "Streaming words")
+	})
+	fb.send(`{"note":"state","idle":false,"pending":true,"prompt":true}`)
+	eventually(t, "terminal prompt", func() bool { return string(b.status(t)["status"]) == `"terminal-prompt"` })
+	fb.send(`{"note":"state","idle":false,"pending":false,"prompt":false}`)
+	fb.send(`{"note":"agent_end"}`)
+	fb.send(`{"note":"settled"}`)
+	eventually(t, "settled", func() bool {
+		s := b.status(t)
+		return string(s["status"]) == `"idle"` && string(s["idleVersion"]) == "2" && string(s["runId"]) == "null"
+	})
+	if logs := fb.logs.String(); strings.Contains(logs, "SCRIPTED_REPLY") || strings.Contains(logs, "Streaming words") {
+		t.Fatal("message text in the logs")
+	}
+}
+
+func TestAbortAndFailedSendReachTheBridge(t *testing.T) {
+	fb := startHost(t, hostOpts{})
+	r := fb.ready("songs")
+	b, _ := pair(t, r, r.Invite)
+	fb.send(`{"note":"agent_start"}`)
+	var runID string
+	eventually(t, "a run", func() bool {
+		json.Unmarshal(b.status(t)["runId"], &runID)
+		return runID != ""
+	})
+	done := make(chan int, 1)
+	go func() {
+		resp, _ := b.post("/api/chat/"+r.Binding+"/command",
+			fmt.Sprintf(`{"type":"abort","id":"0b5e7c1e-2f4a-4d7b-9c3e-8a1f6d2b4c5e","epoch":%q,"runId":%q}`, r.Epoch, runID))
+		done <- resp.StatusCode
+	}()
+	call := wait(t, fb.calls, "the abort call")
+	var args map[string]string
+	json.Unmarshal(call.m["args"], &args)
+	if call.str("call") != "abort" || args["runId"] != runID || args["command"] != "0b5e7c1e-2f4a-4d7b-9c3e-8a1f6d2b4c5e" || len(args) != 2 {
+		t.Fatalf("abort call %s", call.line)
+	}
+	fb.send(fmt.Sprintf(`{"id":%d,"ok":null}`, call.id()))
+	if code := wait(t, done, "abort answer"); code != 202 {
+		t.Fatalf("abort: %d", code)
+	}
+	fb.send(`{"note":"settled"}`)
+	eventually(t, "idle", func() bool { return string(b.status(t)["status"]) == `"idle"` })
+
+	// The bridge refuses a send: the browser hears the submission is uncertain.
+	go func() {
+		resp, _ := b.post("/api/chat/"+r.Binding+"/command",
+			fmt.Sprintf(`{"type":"send","id":"1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f","epoch":%q,"idleVersion":2,"text":"hi"}`, r.Epoch))
+		done <- resp.StatusCode
+	}()
+	call = wait(t, fb.calls, "the send call")
+	fb.send(fmt.Sprintf(`{"id":%d,"err":{"code":"not_idle","message":"Pi is busy"}}`, call.id()))
+	if code := wait(t, done, "send answer"); code != 502 {
+		t.Fatalf("refused send: %d", code)
+	}
+}
+
+func TestMalformedRevokeStillRevokes(t *testing.T) {
+	fb := startHost(t, hostOpts{})
+	r := fb.ready("songs")
+	fb.send(`{"note":"revoke","reason":"because"}`)
+	if err := fb.runResult(); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !portClosed(r.port) {
+		t.Fatal("the port is still open")
+	}
+	if !strings.Contains(fb.logs.String(), "reason=unknown") {
+		t.Fatal("no revoke logged")
+	}
+}
+
+func TestSecondHelloIgnored(t *testing.T) {
+	fb := startHost(t, hostOpts{})
+	fb.ready("songs")
+	fb.hello("other")
+	if r := fb.call("tool", `{"action":"get"}`); !strings.Contains(r.line, `"id":"songs"`) {
+		t.Fatalf("get after a second hello: %s", r.line)
+	}
+	select {
+	case n := <-fb.notes:
+		t.Fatalf("a second hello was answered: %s", n.line)
+	default:
+	}
+}
