@@ -40,10 +40,10 @@ func osEnv() *Env {
 	}
 }
 
-// A command runs with a context that main never cancels (commands set up their own signal handling: serve
-// stops on SIGINT/SIGTERM, host ends when its stdin closes) and returns nil, a *usageError (exit 2), or
-// any other error (exit 1). Errors print as one line `tele: <message>` on stderr.
-type command func(ctx context.Context, args []string, env *Env) error
+// Every command is func(ctx context.Context, args []string, env *Env) error. It runs with a context that
+// main never cancels (commands set up their own signal handling: serve stops on SIGINT/SIGTERM, host ends
+// when its stdin closes) and returns nil, a *usageError (exit 2), or any other error (exit 1). Errors print
+// as one line `tele: <message>` on stderr.
 
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], osEnv()))
