@@ -1,0 +1,220 @@
+package board
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The crash test runs the store in a child process (this test binary, re-executed with crashChildEnv
+// set to the data directory), kills it with SIGKILL at random moments, and after each kill reopens the
+// directory and checks every board.
+//
+// SIGKILL ends the process at any instruction, including in the middle of write(2) or between rename(2)
+// and the directory fsync, but the kernel's page cache survives it; so this proves atomicity against a
+// crash of the process (no torn or half-renamed file, no lost acknowledged write), not durability
+// against power loss, which needs the fsyncs the commit does and cannot be tested from user space.
+const crashChildEnv = "TELE_BOARD_CRASH_CHILD"
+
+var crashBoards = []string{"alpha", "beta", "gamma"}
+
+// crashContent is the content of board id at revision rev: a pure function, so the parent can check
+// the exact content of whatever revision it finds. Sizes vary with rev, so a torn or mixed file cannot
+// pass for a valid one.
+func crashContent(id string, rev int64) Content {
+	c := Content{
+		Title:       fmt.Sprintf("%s at revision %d", id, rev),
+		Description: strings.Repeat("crash-safe ", int(rev*7%180)),
+		Key:         []string{"C", "Am", "F#m", "Bb"}[rev%4],
+		Tempo:       30 + int(rev%271),
+		BeatsPerBar: 1 + int(rev%12),
+	}
+	nsec := 1 + int(rev%5)
+	for s := range nsec {
+		sec := Section{Label: fmt.Sprintf("part %d/%d", s+1, rev)}
+		for b := range 1 + int((rev+int64(s))%40) {
+			sec.Bars = append(sec.Bars, []string{"Am7", "D7", "Gmaj7", "C#m7b5/G", "N.C."}[:1+(b+int(rev))%4])
+		}
+		c.Sections = append(c.Sections, sec)
+	}
+	return c
+}
+
+// TestMain runs the crash child when asked to; otherwise the tests.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(crashChildEnv); dir != "" {
+		crashChild(dir)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// crashChild opens the store, creates missing boards, then commits revisions round-robin forever,
+// writing "ack <id> <rev>" to stdout after each acknowledged (durable) write. The parent kills it.
+func crashChild(dir string) {
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, "crash child:", err)
+		os.Exit(3)
+	}
+	s, err := Open(dir, Options{Logger: quiet})
+	if err != nil {
+		fail(err)
+	}
+	if err := s.SetOwner(os.Getpid(), 4317); err != nil {
+		fail(err)
+	}
+	out := os.Stdout // unbuffered: every line is one write(2), so the parent sees each ack that was made
+	fmt.Fprintln(out, "ready")
+	for {
+		for _, id := range crashBoards {
+			b, err := s.Get(id)
+			if err != nil {
+				if _, _, err := s.Create(id, crashContent(id, 1)); err != nil {
+					fail(err)
+				}
+				fmt.Fprintf(out, "ack %s 1\n", id)
+				continue
+			}
+			if _, err := s.Put(id, b.Revision, crashContent(id, b.Revision+1)); err != nil {
+				fail(err)
+			}
+			fmt.Fprintf(out, "ack %s %d\n", id, b.Revision+1)
+		}
+	}
+}
+
+func TestCrashSafety(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the crash test re-executes the test binary hundreds of times")
+	}
+	kills := 200
+	if v := os.Getenv("TELE_CRASH_KILLS"); v != "" {
+		kills, _ = strconv.Atoi(v)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	acked := map[string]int64{} // the last acknowledged revision of each board, over all runs
+	deadline := time.Now().Add(120 * time.Second) // about 8 s normally, 40 s under -race on a busy machine
+	var inFlightSeen, midCommitKills int
+	for run := range kills {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d kills in the time allowed", run)
+		}
+		cmd := exec.Command(exe, "-test.run=^$")
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := make(chan string, 1024)
+		go func() {
+			sc := bufio.NewScanner(stdout)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+			io.Copy(io.Discard, stdout)
+			close(lines)
+		}()
+		// Wait until the store is open, then let it commit for a random while (a commit takes a few
+		// hundred microseconds, so most kills land inside one).
+		select {
+		case l, ok := <-lines:
+			if !ok || l != "ready" {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("run %d: child said %q (ok=%v); stderr: %s", run, l, ok, stderr.String())
+			}
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("run %d: child never became ready; stderr: %s", run, stderr.String())
+		}
+		time.Sleep(time.Duration(rng.IntN(12_000)) * time.Microsecond)
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		for l := range lines {
+			var id string
+			var rev int64
+			if _, err := fmt.Sscanf(l, "ack %s %d", &id, &rev); err != nil {
+				t.Fatalf("run %d: child wrote %q", run, l)
+			}
+			if rev != acked[id]+1 {
+				t.Fatalf("run %d: child acknowledged %s revision %d after %d", run, id, rev, acked[id])
+			}
+			acked[id] = rev
+		}
+		err = cmd.Wait()
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			t.Fatalf("run %d: child ended with %v (not by our SIGKILL); stderr: %s", run, err, stderr.String())
+		}
+
+		if len(tempFiles(t, dir)) > 0 {
+			midCommitKills++ // killed between creating a temporary file and renaming it
+		}
+		// The parent's check: the store opens (the lock died with the child), every board parses and
+		// validates (Open refuses anything else), and each holds its last acknowledged revision or the
+		// one that was in flight, with exactly that revision's content.
+		s, err := Open(dir, Options{Logger: quiet})
+		if err != nil {
+			t.Fatalf("run %d: reopen after SIGKILL: %v", run, err)
+		}
+		for _, id := range crashBoards {
+			b, err := s.Get(id)
+			if err != nil {
+				if acked[id] > 0 {
+					t.Fatalf("run %d: board %s (acknowledged revision %d) is gone: %v", run, id, acked[id], err)
+				}
+				continue
+			}
+			switch b.Revision {
+			case acked[id]:
+			case acked[id] + 1:
+				// Committed, killed before the ack reached the pipe: it is the new truth.
+				inFlightSeen++
+				acked[id] = b.Revision
+			default:
+				t.Fatalf("run %d: board %s holds revision %d; acknowledged %d", run, id, b.Revision, acked[id])
+			}
+			if want := crashContent(id, b.Revision); !reflect.DeepEqual(b.Content, want) {
+				t.Fatalf("run %d: board %s revision %d has the wrong content", run, id, b.Revision)
+			}
+		}
+		if tf := tempFiles(t, dir); len(tf) != 0 {
+			t.Fatalf("run %d: Open left temporary files: %v", run, tf)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(stderr.String(), "crash child:") {
+			t.Fatalf("run %d: child failed: %s", run, stderr.String())
+		}
+	}
+	var total int64
+	for _, r := range acked {
+		total += r
+	}
+	t.Logf("%d kills: %d revisions committed in all; %d kills left a temporary file (mid-commit), %d a committed but unacknowledged revision",
+		kills, total, midCommitKills, inFlightSeen)
+	if midCommitKills+inFlightSeen < kills/10 {
+		t.Errorf("only %d of %d kills landed inside a commit: the test did not exercise the commit", midCommitKills+inFlightSeen, kills)
+	}
+}
