@@ -106,7 +106,7 @@ func TestCrashSafety(t *testing.T) {
 	}
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
-	acked := map[string]int64{} // the last acknowledged revision of each board, over all runs
+	acked := map[string]int64{}                   // the last acknowledged revision of each board, over all runs
 	deadline := time.Now().Add(120 * time.Second) // about 8 s normally, 40 s under -race on a busy machine
 	var inFlightSeen, midCommitKills int
 	for run := range kills {
