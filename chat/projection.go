@@ -41,7 +41,7 @@ import (
 // kept items only. Text, names and ids are decoded and copied only for items still kept at the end of
 // a call. A Projector is not safe for concurrent use.
 type Projector struct {
-	live, saved   ring  // persisted items; saved restores live when ApplyBranch fails
+	live          ring  // persisted items; journaled during ApplyBranch, rolled back on failure
 	stream, spare *ring // the streamed message's items; spare is the next stream
 	skipped       int
 	seen, fresh   *idSet // entry ids of the branch; fresh is the set a reset builds
@@ -54,13 +54,13 @@ type Projector struct {
 	texts   []string // raw text strings of multi-block runs (lazyTexts)
 	scratch []byte
 
-	// the window (Items/ItemsJSON) of version winVersion
-	winOK      bool
-	winVersion uint64
-	win        []Item
-	winSlots   []*slot
-	winTrunc   bool
-	winJSON    []byte
+	// the window of version winVersion: the newest winLive persisted and winStream streamed items
+	winOK              bool
+	winVersion         uint64
+	winLive, winStream int
+	winBytes           int
+	winTrunc           bool
+	winJSON            []byte
 }
 
 // NewProjector returns an empty projector.
@@ -83,8 +83,9 @@ func (p *Projector) ApplyBranch(reset bool, entries []byte) error {
 	if i >= len(s) || s[i] != '[' {
 		return errors.New("chat: branch entries are not a JSON array")
 	}
-	p.saved = p.live
 	savedSkipped := p.skipped
+	p.live.begin()
+	defer p.live.end()
 	set := p.seen
 	if reset {
 		p.live.reset()
@@ -111,7 +112,7 @@ func (p *Projector) ApplyBranch(reset bool, entries []byte) error {
 		ok = false
 	}
 	if !ok {
-		p.live = p.saved
+		p.live.rollback()
 		p.skipped = savedSkipped
 		if !reset {
 			for _, id := range p.added {
@@ -127,8 +128,7 @@ func (p *Projector) ApplyBranch(reset bool, entries []byte) error {
 	for k := 0; k < p.live.len(); k++ {
 		p.materialize(p.live.at(k))
 	}
-	if reset || p.live.n != p.saved.n || p.live.touched {
-		p.live.touched = false
+	if reset || p.live.changed() {
 		p.version++
 	}
 	return nil
@@ -181,7 +181,14 @@ const streamID = "stream.live"
 // is the caller's.
 func (p *Projector) Items() (items []Item, truncated bool) {
 	p.window()
-	return append([]Item(nil), p.win...), p.winTrunc
+	items = make([]Item, 0, p.winLive+p.winStream)
+	for k := p.winLive - 1; k >= 0; k-- {
+		items = append(items, p.live.at(k).it)
+	}
+	for k := p.winStream - 1; k >= 0; k-- {
+		items = append(items, p.stream.at(k).it)
+	}
+	return items, p.winTrunc
 }
 
 // ItemsJSON returns the JSON array of Items, encoded once per change. The bytes are shared: do not
@@ -189,17 +196,18 @@ func (p *Projector) Items() (items []Item, truncated bool) {
 func (p *Projector) ItemsJSON() (items []byte, truncated bool) {
 	p.window()
 	if p.winJSON == nil {
-		n := 2
-		for _, sl := range p.winSlots {
-			n += int(sl.size) + 1
-		}
-		b := make([]byte, 0, n)
+		b := make([]byte, 0, p.winBytes)
 		b = append(b, '[')
-		for k := range p.win {
-			if k > 0 {
-				b = append(b, ',')
+		for _, part := range [...]struct {
+			r *ring
+			n int
+		}{{&p.live, p.winLive}, {p.stream, p.winStream}} {
+			for k := part.n - 1; k >= 0; k-- {
+				if len(b) > 1 {
+					b = append(b, ',')
+				}
+				b = appendItemJSON(b, &part.r.at(k).it)
 			}
-			b = appendItemJSON(b, &p.win[k])
 		}
 		p.winJSON = append(b, ']')
 	}
@@ -217,28 +225,24 @@ func (p *Projector) window() {
 	if p.winOK && p.winVersion == p.version {
 		return
 	}
-	p.winSlots = p.winSlots[:0]
-	used := 2 // [ ]
-	for _, r := range [...]*ring{p.stream, &p.live} {
-		for k := 0; k < r.len() && len(p.winSlots) < MaxViewItems; k++ {
-			sl := r.at(k)
-			need := int(sl.size)
-			if len(p.winSlots) > 0 {
+	used, n := 2, 0 // [ ]
+	var counts [2]int
+	for w, r := range [...]*ring{p.stream, &p.live} {
+		for k := 0; k < r.len() && n < MaxViewItems; k++ {
+			need := int(r.at(k).size)
+			if n > 0 {
 				need++
 			}
 			if used+need > MaxViewBytes {
 				goto done
 			}
 			used += need
-			p.winSlots = append(p.winSlots, sl)
+			n++
+			counts[w]++
 		}
 	}
 done:
-	n := len(p.winSlots)
-	p.win = p.win[:0]
-	for k := n - 1; k >= 0; k-- {
-		p.win = append(p.win, p.winSlots[k].it)
-	}
+	p.winStream, p.winLive, p.winBytes = counts[0], counts[1], used
 	p.winTrunc = n < p.live.n+p.stream.n
 	p.winJSON = nil
 	p.winOK, p.winVersion = true, p.version
@@ -646,6 +650,7 @@ func (p *Projector) resolveTool(callID string, failed bool) {
 	for k := 0; k < p.live.len(); k++ {
 		sl := p.live.at(k)
 		if sl.it.Role == RoleTool && sl.it.Status == ToolCalling && sl.callID == callID {
+			p.live.save(p.live.index(k))
 			sl.it.Status = ToolCompleted
 			if failed {
 				sl.it.Status = ToolFailed
@@ -752,30 +757,81 @@ func cleanText(s string, max int, owned bool) string {
 
 // ---- storage ----
 
-// ring keeps the newest MaxViewItems items and counts all of them since the last reset.
+// ring keeps the newest MaxViewItems items and counts all of them since the last reset. Between begin
+// and end it journals the first change of each slot, so rollback can undo a failed call; a call that
+// appends one entry saves one slot, not the ring.
 type ring struct {
 	slots   [MaxViewItems]slot
 	n       int
-	touched bool // a kept item changed (tool status) since the last version
+	touched bool // a kept item changed (tool status) since begin
+
+	journal bool
+	epoch   uint32
+	stamp   [MaxViewItems]uint32 // epoch of the call that saved the slot
+	undo    []undoRec
+	startN  int
 }
+
+type undoRec struct {
+	k   int
+	old slot
+}
+
+func (r *ring) begin() {
+	r.journal, r.touched, r.startN = true, false, r.n
+	if r.epoch++; r.epoch == 0 {
+		r.stamp = [MaxViewItems]uint32{}
+		r.epoch = 1
+	}
+}
+
+// save records slot k's value before its first change in this call.
+func (r *ring) save(k int) {
+	if r.journal && r.stamp[k] != r.epoch {
+		r.stamp[k] = r.epoch
+		r.undo = append(r.undo, undoRec{k, r.slots[k]})
+	}
+}
+
+func (r *ring) rollback() {
+	for u := len(r.undo) - 1; u >= 0; u-- {
+		r.slots[r.undo[u].k] = r.undo[u].old
+	}
+	r.n, r.touched = r.startN, false
+}
+
+func (r *ring) end() {
+	clear(r.undo)
+	r.undo, r.journal = r.undo[:0], false
+	if cap(r.undo) > MaxViewItems {
+		r.undo = nil
+	}
+}
+
+// changed reports whether the call since begin appended or changed items.
+func (r *ring) changed() bool { return r.n != r.startN || r.touched }
 
 func (r *ring) reset() {
 	for k := 0; k < r.len(); k++ {
-		*r.at(k) = slot{}
+		r.save(r.index(k))
+		r.slots[r.index(k)] = slot{}
 	}
-	r.n, r.touched = 0, false
+	r.n = 0
 }
 
 func (r *ring) len() int { return min(r.n, MaxViewItems) }
 
-// at returns the kth newest item (0 = the newest).
-func (r *ring) at(k int) *slot { return &r.slots[(r.n-1-k)%MaxViewItems] }
+// index returns the slot index of the kth newest item (0 = the newest).
+func (r *ring) index(k int) int { return (r.n - 1 - k) % MaxViewItems }
+
+func (r *ring) at(k int) *slot { return &r.slots[r.index(k)] }
 
 func (r *ring) push() *slot {
-	sl := &r.slots[r.n%MaxViewItems]
-	*sl = slot{}
+	k := r.n % MaxViewItems
+	r.save(k)
+	r.slots[k] = slot{}
 	r.n++
-	return sl
+	return &r.slots[k]
 }
 
 // idSet is a set of entry ids. Ids of 8 bytes (Pi's) are map keys of one word; other ids of up to 16

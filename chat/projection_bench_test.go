@@ -15,7 +15,8 @@ import (
 //
 //	go test -run '^$' -bench 'Project|Gjson|Append' -benchmem -count 5 ./chat/
 //
-// On a shared, noisy host compare BenchmarkProjectVsGjsonWalk's ratio: it times both in one loop.
+// On a shared, noisy host compare the ratios of BenchmarkProjectVsGjsonWalk and
+// BenchmarkAppendOne100Vs10000: each times both sides in one loop.
 
 // BenchmarkProjectFull: a reset with the whole branch, as the host receives it, then the view.
 func BenchmarkProjectFull(b *testing.B) {
@@ -212,6 +213,33 @@ func benchAppend(b *testing.B, history int) {
 // 100-entry and a 10,000-entry branch.
 func BenchmarkAppendOneTo100(b *testing.B)   { benchAppend(b, 100) }
 func BenchmarkAppendOneTo10000(b *testing.B) { benchAppend(b, 10000) }
+
+// BenchmarkAppendOne100Vs10000 appends one entry to each of the two projectors in turn, in the same
+// loop, and reports both costs and their ratio (target ≤ 1.5) under the same machine load.
+func BenchmarkAppendOne100Vs10000(b *testing.B) {
+	var ps [2]*Projector
+	var fs [2]*appendFeed
+	for k, n := range []int{100, 10000} {
+		ps[k], fs[k] = NewProjector(), newAppendFeed()
+		if err := ps[k].ApplyBranch(true, genBranch(n, 42)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var took [2]time.Duration
+	for b.Loop() {
+		for k := range ps {
+			t0 := time.Now()
+			if err := ps[k].ApplyBranch(false, fs[k].next()); err != nil {
+				b.Fatal(err)
+			}
+			ps[k].Items()
+			took[k] += time.Since(t0)
+		}
+	}
+	b.ReportMetric(float64(took[0].Nanoseconds())/float64(b.N), "ns/append-100")
+	b.ReportMetric(float64(took[1].Nanoseconds())/float64(b.N), "ns/append-10000")
+	b.ReportMetric(took[1].Seconds()/took[0].Seconds(), "ratio")
+}
 
 // The append feed makes valid, distinct entries whose tool results find their calls.
 func TestAppendFeed(t *testing.T) {
