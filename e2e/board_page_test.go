@@ -146,6 +146,22 @@ func testEditSave(t *testing.T, s *Server, b *Browser) {
 	p := b.newPage(t)
 	openBoard(p, s, "edit-me", capability)
 
+	// Keyboard: a bar's button opens its editor with Enter; Escape closes it and focus goes back.
+	p.do(chromedp.Focus(chromedp.CSS(barButton(1, 3))), chromedp.KeyEvent(kb.Enter))
+	p.waitJS(`document.getElementById('bar-dialog').open && document.activeElement.id === 'bar-chords'`, "Enter opens the bar editor")
+	if v := evalJS[string](p, `document.getElementById('bar-chords').value`); v != "C#m7b5 F#7" {
+		t.Errorf("the editor of bar 12 holds %q", v)
+	}
+	p.screenshot("board", "bar-editor-desktop-en")
+	p.do(chromedp.KeyEvent(kb.Escape))
+	p.waitJS(`!document.getElementById('bar-dialog').open`, "Escape closes the bar editor")
+	if !evalJS[bool](p, fmt.Sprintf(`document.activeElement === document.querySelector(%s)`, jsString(barButton(1, 3)))) {
+		t.Error("focus did not return to the bar after Escape")
+	}
+	if evalJS[bool](p, `!document.getElementById('save').disabled`) {
+		t.Error("cancelling the editor left an unsaved change")
+	}
+
 	typeInto(p, "#f-title", "Autumn in G")
 	// Typing a chord.
 	editBar(p, 0, 0, "F#m7b5/C#")
@@ -305,7 +321,7 @@ func testConflict(t *testing.T, s *Server, b *Browser) {
 	stale.do(chromedp.Navigate(s.URL + "/b/stale#cap=" + capability))
 	stale.waitJS(`document.documentElement.dataset.ready === "true" && !document.getElementById('board-body').hidden`, "the board is shown")
 	stale.waitJS(`document.getElementById('conn').dataset.state === 'offline'`, "the page says the stream is down")
-	if txt := evalJS[string](stale, `document.getElementById('conn').textContent`); !strings.Contains(txt, "Connection lost") {
+	if txt := evalJS[string](stale, `document.getElementById('conn').textContent`); !strings.Contains(txt, "Connection lost") || strings.ContainsAny(txt, "{}") {
 		t.Errorf("connection state text = %q", txt)
 	}
 	stale.screenshot("board", "offline-desktop-en")
@@ -399,6 +415,19 @@ func testLayout(t *testing.T, s *Server, b *Browser) {
 			p.requireClean(c.name + " " + mode)
 			p.screenshot("board", fmt.Sprintf("layout-%s-%s-en", mode, c.name))
 		}
+	}
+	// Dark colour scheme: the same page in prefers-color-scheme: dark, for the audit screenshots.
+	for _, c := range []struct {
+		name string
+		opt  PageOption
+	}{{"phone", phone()}, {"desktop", desktop()}} {
+		p := b.newPage(t, c.opt, darkScheme())
+		openBoard(p, s, "wide", capability)
+		if !evalJS[bool](p, `matchMedia('(prefers-color-scheme: dark)').matches && getComputedStyle(document.body).backgroundColor !== 'rgb(246, 242, 234)'`) {
+			t.Errorf("%s: the dark colour scheme is not applied", c.name)
+		}
+		p.requireClean(c.name + " dark")
+		p.screenshot("board", "layout-edit-"+c.name+"-dark-en")
 	}
 }
 

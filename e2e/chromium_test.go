@@ -83,6 +83,7 @@ type pageConfig struct {
 	mobile        bool
 	noStorage     bool   // localStorage and sessionStorage throw, as with storage disabled
 	language      string // navigator.language and Accept-Language
+	dark          bool   // prefers-color-scheme: dark
 	blockURLs     []string
 }
 
@@ -110,6 +111,9 @@ func storageDisabled() PageOption { return func(c *pageConfig) { c.noStorage = t
 
 // browserLanguage sets navigator.language(s) and Accept-Language, e.g. "zh-CN".
 func browserLanguage(lang string) PageOption { return func(c *pageConfig) { c.language = lang } }
+
+// darkScheme emulates prefers-color-scheme: dark.
+func darkScheme() PageOption { return func(c *pageConfig) { c.dark = true } }
 
 // blockURL makes requests whose URL matches pattern (URLPattern syntax, absolute) fail.
 func blockURL(pattern string) PageOption {
@@ -198,6 +202,14 @@ func (b *Browser) newPage(t testing.TB, opts ...PageOption) *Page {
 				return err
 			}
 			_, err = cdp.Call(ctx, t, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: cfg.language})
+			return err
+		}))
+	}
+	if cfg.dark {
+		setup = append(setup, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}},
+			})
 			return err
 		}))
 	}
@@ -319,12 +331,17 @@ func (p *Page) forgetConsole() {
 	evalJS[chromedp.Void](p, `window.__probe && (window.__probe.csp.length = 0)`)
 }
 
-// screenshot writes a full-page PNG to <repo>/.audit/<area>/<name>.png (git-ignored).
+// screenshot writes a PNG to <repo>/.audit/<area>/<name>.png (git-ignored): the full page, or just the
+// viewport when the page is scrolled (a full-page capture would draw sticky headers mid-page).
 func (p *Page) screenshot(area, name string) string {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	shot := chromedp.FullScreenshot(100)
+	if evalJS[float64](p, `window.scrollY`) > 0 {
+		shot = chromedp.CaptureScreenshot()
+	}
+	png, err := chromedp.Run(ctx, shot)
 	if err != nil {
 		p.t.Fatalf("screenshot %s: %v", name, err)
 	}

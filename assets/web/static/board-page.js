@@ -142,7 +142,7 @@ class BoardPage {
     const conn = byId('conn');
     conn.dataset.state = state;
     const key = { live: 'conn.live', offline: 'conn.offline' }[state] || 'conn.connecting';
-    bindText(byId('conn-text'), key, info);
+    bindText(byId('conn-text'), key, state === 'offline' ? { s: info.seconds } : undefined);
     show(byId('conn-retry'), state === 'offline');
   }
 
