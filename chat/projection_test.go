@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -784,5 +785,39 @@ func TestItemJSON(t *testing.T) {
 	ok := Item{ID: strings.Repeat("😀", MaxItemIDUnits/2), Role: RoleTool, Name: strings.Repeat("😀", MaxItemNameUnits/2), Status: ToolCalling}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Allocations do not grow with the size of tool results (or of anything skipped unread).
+func TestProjectionAllocsIndependentOfToolResults(t *testing.T) {
+	mk := func(body int) []byte {
+		var es []string
+		for k := 0; k < 200; k++ {
+			es = append(es, pjUser(fmt.Sprint("u", k), "run it"),
+				pjAsst(fmt.Sprint("a", k), "toolUse", pjThink(strings.Repeat("t", body)), pjToolCall(fmt.Sprint("c", k), "bash", `{"command":`+pjQuote(strings.Repeat("c", body))+`}`)),
+				pjResult(fmt.Sprint("r", k), fmt.Sprint("c", k), k%3 == 0, strings.Repeat("out \"x\" 中\n", body/10)))
+		}
+		return pjBranch(es...)
+	}
+	small, big := mk(100), mk(20_000)
+	measure := func(b []byte) (allocs float64, bytes uint64) {
+		p := NewProjector()
+		p.ApplyBranch(true, b) // warm the scratch
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		allocs = testing.AllocsPerRun(5, func() {
+			if err := p.ApplyBranch(true, b); err != nil {
+				t.Fatal(err)
+			}
+			p.Items()
+		})
+		runtime.ReadMemStats(&m1)
+		return allocs, (m1.TotalAlloc - m0.TotalAlloc) / 6
+	}
+	as, bs := measure(small)
+	ab, bb := measure(big)
+	t.Logf("%d-byte branch: %.0f allocs, %d B; %d-byte branch: %.0f allocs, %d B", len(small), as, bs, len(big), ab, bb)
+	if ab > as || bb > bs+bs/2 {
+		t.Fatalf("allocations grow with tool results: %.0f → %.0f allocs, %d → %d bytes", as, ab, bs, bb)
 	}
 }
