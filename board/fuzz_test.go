@@ -1,0 +1,69 @@
+package board
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// FuzzParseContent: ParseContent never panics; content it accepts passes Validate, re-encodes to the
+// length encodedLen predicts, re-parses to the same value, and is what encoding/json reads too.
+func FuzzParseContent(f *testing.F) {
+	ex, _ := json.Marshal(Example())
+	f.Add(ex)
+	f.Add([]byte(specExample))
+	f.Add([]byte(`{"title":"T","tempo":120,"beatsPerBar":4,"sections":[{"bars":[["C"]]}]}`))
+	f.Add([]byte(`{"title":"😀 中","description":"\u2028<&>","key":"Bbm","tempo":300,"beatsPerBar":12,"sections":[{"label":"x","bars":[["N.C."],["C#m7b5/G","Ab13","E7#9","Gb7b9"]]}]}`))
+	f.Add([]byte(`{"title":"a","title":"b"}`))
+	f.Add([]byte(`{"title":"T","tempo":1e2,"beatsPerBar":4,"sections":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := ParseContent(data)
+		if err != nil {
+			if _, ok := errors.AsType[*ValidationError](err); !ok {
+				t.Fatalf("ParseContent error %T %v is not a *ValidationError", err, err)
+			}
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("accepted content fails Validate: %v", err)
+		}
+		enc, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := encodedLen(c); n != len(enc) {
+			t.Fatalf("encodedLen %d, json.Marshal %d", n, len(enc))
+		}
+		back, err := ParseContent(enc)
+		if err != nil {
+			t.Fatalf("re-encoded content is refused: %v\n%s", err, enc)
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Fatalf("round trip changed the content:\n%#v\n%#v", c, back)
+		}
+		var viaStd Content
+		if err := json.Unmarshal(data, &viaStd); err != nil {
+			t.Fatalf("encoding/json refuses what ParseContent accepted: %v", err)
+		}
+		if !reflect.DeepEqual(viaStd, c) {
+			t.Fatalf("encoding/json reads other content:\n%#v\n%#v", viaStd, c)
+		}
+		if _, ok := ParseChord(c.Sections[0].Bars[0][0]); !ok {
+			t.Fatal("an accepted chord does not parse")
+		}
+	})
+}
+
+// FuzzParseChord: ParseChord never panics, and what it accepts prints back to the same symbol.
+func FuzzParseChord(f *testing.F) {
+	for _, s := range []string{"C", "F#m7b5/C#", "N.C.", "Bbmaj9", "Cb", "C/", "E#", "Am7/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, ok := ParseChord(s)
+		if ok && c.String() != s {
+			t.Fatalf("ParseChord(%q).String() = %q", s, c.String())
+		}
+	})
+}
