@@ -30,6 +30,35 @@ func TestBoardPage(t *testing.T) {
 	t.Run("phone and desktop layout", func(t *testing.T) { testLayout(t, s, b) })
 	t.Run("language switch", func(t *testing.T) { testLanguage(t, s, b) })
 	t.Run("player", func(t *testing.T) { testPlayer(t, s, b) })
+	t.Run("the clean-page check can fail", func(t *testing.T) { testProblemsAreCaught(t, s, b) })
+}
+
+// testProblemsAreCaught shows that requireClean is not vacuous: an inline script (refused by the CSP)
+// and a console error on a real page are both reported.
+func testProblemsAreCaught(t *testing.T, s *Server, b *Browser) {
+	p := b.newPage(t)
+	openBoard(p, s, "welcome", "")
+	if pr := p.problems(); len(pr) != 0 {
+		t.Fatalf("a clean page reports %v", pr)
+	}
+	evalJS[chromedp.Void](p, `(() => {
+		const el = document.createElement('script');
+		el.textContent = 'window.__inlineRan = true';
+		document.body.append(el);
+		console.error('probe: a console error');
+	})()`)
+	p.waitJS(`window.__probe.csp.length > 0`, "the CSP violation is recorded")
+	if evalJS[bool](p, `window.__inlineRan === true`) {
+		t.Error("an inline script ran despite the CSP")
+	}
+	var csp, consoleErr bool
+	for _, pr := range p.problems() {
+		csp = csp || strings.Contains(pr, "CSP violation: script-src")
+		consoleErr = consoleErr || strings.Contains(pr, "probe: a console error")
+	}
+	if !csp || !consoleErr {
+		t.Errorf("problems() missed the CSP violation (%v) or the console error (%v): %v", csp, consoleErr, p.problems())
+	}
 }
 
 func testBoardList(t *testing.T, s *Server, b *Browser) {
