@@ -13,24 +13,68 @@ import (
 	"time"
 )
 
-// BenchmarkSnapshotTo4Streams measures publishing one chat snapshot to 4 paired streams:
+// Publishing one chat snapshot to 4 paired streams (issue 4: host ≤ 2× bare):
 //
-//	host: from the `branch` note (one appended entry) written to the host's stdin to the last of 4 SSE
-//	      clients (real HTTP on loopback) having read the whole new snapshot event;
-//	bare: a bare net/http SSE handler writing and flushing the same bytes (the last snapshot's frame) to
-//	      4 connections, until the last client has read them.
+//	host: from the `branch` note (one appended entry, on top of the real 0.73.1 branch fixture) written
+//	      to the host's stdin to the last of 4 SSE clients (real HTTP on loopback) having read the whole
+//	      new snapshot event;
+//	bare: a bare net/http SSE handler writing and flushing the same bytes (the host's last snapshot
+//	      frame) to 4 connections, until the last client has read them.
 //
-// Target (issue 4): host ≤ 2× bare. Run: go test ./host -run XXX -bench SnapshotTo4Streams -count 5
+// BenchmarkSnapshotTo4Streams runs them one after the other; BenchmarkSnapshotTo4StreamsInterleaved
+// alternates one host publish and one bare write per iteration and reports host-ns, bare-ns and their
+// ratio, which is steadier on a noisy machine.
+//
+//	go test ./host -run '^$' -bench SnapshotTo4Streams -benchmem -count 5
+
+const benchClients = 4
+
 func BenchmarkSnapshotTo4Streams(b *testing.B) {
 	var frame []byte
-	b.Run("host", func(b *testing.B) { frame = benchHost(b) })
+	b.Run("host", func(b *testing.B) {
+		publish, last := setupHostBench(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			publish()
+		}
+		b.StopTimer()
+		frame = last()
+		b.SetBytes(int64(len(frame)))
+	})
 	if frame == nil {
 		b.Skip("no snapshot captured")
 	}
-	b.Run("bare", func(b *testing.B) { benchBare(b, frame) })
+	b.Run("bare", func(b *testing.B) {
+		write := setupBareBench(b, frame)
+		b.ReportAllocs()
+		for b.Loop() {
+			write()
+		}
+		b.StopTimer()
+		b.SetBytes(int64(len(frame)))
+	})
 }
 
-const benchClients = 4
+func BenchmarkSnapshotTo4StreamsInterleaved(b *testing.B) {
+	publish, last := setupHostBench(b)
+	publish()
+	write := setupBareBench(b, last())
+	var hostT, bareT time.Duration
+	n := 0
+	for b.Loop() {
+		t0 := time.Now()
+		publish()
+		t1 := time.Now()
+		write()
+		bareT += time.Since(t1)
+		hostT += t1.Sub(t0)
+		n++
+	}
+	b.ReportMetric(float64(hostT.Nanoseconds())/float64(n), "host-ns/op")
+	b.ReportMetric(float64(bareT.Nanoseconds())/float64(n), "bare-ns/op")
+	b.ReportMetric(float64(hostT)/float64(bareT), "host/bare")
+	b.ReportMetric(float64(len(last())), "snapshot-bytes")
+}
 
 // benchEvents reads SSE events from body and sends the raw bytes of each complete event on got.
 func benchEvents(body io.Reader, got chan<- []byte) {
@@ -52,13 +96,15 @@ func benchEvents(body io.Reader, got chan<- []byte) {
 	}
 }
 
-func benchHost(b *testing.B) []byte {
-	fb := startHost(b, hostOpts{})
-	r := fb.ready("bench")
+// setupHostBench starts a host with the fixture branch and 4 paired streams. publish appends one entry
+// and waits until all 4 streams have the new snapshot; last returns the last snapshot frame read.
+func setupHostBench(b *testing.B) (publish func(), last func() []byte) {
 	fixture, err := os.ReadFile("../../shared/research/pi-branch-example.json")
 	if err != nil {
 		b.Skipf("fixture: %v", err)
 	}
+	fb := startHost(b, hostOpts{})
+	r := fb.ready("bench")
 	fb.send(`{"note":"branch","reset":true,"entries":` + compact(fixture) + `}`)
 	fb.send(`{"note":"state","idle":true,"pending":false,"prompt":false}`)
 	br, code := pair(b, r, r.Invite)
@@ -66,7 +112,7 @@ func benchHost(b *testing.B) []byte {
 		b.Fatalf("pair: %d", code)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	b.Cleanup(cancel)
 	got := make(chan []byte, 64)
 	for range benchClients {
 		req, _ := http.NewRequestWithContext(ctx, "GET", r.origin+"/api/chat/"+r.Binding+"/events", nil)
@@ -75,44 +121,42 @@ func benchHost(b *testing.B) []byte {
 		if err != nil || resp.StatusCode != 200 {
 			b.Fatalf("stream: %v", err)
 		}
-		defer resp.Body.Close()
+		b.Cleanup(func() { resp.Body.Close() })
 		go benchEvents(resp.Body, got)
 	}
 	for range benchClients {
 		wait(b, got, "first snapshot")
 	}
-	// Let the fixture's snapshots settle (the streams may see one more), then drain.
-	time.Sleep(50 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // a late snapshot of the setup notes, if any
 	for len(got) > 0 {
 		<-got
 	}
-
-	parent := "root"
-	var last []byte
-	n := 0
+	parent := "629dd532" // the fixture's last entry
 	text := strings.Repeat("A bar of D, then G, then A7 back to D. ", 6)
-	b.ReportAllocs()
-	for b.Loop() {
+	var frame []byte
+	n := 0
+	publish = func() {
 		n++
 		id := fmt.Sprintf("b%07x", n)
-		note := fmt.Sprintf(`{"note":"branch","reset":false,"entries":[{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-11-30T08:44:08.151Z","message":{"role":"user","content":[{"type":"text","text":"%s %d"}],"timestamp":1796028248135}}]}`,
-			id, parent, text, n)
+		fb.send(fmt.Sprintf(`{"note":"branch","reset":false,"entries":[{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-11-30T08:44:08.151Z","message":{"role":"user","content":[{"type":"text","text":"%s %d"}],"timestamp":1796028248135}}]}`,
+			id, parent, text, n))
 		parent = id
-		fb.send(note)
 		for range benchClients {
-			last = wait(b, got, "snapshot")
+			frame = wait(b, got, "snapshot")
 		}
 	}
-	b.StopTimer()
-	b.SetBytes(int64(len(last)))
-	b.ReportMetric(float64(len(last)), "snapshot-bytes")
-	if !strings.Contains(string(last), "event: snapshot") {
-		b.Fatalf("not a snapshot: %.200s", last)
+	last = func() []byte {
+		if !strings.HasPrefix(string(frame), "event: snapshot") {
+			b.Fatalf("not a snapshot: %.200s", frame)
+		}
+		return frame
 	}
-	return last
+	return publish, last
 }
 
-func benchBare(b *testing.B, frame []byte) {
+// setupBareBench serves frame over plain net/http SSE to 4 clients; write sends it once to each and
+// waits until all 4 have read it.
+func setupBareBench(b *testing.B, frame []byte) (write func()) {
 	conns := make(chan chan []byte, benchClients)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -133,9 +177,8 @@ func benchBare(b *testing.B, frame []byte) {
 			}
 		}
 	}))
-	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	b.Cleanup(func() { cancel(); srv.Close() })
 	got := make(chan []byte, 64)
 	var ins []chan []byte
 	for range benchClients {
@@ -144,13 +187,12 @@ func benchBare(b *testing.B, frame []byte) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer resp.Body.Close()
+		b.Cleanup(func() { resp.Body.Close() })
 		go benchEvents(resp.Body, got)
 		wait(b, got, "first event")
 		ins = append(ins, <-conns)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
+	return func() {
 		for _, in := range ins {
 			in <- frame
 		}
@@ -158,7 +200,4 @@ func benchBare(b *testing.B, frame []byte) {
 			wait(b, got, "event")
 		}
 	}
-	b.StopTimer()
-	b.SetBytes(int64(len(frame)))
-	b.ReportMetric(float64(len(frame)), "snapshot-bytes")
 }

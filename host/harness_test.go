@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -415,4 +416,28 @@ func compact(b []byte) string {
 		panic(err)
 	}
 	return out.String()
+}
+
+// noGoroutinesLeft fails if a goroutine started by the module's packages (not by test code) is still
+// running: after Run returns, every goroutine the host started must have stopped.
+func noGoroutinesLeft(t *testing.T) {
+	t.Helper()
+	var left []string
+	for deadline := time.Now().Add(3 * time.Second); ; {
+		left = left[:0]
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if strings.Contains(g, "tele/") && !strings.Contains(g, "_test.go") {
+				left = append(left, g)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(left) > 0 {
+		t.Fatalf("%d goroutines of the host still run:\n%s", len(left), strings.Join(left, "\n\n"))
+	}
 }

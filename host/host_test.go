@@ -158,6 +158,7 @@ func TestFatalDataLocked(t *testing.T) {
 	if err := fb.runResult(); !errors.As(err, &fe) || fe.Code != "data_locked" {
 		t.Fatalf("Run: %v", err)
 	}
+	noGoroutinesLeft(t)
 }
 
 func TestFatalPortInUse(t *testing.T) {
@@ -177,6 +178,7 @@ func TestFatalPortInUse(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(fb.dir, "boards")); !os.IsNotExist(err) {
 		t.Fatal("a busy port changed the data directory")
 	}
+	noGoroutinesLeft(t)
 }
 
 func TestUnknownBoardCreatedFromExample(t *testing.T) {
@@ -454,6 +456,7 @@ func TestRevokeClosesEverything(t *testing.T) {
 	if !strings.Contains(fb.logs.String(), "reason=off") {
 		t.Fatal("the revoke reason was not logged")
 	}
+	noGoroutinesLeft(t)
 }
 
 func TestStdinEOFEndsPromptly(t *testing.T) {
@@ -479,16 +482,21 @@ func TestStdinEOFEndsPromptly(t *testing.T) {
 		t.Fatalf("the lock was not released: %v", err)
 	}
 	s.Close()
+	noGoroutinesLeft(t)
 }
 
 func TestContextEndStopsTheHost(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	fb := startHost(t, hostOpts{ctx: ctx})
 	r := fb.ready("songs")
-	cancel()
+	b, _ := pair(t, r, r.Invite)
+	chat := openSSE(t, r.origin+"/api/chat/"+r.Binding+"/events", b.cookie)
+	chat.next(t)
+	cancel() // stdin stays open: the host must stop anyway
 	if err := fb.runResult(); err != nil {
 		t.Fatalf("Run after cancel: %v", err)
 	}
+	chat.waitEnded(t)
 	if !portClosed(r.port) {
 		t.Fatal("the port is still open")
 	}
@@ -497,6 +505,7 @@ func TestContextEndStopsTheHost(t *testing.T) {
 		t.Fatalf("the lock was not released: %v", err)
 	}
 	s.Close()
+	noGoroutinesLeft(t)
 }
 
 func TestEOFBeforeHello(t *testing.T) {
