@@ -275,7 +275,7 @@ func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int
 		return e, true
 	}
 	var typ, id string
-	var haveType, haveID, haveMsg, bad bool
+	var haveType, haveID, haveMsg, msgBad, bad bool
 	o := newObjIter(s, i)
 	for {
 		k, v, more := o.next()
@@ -300,8 +300,10 @@ func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int
 				bad = true
 			}
 		case "message":
-			if haveMsg || s[v] != '{' || (haveType && typ != "message") {
-				bad = bad || haveMsg || s[v] != '{'
+			// Only a message entry's message matters (and is read): for other types it is ignored.
+			if haveMsg || msgBad || s[v] != '{' || (haveType && typ != "message") {
+				msgBad = msgBad || haveMsg || s[v] != '{'
+				haveMsg = false
 				o.skip(v)
 				break
 			}
@@ -331,7 +333,7 @@ func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int
 	}
 	switch typ {
 	case "message":
-		if !haveMsg || !p.projectMessage(&p.live, s, id) {
+		if msgBad || !haveMsg || !p.projectMessage(&p.live, s, id) {
 			p.skipped++
 		}
 	case "compaction":

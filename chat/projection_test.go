@@ -358,6 +358,8 @@ func TestProjectionCrafted(t *testing.T) {
 				pjEntry("message", "x8", `"message":{"role":"branchSummary","summary":"BS"}`),
 				pjEntry("message", "x9", `"message":{"role":"compactionSummary","summary":"CS"}`),
 				pjEntry("future_type", "x10", `"message":{"role":"user","content":"FUTURE"}`),
+				pjEntry("future_type", "x11", `"message":"not an object"`),
+				`{"message":"first","type":"other","id":"x12"}`,
 				pjUser("u1", "visible"))},
 			want: []Item{iUser("u1", "visible")},
 		},
@@ -389,11 +391,13 @@ func TestProjectionCrafted(t *testing.T) {
 				`{"type":"message","id":"n17","type":"message","message":{"role":"user","content":"dup key"}}`,
 				`{"type":"message","id":"n18","message":{"role":"user","role":"user","content":"dup role"}}`,
 				`{"type":"message","id":"n19","message":{"role":"user","content":"a","content":"b"}}`,
+				`{"message":"first","type":"message","id":"n20"}`,
+				`{"type":"message","id":"n21","message":{"role":"user","content":"x"},"message":{"role":"user","content":"y"}}`,
 				pjUser("ok1", "first"),
 				pjUser("ok1", "duplicate id"),
 				pjUser("ok2", "second"))},
 			want:    []Item{iUser("ok1", "first"), iUser("ok2", "second")},
-			skipped: 30,
+			skipped: 32,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
