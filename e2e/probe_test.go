@@ -62,6 +62,27 @@ const probeExtension = `export default function (pi) {
 }
 `
 
+// probeAfterExtension is loaded after the bridge (only with -e): its input hook runs after the bridge's, so
+// a browser input it holds has already passed the bridge's generation check. Released after /tele off,
+// it reaches agent_start, where the bridge's second line must abort it.
+const probeAfterExtension = `export default function (pi) {
+	const held = [];
+	pi.registerCommand("probe-after", {
+		description: "probe controls (tests only)",
+		handler: async (_args, ctx) => {
+			const n = held.length;
+			held.splice(0).forEach((release) => release());
+			ctx.ui.notify("probe-after: released " + n, "info");
+		},
+	});
+	pi.on("input", async (event, ctx) => {
+		if (!String(event.text).includes("PROBE_AFTERHOLD")) return;
+		ctx.ui.notify("probe-after: holding input", "info");
+		await new Promise((resolve) => held.push(resolve));
+	});
+}
+`
+
 const board = "demo"
 
 var inviteRe = regexp.MustCompile(`http://127\.0\.0\.1:\d+/b/[A-Za-z0-9_-]+#\S+`)
@@ -146,6 +167,8 @@ type probe struct {
 	run     probeRun
 	secrets []string
 	stopped bool // a step failed: the rest are skipped
+	// secondLine: probeAfterExtension is loaded after the bridge
+	secondLine bool
 
 	mu          sync.Mutex
 	hold        chan struct{} // replies of PROBE_SLOW / PROBE_BROWSER wait on it
@@ -769,6 +792,10 @@ func runPiProbe(t *testing.T, mode string, start func(p *probe) *Pi) {
 		if got := p.fm.Count() - n; got != 1 {
 			t.Errorf("%d model requests since the late send, want 1 (the later prompt)", got)
 		}
+		// Dropped in the input hook (not merely aborted later): it is not even in the session.
+		if msgs := pi.Command(map[string]any{"type": "get_messages"}).Get("data.messages").Raw; strings.Contains(msgs, "PROBE_HOLD") {
+			t.Error("the late input is in the session history")
+		}
 		if !slices.Equal(tools, p.defaultTool) {
 			t.Errorf("tools after /tele off: %v, want %v", tools, p.defaultTool)
 		}
@@ -822,6 +849,33 @@ func runPiProbe(t *testing.T, mode string, start func(p *probe) *Pi) {
 		}
 		return "new binding; old cookie 401/404 and old invitation 403 on the new host; /tele demo again → fresh invitation, old one dead; another board refused"
 	})
+
+	if p.secondLine {
+		p.step("late-input-second-line", func(t *testing.T) string {
+			n := p.fm.Count()
+			from := pi.Mark()
+			if code, v := c.send(t, "PROBE_AFTERHOLD passed the input hook"); code != 202 {
+				t.Fatalf("send: %d %s", code, v.Raw)
+			}
+			pi.WaitNotify(from, "probe-after: holding input")
+			c.waitView(t, "input-observed", func(v gjson.Result) bool { return v.Get("notice").String() == "input-observed" })
+			pi.Prompt("/tele off")
+			p.assertHostGone(t, c)
+			mark := pi.Mark()
+			pi.Prompt("/probe-after")
+			end := pi.WaitType(mark, "agent_end")
+			msgs := end.Get("messages").Array()
+			if len(msgs) == 0 || msgs[len(msgs)-1].Get("stopReason").String() != "aborted" {
+				t.Fatalf("the stale run did not end aborted: %.400s", end.Raw)
+			}
+			if got := p.fm.Count() - n; got != 0 {
+				t.Fatalf("%d model requests for the stale run", got)
+			}
+			c = p.connect(t)
+			p.pair(t, c)
+			return "an input that passed the bridge's hook before /tele off is aborted at agent_start: zero model requests"
+		})
+	}
 
 	p.step("session-replacement-revokes", func(t *testing.T) string {
 		var done []string
@@ -959,8 +1013,13 @@ func TestPiProbeExtensionFlag(t *testing.T) {
 		if err := os.WriteFile(bridge, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// The probe extension loads first, so its input hook runs before the bridge's.
-		return StartPi(t, p.fm, PiOptions{Home: home, Extensions: []string{writeProbeExtension(t, home), bridge}})
+		// The probe extension loads first, so its input hook runs before the bridge's; the second one after.
+		after := filepath.Join(home, "probe-after.js")
+		if err := os.WriteFile(after, []byte(probeAfterExtension), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.secondLine = true
+		return StartPi(t, p.fm, PiOptions{Home: home, Extensions: []string{writeProbeExtension(t, home), bridge, after}})
 	})
 }
 
