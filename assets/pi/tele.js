@@ -87,6 +87,7 @@ export default function (pi) {
 		if (c) c.link.note(name, fields);
 	};
 	const linkError = (code, message) => Object.assign(new Error(message), { code });
+	const bytes = (v) => Buffer.byteLength(JSON.stringify(v));
 
 	// ---- the tool gate ----
 	function closeGate() {
@@ -128,12 +129,12 @@ export default function (pi) {
 		if (!reset && out.length === 0) return;
 		sentIds = ids;
 		// Keep a frame under the link limit: drop the oldest entries (the host shows only the tail anyway).
-		let size = out.reduce((n, e) => n + JSON.stringify(e).length + 1, 64);
+		let size = out.reduce((n, e) => n + bytes(e) + 1, 64);
 		if (size > MAX_FRAME - 1024) {
 			reset = true;
 			out = entries.slice();
-			size = out.reduce((n, e) => n + JSON.stringify(e).length + 1, 64);
-			while (out.length && size > MAX_FRAME - 1024) size -= JSON.stringify(out.shift()).length + 1;
+			size = out.reduce((n, e) => n + bytes(e) + 1, 64);
+			while (out.length && size > MAX_FRAME - 1024) size -= bytes(out.shift()) + 1;
 		}
 		note("branch", { reset, entries: out });
 	}
@@ -165,7 +166,7 @@ export default function (pi) {
 		const waiting = new Map();
 		const write = (frame) => {
 			const line = JSON.stringify(frame);
-			if (line.length > MAX_FRAME) return false;
+			if (line.length > MAX_FRAME / 3 && Buffer.byteLength(line) > MAX_FRAME) return false;
 			if (!child.stdin.writable) return false;
 			child.stdin.write(line + "\n");
 			return true;
