@@ -57,8 +57,6 @@ type Config struct {
 	Clock chat.Clock
 	// BridgeTimeout bounds each send/abort call to the bridge; 0 = the gateway's default.
 	BridgeTimeout time.Duration
-	// Ready, when set, is called with the served URL's port once `ready` was sent (tests, benchmarks).
-	Ready func(port int)
 }
 
 // FatalError is what Run returns after it sent a `fatal` note.
@@ -229,7 +227,11 @@ func (h *host) start(f link.Fields) {
 		h.sendFatal(code, msg)
 		return
 	}
-	h.log.Info("host: hello", "bridge", hl.bridge, "pi", hl.pi, "board", hl.board, "tele", h.cfg.Version)
+	attrs := []any{"bridge", hl.bridge, "pi", hl.pi, "board", hl.board}
+	if h.cfg.Version != "" {
+		attrs = append(attrs, "tele", h.cfg.Version)
+	}
+	h.log.Info("host: hello", attrs...)
 
 	ok := false
 	defer func() {
@@ -353,9 +355,6 @@ func (h *host) start(f link.Fields) {
 		return
 	}
 	h.log.Info("host: ready", "addr", net.JoinHostPort("127.0.0.1", fmt.Sprint(port)), "board", hl.board, "data", h.cfg.DataDir, "pid", os.Getpid())
-	if h.cfg.Ready != nil {
-		h.cfg.Ready(port)
-	}
 }
 
 // release undoes a failed start (nothing served yet).
