@@ -104,21 +104,105 @@ func CatalogueJSON() []byte {
 	return append([]byte(nil), catalogueJSON()...)
 }
 
-// rootPitch returns the pitch class of a catalogue root.
+// rootPitch returns the pitch class of a catalogue root: a letter A–G, optionally # or b, except the
+// enharmonic spellings the catalogue leaves out (E#, B#, Cb, Fb). It agrees with the roots table (a test
+// checks), and is written out because chord validation calls it for every symbol.
 func rootPitch(name string) (int, bool) {
-	for _, r := range roots {
-		if r.Name == name {
-			return r.PitchClass, true
-		}
+	if len(name) == 0 || len(name) > 2 {
+		return 0, false
+	}
+	pc := 0
+	switch name[0] {
+	case 'C':
+		pc = 0
+	case 'D':
+		pc = 2
+	case 'E':
+		pc = 4
+	case 'F':
+		pc = 5
+	case 'G':
+		pc = 7
+	case 'A':
+		pc = 9
+	case 'B':
+		pc = 11
+	default:
+		return 0, false
+	}
+	if len(name) == 1 {
+		return pc, true
+	}
+	switch name {
+	case "E#", "B#", "Cb", "Fb":
+		return 0, false
+	}
+	switch name[1] {
+	case '#':
+		return (pc + 1) % 12, true
+	case 'b':
+		return (pc + 11) % 12, true
 	}
 	return 0, false
 }
 
+// qualityIndex returns the index in qualities of a suffix, or -1. It is written out as a switch (the
+// compiler makes it a binary search, faster than hashing into a map) and agrees with the table (a test
+// checks): chord validation calls it for every symbol.
 func qualityIndex(suffix string) int {
-	for i := range qualities {
-		if qualities[i].Suffix == suffix {
-			return i
-		}
+	switch suffix {
+	case "":
+		return 0
+	case "m":
+		return 1
+	case "7":
+		return 2
+	case "maj7":
+		return 3
+	case "m7":
+		return 4
+	case "6":
+		return 5
+	case "m6":
+		return 6
+	case "9":
+		return 7
+	case "m9":
+		return 8
+	case "maj9":
+		return 9
+	case "add9":
+		return 10
+	case "sus2":
+		return 11
+	case "sus4":
+		return 12
+	case "7sus4":
+		return 13
+	case "dim":
+		return 14
+	case "dim7":
+		return 15
+	case "m7b5":
+		return 16
+	case "aug":
+		return 17
+	case "7b9":
+		return 18
+	case "7#9":
+		return 19
+	case "13":
+		return 20
+	case "5":
+		return 21
+	case "mmaj7":
+		return 22
+	case "7b5":
+		return 23
+	case "7#5":
+		return 24
+	case "m11":
+		return 25
 	}
 	return -1
 }

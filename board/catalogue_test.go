@@ -71,6 +71,41 @@ func TestCatalogueContents(t *testing.T) {
 	}
 }
 
+func TestRootPitchAgreesWithTable(t *testing.T) {
+	inTable := map[string]int{}
+	for _, r := range roots {
+		inTable[r.Name] = r.PitchClass
+	}
+	for _, a := range "ABCDEFGHabc#" {
+		for _, b := range []string{"", "#", "b", "x", "##", "m"} {
+			name := string(a) + b
+			pc, ok := rootPitch(name)
+			want, wantOK := inTable[name]
+			if ok != wantOK || pc != want {
+				t.Errorf("rootPitch(%q) = %d, %v; the table says %d, %v", name, pc, ok, want, wantOK)
+			}
+		}
+	}
+}
+
+func TestQualityIndexAgreesWithTable(t *testing.T) {
+	for i, q := range qualities {
+		if got := qualityIndex(q.Suffix); got != i {
+			t.Errorf("qualityIndex(%q) = %d, want %d", q.Suffix, got, i)
+		}
+		for _, extra := range []string{"x", " ", "M"} {
+			if got := qualityIndex(q.Suffix + extra); got >= 0 && qualities[got].Suffix != q.Suffix+extra {
+				t.Errorf("qualityIndex(%q) = %d", q.Suffix+extra, got)
+			}
+		}
+	}
+	for _, s := range []string{"M7", "min", "Maj7", "maj", "+", "°", "ø", "b", "#"} {
+		if got := qualityIndex(s); got != -1 {
+			t.Errorf("qualityIndex(%q) = %d, want -1", s, got)
+		}
+	}
+}
+
 func TestCatalogueIsACopy(t *testing.T) {
 	a := Catalogue()
 	a.Roots[0].Name = "X"

@@ -4,10 +4,25 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"tele/strictjson"
 )
+
+// cpuTime returns the process's CPU time (user + system, all threads, so GC work counts).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds cpu-ns/op: on a shared machine wall time per op (ns/op) includes time spent waiting
+// for a CPU; the process's own CPU time does not.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
 
 // benchContent mirrors board.Content (strictjson cannot import board in its own benchmarks without
 // coupling the two; the shapes are what matter).
@@ -60,6 +75,8 @@ func BenchmarkDecodeBoard(b *testing.B) {
 	data := board4K(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
 	for b.Loop() {
 		var c benchContent
 		if err := strictjson.Decode(data, &c); err != nil {
@@ -74,6 +91,8 @@ func BenchmarkValidBoard(b *testing.B) {
 	data := board4K(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
 	for b.Loop() {
 		if err := strictjson.Valid(data); err != nil {
 			b.Fatal(err)
@@ -87,6 +106,8 @@ func BenchmarkEncodingJSONBoard(b *testing.B) {
 	data := board4K(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
 	for b.Loop() {
 		var c benchContent
 		dec := json.NewDecoder(bytes.NewReader(data))
@@ -110,6 +131,8 @@ func BenchmarkDecodeCommand(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
 	for b.Loop() {
 		var c command
 		if err := strictjson.Decode(data, &c); err != nil {
@@ -137,6 +160,8 @@ func BenchmarkValidLargeFrame(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
 	for b.Loop() {
 		if err := strictjson.Decode(data, &frame); err != nil {
 			b.Fatal(err)

@@ -32,6 +32,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // sharedLimit is the largest input whose strings share one backing string (see decoder.whole).
@@ -1182,7 +1183,8 @@ func (d *decoder) stringSlice(v reflect.Value, p *plan) error {
 		out = []string{}
 	}
 	// Every slice type whose elements are of kind string has the layout of []string.
-	*(*[]string)(v.Addr().UnsafePointer()) = out
+	// (UnsafeAddr, unlike Addr, needs no pointer type, whose lookup costs more than the store.)
+	*(*[]string)(unsafe.Pointer(v.UnsafeAddr())) = out
 	d.depth--
 	return nil
 }

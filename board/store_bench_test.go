@@ -1,0 +1,146 @@
+package board
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime returns the process's CPU time (user + system, all threads, so GC work counts).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds cpu-ns/op: on a shared machine wall time per op (ns/op) includes time spent waiting
+// for a CPU; the process's own CPU time does not.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
+
+// board4K is a realistic content of about 4 KB serialized: twelve sections of 24 bars, one or two
+// chords a bar.
+func board4K(tb testing.TB) (Content, []byte) {
+	tb.Helper()
+	chords := []string{"Am7", "D7", "Gmaj7", "Cmaj7", "F#m7b5", "B7", "Em", "Em/D", "C#m7b5", "F#7"}
+	c := Content{
+		Title:       "Autumn Leaves (practice chart)",
+		Description: "Two-five-one practice in G. Play the A section twice, then the bridge; keep the bass walking.",
+		Key:         "G", Tempo: 132, BeatsPerBar: 4,
+	}
+	for s := range 12 {
+		sec := Section{Label: fmt.Sprintf("Part %c", 'A'+s)}
+		for b := range 24 {
+			bar := []string{chords[(s*7+b)%len(chords)]}
+			if b%3 == 2 {
+				bar = append(bar, chords[(s+b)%len(chords)])
+			}
+			sec.Bars = append(sec.Bars, bar)
+		}
+		c.Sections = append(c.Sections, sec)
+	}
+	data := Board{ID: "x", Content: c}.JSON()
+	if err := c.Validate(); err != nil {
+		tb.Fatal(err)
+	}
+	raw := data[len(`{"id":"x","revision":0,"content":`) : len(data)-len(`,"updatedAt":"0001-01-01T00:00:00.000Z"}`)]
+	if len(raw) < 3500 || len(raw) > 4600 {
+		tb.Fatalf("content is %d bytes, want about 4 KB", len(raw))
+	}
+	return c, raw
+}
+
+// BenchmarkParseContent is the strict parse and full validation of a 4 KB board.
+func BenchmarkParseContent(b *testing.B) {
+	_, raw := board4K(b)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
+	for b.Loop() {
+		if _, err := ParseContent(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidate is Content.Validate alone on the same board (what Put adds to a decoded value).
+func BenchmarkValidate(b *testing.B) {
+	c, _ := board4K(b)
+	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
+	for b.Loop() {
+		if err := c.Validate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPut is a full write of a 4 KB board: validate, copy, encode, durable commit, publish.
+// Compare with BenchmarkRawCommitFloor, the same bytes committed with nothing else.
+func BenchmarkPut(b *testing.B) {
+	c, _ := board4K(b)
+	s, err := Open(b.TempDir(), Options{Logger: quiet, OnCommit: func(Board) {}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, _, err := s.Create("bench", c); err != nil {
+		b.Fatal(err)
+	}
+	rev := int64(1)
+	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
+	for b.Loop() {
+		nb, err := s.Put("bench", rev, c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rev = nb.Revision
+	}
+}
+
+// BenchmarkRawCommitFloor is the physical floor of a commit: temp file, write, fsync, close, rename,
+// fsync the directory, for the same bytes a Put of the 4 KB board writes.
+func BenchmarkRawCommitFloor(b *testing.B) {
+	c, _ := board4K(b)
+	data := boardFileBytes(Board{ID: "bench", Revision: 2, Content: c}.JSON())
+	dir := b.TempDir()
+	target := filepath.Join(dir, "bench.json")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	start := cpuTime()
+	defer reportCPU(b, start)
+	for b.Loop() {
+		f, err := os.CreateTemp(dir, ".bench.json.tmp-*")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.Write(data); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Rename(f.Name(), target); err != nil {
+			b.Fatal(err)
+		}
+		d, err := os.Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := d.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		d.Close()
+	}
+}
