@@ -259,6 +259,8 @@ func (p *probe) model(r *ModelRequest) Reply {
 			return Reply{ToolCalls: []ToolCall{{Name: "bash", Arguments: `{"command":"echo hi"}`}}}
 		}
 		return Reply{Text: "bash result seen"}
+	case strings.HasPrefix(user, "PROBE_FAIL"):
+		return Reply{Status: 400, Error: "scripted failure"}
 	case strings.HasPrefix(user, "PROBE_SLOW"):
 		return Reply{Text: "a slow reply that streams for a while", Chunks: 4, Hold: p.currentHold()}
 	case strings.HasPrefix(user, "PROBE_BROWSER"):
@@ -757,6 +759,21 @@ func runPiProbe(t *testing.T, mode string, start func(p *probe) *Pi) {
 			t.Fatalf("abort of the previous run: %d %s", code, a.Raw)
 		}
 		return "abort of the running reply → reply-aborted notice, model stream cut; abort of that run again → 409 stale_run"
+	})
+
+	p.step("model-failure", func(t *testing.T) string {
+		v := c.status(t)
+		before := v.Get("idleVersion").Int()
+		if code, v := c.send(t, "PROBE_FAIL this request fails"); code != 202 {
+			t.Fatalf("send: %d %s", code, v.Raw)
+		}
+		v = c.waitView(t, "model-failed", func(v gjson.Result) bool {
+			return v.Get("status").String() == "idle" && hasNotice(v, "model-failed") && v.Get("idleVersion").Int() > before
+		})
+		if strings.Contains(v.Raw, "scripted failure") {
+			t.Error("the error detail reached the view")
+		}
+		return "HTTP 400 from the model → model-failed notice, settled (idleVersion+1), no error text in the view"
 	})
 
 	p.step("terminal-prompt", func(t *testing.T) string {
