@@ -35,8 +35,10 @@ import (
 	"unsafe"
 )
 
-// sharedLimit is the largest input whose strings share one backing string (see decoder.whole).
-const sharedLimit = 64 << 10
+// sharedLimit is the largest input whose strings share one backing string (see decoder.whole): a 4 KB
+// board then costs one string allocation instead of hundreds, while a string kept for long (a command
+// id remembered for deduplication) pins at most this much.
+const sharedLimit = 16 << 10
 
 // MaxDepth bounds the nesting of arrays and objects, so hostile input cannot exhaust the stack.
 const MaxDepth = 1000

@@ -303,3 +303,27 @@ func TestErrorString(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestLargeInputStrings(t *testing.T) {
+	// Above the size where strings share the input's copy, every string is its own allocation; both
+	// paths must read the same values.
+	for _, n := range []int{10, 20 << 10} {
+		var in struct {
+			A string   `json:"a"`
+			B []string `json:"b"`
+		}
+		in.A = strings.Repeat("x", n)
+		in.B = []string{"", "é", "q\"uote", strings.Repeat("y", n)}
+		data, _ := json.Marshal(in)
+		var out struct {
+			A string   `json:"a"`
+			B []string `json:"b"`
+		}
+		if err := strictjson.Decode(data, &out); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(in, out) {
+			t.Fatalf("%d: decoded differently", n)
+		}
+	}
+}
