@@ -63,16 +63,6 @@ func apiPutBoard(t testing.TB, s *Server, id, capability string, rev int64, c bo
 	return doc
 }
 
-// apiGetBoard reads a board through the API.
-func apiGetBoard(t testing.TB, s *Server, id string) boardDoc {
-	t.Helper()
-	var doc boardDoc
-	if status := apiJSON(t, "GET", s.URL+"/api/boards/"+id, nil, nil, &doc); status != http.StatusOK {
-		t.Fatalf("reading board %s: status %d", id, status)
-	}
-	return doc
-}
-
 func apiJSON(t testing.TB, method, url string, header map[string]string, body, out any) int {
 	t.Helper()
 	var rd io.Reader

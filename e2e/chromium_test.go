@@ -321,16 +321,6 @@ func (p *Page) requireClean(when string) {
 	}
 }
 
-// forgetConsole drops what was recorded so far (for a check that starts after expected errors, such as
-// a refused save that Chromium logs as a failed request).
-func (p *Page) forgetConsole() {
-	evalJS[int](p, `1`)
-	p.mu.Lock()
-	p.messages = nil
-	p.mu.Unlock()
-	evalJS[chromedp.Void](p, `window.__probe && (window.__probe.csp.length = 0)`)
-}
-
 // screenshot writes a PNG to <repo>/.audit/<area>/<name>.png (git-ignored): the full page, or just the
 // viewport when the page is scrolled (a full-page capture would draw sticky headers mid-page).
 func (p *Page) screenshot(area, name string) string {
