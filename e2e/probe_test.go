@@ -748,7 +748,7 @@ func runPiProbe(t *testing.T, mode string, start func(p *probe) *Pi) {
 		if code != 202 || a.Get("status").String() != "stop-requested" {
 			t.Fatalf("abort: %d %s", code, a.Raw)
 		}
-		v = c.waitView(t, "reply-aborted", func(v gjson.Result) bool {
+		c.waitView(t, "reply-aborted", func(v gjson.Result) bool {
 			return v.Get("status").String() == "idle" && hasNotice(v, "reply-aborted")
 		})
 		if !p.fm.WaitFinished(t, r, 10*time.Second) {
