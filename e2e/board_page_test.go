@@ -345,7 +345,7 @@ func testLive(t *testing.T, s *Server, b *Browser) {
 		window.scrollTo(0, 240);
 		window.__barNode = document.querySelector('[data-path="sections[1].bars[0]"]');
 		window.__gridNode = document.getElementById('grid');
-		return { value: d.value, scrollY: window.scrollY };
+		return { value: d.value, scrollY: window.scrollY, gridTop: document.getElementById('grid').getBoundingClientRect().top };
 	})()`)
 	if before["scrollY"].(float64) < 100 {
 		t.Fatalf("the page did not scroll (scrollY %v); the test needs a taller board", before["scrollY"])
@@ -379,7 +379,7 @@ func testLive(t *testing.T, s *Server, b *Browser) {
 		const d = document.getElementById('f-description');
 		return {
 			value: d.value, focused: document.activeElement === d, caret: d.selectionStart + ':' + d.selectionEnd,
-			scrollY: window.scrollY,
+			scrollY: window.scrollY, gridTop: document.getElementById('grid').getBoundingClientRect().top,
 			sameBar: window.__barNode === document.querySelector('[data-path="sections[1].bars[0]"]'),
 			sameGrid: window.__gridNode === document.getElementById('grid'),
 			rebased: !document.getElementById('rebased').hidden,
@@ -388,8 +388,8 @@ func testLive(t *testing.T, s *Server, b *Browser) {
 	if after["value"] != before["value"] || after["focused"] != true || after["caret"] != "4:4" {
 		t.Errorf("the edit in progress was disturbed: before %v, after %v", before, after)
 	}
-	if after["scrollY"] != before["scrollY"] {
-		t.Errorf("scroll moved from %v to %v", before["scrollY"], after["scrollY"])
+	if after["scrollY"] != before["scrollY"] || after["gridTop"] != before["gridTop"] {
+		t.Errorf("the view moved: scroll %v → %v, grid top on screen %v → %v", before["scrollY"], after["scrollY"], before["gridTop"], after["gridTop"])
 	}
 	if after["sameBar"] != true || after["sameGrid"] != true {
 		t.Error("the grid's DOM was replaced instead of patched")

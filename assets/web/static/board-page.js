@@ -103,6 +103,7 @@ class BoardPage {
     }
     this.setupPlayer();
     byId('conn-retry').addEventListener('click', () => this.stream?.connect());
+    byId('rebased-close').addEventListener('click', () => show(byId('rebased'), false));
   }
 
   // ---- rendering ----

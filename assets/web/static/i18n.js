@@ -118,6 +118,7 @@ const dictionaries = {
     'conflict.dropped': 'These changes could not be re-applied because their place no longer exists:',
     'rebased.note': 'Revision {rev} arrived while you were editing. Your unsaved changes stay on top of it.',
     'rebased.details': 'What changed',
+    'toast.dismiss': 'Dismiss',
 
     'conn.connecting': 'Connecting…',
     'conn.live': 'Live',
@@ -255,6 +256,7 @@ const dictionaries = {
     'conflict.dropped': '以下修改无法重新应用，因为它们的位置已不存在：',
     'rebased.note': '你编辑期间收到了第 {rev} 版。你未保存的修改仍叠加在它之上。',
     'rebased.details': '修改内容',
+    'toast.dismiss': '关闭',
 
     'conn.connecting': '正在连接…',
     'conn.live': '实时同步中',
