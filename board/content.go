@@ -305,15 +305,15 @@ func intLen(i int) int {
 	return len(strconv.AppendInt(b[:0], int64(i), 10))
 }
 
-// jsonStringLen is the length of s as encoding/json writes it: quoted, with \" \\ \n \r \t as two
-// bytes, other control characters and < > & U+2028 U+2029 as \uXXXX, and invalid bytes as \ufffd.
+// jsonStringLen is the length of s as encoding/json writes it: quoted, with \" \\ \n \r \t \b \f as
+// two bytes, other control characters and < > & U+2028 U+2029 as \uXXXX, and invalid bytes as \ufffd.
 func jsonStringLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
 				n += 2
 			case c < 0x20 || c == '<' || c == '>' || c == '&':
 				n += 6

@@ -310,7 +310,7 @@ func TestEscapedKeys(t *testing.T) {
 func TestEncodedLenMatchesMarshal(t *testing.T) {
 	for _, c := range []Content{
 		Example(),
-		{Title: "a\"b\\c\nd\re\tf\x01g<h>i&j\u2028k\u2029l😀中é", Description: "", Key: "", Tempo: 30, BeatsPerBar: 1,
+		{Title: "a\"b\\c\nd\re\tf\x01g\bh\fi\x7f<h>i&j\u2028k\u2029l😀中é", Description: "", Key: "", Tempo: 30, BeatsPerBar: 1,
 			Sections: []Section{{Label: "", Bars: [][]string{{"C"}, nil, {}}}, {Bars: nil}}},
 		{Title: "x", Tempo: -5, Sections: nil},
 	} {
@@ -403,5 +403,22 @@ func TestClone(t *testing.T) {
 	}
 	if (Content{}).Clone().Sections != nil {
 		t.Fatal("nil sections became non-nil")
+	}
+}
+
+func TestJSONStringLenEveryASCIIByte(t *testing.T) {
+	for c := range 0x80 {
+		for _, s := range []string{string(rune(c)), "x" + string(rune(c)) + "y"} {
+			data, _ := json.Marshal(s)
+			if got := jsonStringLen(s); got != len(data) {
+				t.Errorf("jsonStringLen(%q) = %d, json.Marshal gives %d (%s)", s, got, len(data), data)
+			}
+		}
+	}
+	for _, s := range []string{"\u2028", "\u2029", "\u00e9", "\U0001F600", "\xff", "\xed\xa0\x80", "\u0085", "\ufeff"} {
+		data, _ := json.Marshal(s)
+		if got := jsonStringLen(s); got != len(data) {
+			t.Errorf("jsonStringLen(%q) = %d, json.Marshal gives %d (%s)", s, got, len(data), data)
+		}
 	}
 }

@@ -27,7 +27,7 @@ const specExample = `{
 
 // FuzzDecode checks Decode against encoding/json on any input:
 //   - it never panics, and its errors are *strictjson.Error;
-//   - Valid and Decode into interface{} accept exactly the same inputs;
+//   - Valid and Decode into interface{} accept the same inputs (but for numbers beyond float64);
 //   - what it accepts, encoding/json accepts and reads the same way (into interface{}, into a struct,
 //     into json.RawMessage), and re-encoding it gives a document Decode reads back to the same value;
 //   - what it refuses and encoding/json accepts is refused for one of strictjson's extra rules.
@@ -46,7 +46,8 @@ func FuzzDecode(f *testing.F) {
 		var v any
 		err := strictjson.Decode(data, &v)
 		validErr := strictjson.Valid(data)
-		if (err == nil) != (validErr == nil) {
+		if (err == nil) != (validErr == nil) && (validErr != nil || !strings.Contains(err.Error(), "out of range")) {
+			// (Valid checks syntax; a number too large for float64 is refused only when decoded.)
 			t.Fatalf("Decode: %v; Valid: %v", err, validErr)
 		}
 		if err != nil {

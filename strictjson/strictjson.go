@@ -173,8 +173,9 @@ type decoder struct {
 	pos   int
 	depth int
 	path  []pathElem
-	keys  [][]byte // scratch for duplicate detection in skipped objects
-	slab  []string // backing store handed out to small string slices, so each bar is not an allocation
+	keys  [][]byte   // scratch for duplicate detection in skipped objects
+	slab  []string   // backing store handed out to string lists, so each bar is not an allocation
+	lists [][]string // scratch for lists of string lists
 
 	// whole is data as one string, made on first use when data is small: unescaped strings are then
 	// substrings of it instead of one allocation each. Bounded by sharedLimit so that keeping a small
@@ -1095,11 +1096,27 @@ func (d *decoder) slice(v reflect.Value, p *plan) error {
 	if d.data[d.pos] != '[' {
 		return d.wrongType("an array")
 	}
+	// Every slice type whose elements are of kind string has the layout of []string, and every slice
+	// of those the layout of [][]string. (UnsafeAddr, unlike Addr, needs no pointer type, whose lookup
+	// costs more than the store.)
+	switch {
+	case p.elem.kind == kString:
+		out, err := d.stringList()
+		if err != nil {
+			return err
+		}
+		*(*[]string)(unsafe.Pointer(v.UnsafeAddr())) = out
+		return nil
+	case p.elem.kind == kSlice && p.elem.elem.kind == kString:
+		out, err := d.stringLists()
+		if err != nil {
+			return err
+		}
+		*(*[][]string)(unsafe.Pointer(v.UnsafeAddr())) = out
+		return nil
+	}
 	if err := d.enter(); err != nil {
 		return err
-	}
-	if p.elem.kind == kString {
-		return d.stringSlice(v, p)
 	}
 	d.pos++
 	d.skipSpace()
@@ -1143,11 +1160,14 @@ func (d *decoder) slice(v reflect.Value, p *plan) error {
 	return nil
 }
 
-// stringSlice fills a slice of strings (of any string type) without an allocation of its own: the
-// strings go into a slab shared by the slices of one Decode call, each slice capped so that an append by
-// the caller copies instead of overwriting its neighbour. String slices (chord bars) are the most common
-// container in Tele's documents.
-func (d *decoder) stringSlice(v reflect.Value, p *plan) error {
+// stringList reads an array of strings (the current byte is '[') without an allocation of its own: the
+// strings go into a slab shared by the lists of one Decode call, each list capped so that an append by
+// the caller copies instead of overwriting its neighbour. Lists of strings (a bar's chords) and lists
+// of them (a section's bars) are the most common containers in Tele's documents, so they skip reflect.
+func (d *decoder) stringList() ([]string, error) {
+	if err := d.enter(); err != nil {
+		return nil, err
+	}
 	d.pos++
 	d.skipSpace()
 	start := len(d.slab)
@@ -1158,11 +1178,11 @@ func (d *decoder) stringSlice(v reflect.Value, p *plan) error {
 		for n := 0; ; n++ {
 			d.path[len(d.path)-1].idx = n
 			if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-				return d.wrongType("a string")
+				return nil, d.wrongType("a string")
 			}
 			s, err := d.str()
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if len(d.slab) == cap(d.slab) {
 				slab := make([]string, 0, max(256, 2*n))
@@ -1172,7 +1192,7 @@ func (d *decoder) stringSlice(v reflect.Value, p *plan) error {
 			d.slab = append(d.slab, s)
 			end, err := d.afterElem(']')
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if end {
 				break
@@ -1180,15 +1200,59 @@ func (d *decoder) stringSlice(v reflect.Value, p *plan) error {
 		}
 		d.path = d.path[:len(d.path)-1]
 	}
+	d.depth--
 	out := d.slab[start:len(d.slab):len(d.slab)]
 	if out == nil {
 		out = []string{}
 	}
-	// Every slice type whose elements are of kind string has the layout of []string.
-	// (UnsafeAddr, unlike Addr, needs no pointer type, whose lookup costs more than the store.)
-	*(*[]string)(unsafe.Pointer(v.UnsafeAddr())) = out
+	return out, nil
+}
+
+// stringLists reads an array of arrays of strings (or nulls) with one allocation of the exact length.
+func (d *decoder) stringLists() ([][]string, error) {
+	if err := d.enter(); err != nil {
+		return nil, err
+	}
+	d.pos++
+	d.skipSpace()
+	base := len(d.lists)
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+	} else {
+		d.path = append(d.path, pathElem{idx: 0})
+		for n := 0; ; n++ {
+			d.path[len(d.path)-1].idx = n
+			var list []string
+			switch {
+			case d.pos < len(d.data) && d.data[d.pos] == '[':
+				l, err := d.stringList()
+				if err != nil {
+					return nil, err
+				}
+				list = l
+			case d.pos < len(d.data) && d.data[d.pos] == 'n':
+				if err := d.literal("null"); err != nil {
+					return nil, err
+				}
+			default:
+				return nil, d.wrongType("an array")
+			}
+			d.lists = append(d.lists, list)
+			end, err := d.afterElem(']')
+			if err != nil {
+				return nil, err
+			}
+			if end {
+				break
+			}
+		}
+		d.path = d.path[:len(d.path)-1]
+	}
 	d.depth--
-	return nil
+	out := append(make([][]string, 0, len(d.lists)-base), d.lists[base:]...)
+	clear(d.lists[base:])
+	d.lists = d.lists[:base]
+	return out, nil
 }
 
 func (d *decoder) array(v reflect.Value, p *plan) error {
