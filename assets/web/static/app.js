@@ -12,8 +12,9 @@ async function main() {
   if (select) i18n.bindLanguageSelect(select);
   const page = document.body.dataset.page;
   if (page === 'board') {
-    const { bootBoardPage } = await import('./board-page.js');
-    await bootBoardPage({ fragment });
+    // The board and the chat panel start side by side; neither waits for the other.
+    const [{ bootBoardPage }, { bootChatPanel }] = await Promise.all([import('./board-page.js'), import('./chat-panel.js')]);
+    await Promise.all([bootBoardPage({ fragment }), bootChatPanel({ fragment })]);
   } else if (page === 'index') {
     const { bootIndexPage } = await import('./index-page.js');
     await bootIndexPage();

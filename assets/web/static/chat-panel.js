@@ -344,6 +344,7 @@ class ChatPanel {
     show(this.form, paired);
     const hasLog = paired || this.rows.size > 0;
     show(byId('chat-logwrap'), hasLog);
+    a.dataset.log = String(hasLog);
     show(byId('chat-trunc'), Boolean(v?.truncated));
     show(byId('chat-empty'), paired && Boolean(v) && this.rows.size === 0 && !v.truncated);
 

@@ -39,7 +39,7 @@ export class Player {
       this.ctx.addEventListener('statechange', () => this.onState(this.playing ? 'playing' : 'stopped', this.ctx.state));
     }
     const ctx = this.ctx;
-    ctx.resume();
+    ctx.resume().catch(() => {}); // the state shows on the player (data-audio); nothing to report here
     const master = ctx.createGain();
     master.gain.value = 0.9;
     const comp = ctx.createDynamicsCompressor();
