@@ -214,27 +214,44 @@ func ParseChord(symbol string) (Chord, bool) {
 	if symbol == NoChord {
 		return Chord{NoChord: true}, true
 	}
-	main, bass := symbol, ""
+	root, quality, bass, ok := splitChord(symbol)
+	if !ok {
+		return Chord{}, false
+	}
+	return Chord{Root: root, Quality: quality, Bass: bass}, true
+}
+
+// validChord is ParseChord's verdict alone (validation runs it for every symbol of a board).
+func validChord(symbol string) bool {
+	if symbol == NoChord {
+		return true
+	}
+	_, _, _, ok := splitChord(symbol)
+	return ok
+}
+
+// splitChord splits a symbol other than NoChord into catalogue root, quality suffix and bass root. The
+// bass follows the last "/" (no quality contains one). The longest root comes first: "C#m" is C#
+// minor, and "Cb" is no chord at all (Cb is no catalogue root and "b" no quality).
+func splitChord(symbol string) (root, quality, bass string, ok bool) {
+	main := symbol
 	if i := strings.LastIndexByte(symbol, '/'); i >= 0 {
 		main, bass = symbol[:i], symbol[i+1:]
 		if _, ok := rootPitch(bass); !ok {
-			return Chord{}, false
+			return "", "", "", false
 		}
 	}
-	// The longest root first: "C#m" is C# minor, and "Cb" is no chord at all (no quality "b").
-	for _, n := range [...]int{2, 1} {
-		if len(main) < n {
-			continue
+	if len(main) >= 2 && (main[1] == '#' || main[1] == 'b') {
+		if _, ok := rootPitch(main[:2]); ok && qualityIndex(main[2:]) >= 0 {
+			return main[:2], main[2:], bass, true
 		}
-		if _, ok := rootPitch(main[:n]); !ok {
-			continue
-		}
-		if qualityIndex(main[n:]) < 0 {
-			continue
-		}
-		return Chord{Root: main[:n], Quality: main[n:], Bass: bass}, true
 	}
-	return Chord{}, false
+	if len(main) >= 1 {
+		if _, ok := rootPitch(main[:1]); ok && qualityIndex(main[1:]) >= 0 {
+			return main[:1], main[1:], bass, true
+		}
+	}
+	return "", "", "", false
 }
 
 // Intervals returns the semitones above the root of the chord's quality (nil for NoChord).

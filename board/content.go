@@ -175,7 +175,8 @@ func (c Content) Validate() error {
 	}
 	total := 0
 	for i, s := range c.Sections {
-		if err := checkText(sectionPath(i, "label"), s.Label, 0, MaxLabelUnits, ruleLabel); err != nil {
+		if err := checkText("", s.Label, 0, MaxLabelUnits, ruleLabel); err != nil {
+			err.(*ValidationError).Path = sectionPath(i, "label") // built only on error
 			return err
 		}
 		if len(s.Bars) < 1 || len(s.Bars) > MaxBarsPerSection {
@@ -190,14 +191,17 @@ func (c Content) Validate() error {
 				return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
 			}
 			for k, sym := range bar {
-				if _, ok := ParseChord(sym); !ok {
+				if !validChord(sym) {
 					return &ValidationError{Path: barPath(i, j) + "[" + strconv.Itoa(k) + "]", Rule: ruleChord}
 				}
 			}
 		}
 	}
-	if n := encodedLen(c); n > MaxContentBytes {
-		return &ValidationError{Rule: fmt.Sprintf("%s, not %d", ruleSize, n)}
+	// A cheap bound first: boards far from the limit skip the exact count.
+	if encodedLenBound(c) > MaxContentBytes {
+		if n := exactEncodedLen(c); n > MaxContentBytes {
+			return &ValidationError{Rule: fmt.Sprintf("%s, not %d", ruleSize, n)}
+		}
 	}
 	return nil
 }
@@ -259,9 +263,26 @@ func validKey(k string) bool {
 	return false
 }
 
-// encodedLen is len(json.Marshal(c)) for valid content, computed without encoding: the size rule is
-// checked on every write, and the stored encoding is json.Marshal's (HTML-escaped, compact).
-func encodedLen(c Content) int {
+// encodedLenBound is an upper bound of exactEncodedLen: every byte of a string costs at most six bytes
+// encoded (\u00XX), and everything else as much as in the exact count.
+func encodedLenBound(c Content) int {
+	n := len(`{"title":,"description":,"key":,"tempo":,"beatsPerBar":,"sections":[]}`) + 2*24
+	n += 6*len(c.Title) + 2 + 6*len(c.Description) + 2 + 6*len(c.Key) + 2
+	for _, s := range c.Sections {
+		n += len(`{"label":,"bars":null},`) + 6*len(s.Label) + 2
+		for _, bar := range s.Bars {
+			n += len(`null,`)
+			for _, sym := range bar {
+				n += 6*len(sym) + 3
+			}
+		}
+	}
+	return n
+}
+
+// exactEncodedLen is len(json.Marshal(c)), computed without encoding. (The stored encoding is
+// json.Marshal's: HTML-escaped, compact.)
+func exactEncodedLen(c Content) int {
 	// {"title":…,"description":…,"key":…,"tempo":…,"beatsPerBar":…,"sections":[…]}
 	n := len(`{"title":,"description":,"tempo":,"beatsPerBar":,"sections":[]}`)
 	n += jsonStringLen(c.Title) + jsonStringLen(c.Description)
@@ -312,14 +333,7 @@ func jsonStringLen(s string) int {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
-				n += 2
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				n += 6
-			default:
-				n++
-			}
+			n += int(asciiJSONLen[c])
 			i++
 			continue
 		}
@@ -336,3 +350,18 @@ func jsonStringLen(s string) int {
 	}
 	return n
 }
+
+// asciiJSONLen is how many bytes encoding/json writes for each ASCII byte in a string. Read only.
+var asciiJSONLen = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		switch {
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+			t[c] = 2
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			t[c] = 6
+		default:
+			t[c] = 1
+		}
+	}
+	return t
+}()

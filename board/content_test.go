@@ -292,8 +292,8 @@ func TestSizeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(c)
-	if n := encodedLen(c); n != len(data) || n > MaxContentBytes {
-		t.Fatalf("largest content: encodedLen %d, json.Marshal %d bytes, limit %d", n, len(data), MaxContentBytes)
+	if n := exactEncodedLen(c); n != len(data) || n > MaxContentBytes {
+		t.Fatalf("largest content: exactEncodedLen %d, json.Marshal %d bytes, limit %d", n, len(data), MaxContentBytes)
 	}
 	if _, err := ParseContent(data); err != nil {
 		t.Fatal(err)
@@ -315,8 +315,11 @@ func TestEncodedLenMatchesMarshal(t *testing.T) {
 		{Title: "x", Tempo: -5, Sections: nil},
 	} {
 		data, _ := json.Marshal(c)
-		if got := encodedLen(c); got != len(data) {
-			t.Errorf("encodedLen = %d, json.Marshal = %d (%s)", got, len(data), data)
+		if got := exactEncodedLen(c); got != len(data) {
+			t.Errorf("exactEncodedLen = %d, json.Marshal = %d (%s)", got, len(data), data)
+		}
+		if got := encodedLenBound(c); got < len(data) {
+			t.Errorf("encodedLenBound = %d < json.Marshal = %d", got, len(data))
 		}
 	}
 }
