@@ -339,6 +339,8 @@ func (s *Store) load() error {
 		switch e := s.boards[name]; {
 		case isTemp(name):
 			s.removeStray(path)
+		case !de.Type().IsRegular() || !ValidID(name):
+			s.log.Warn("board: ignoring an unexpected entry in the capabilities directory", "path", path)
 		case e == nil:
 			// A creation interrupted between the capability and the board file: no board to open.
 			s.removeStray(path)

@@ -630,6 +630,7 @@ func TestOpenCleansUp(t *testing.T) {
 		os.WriteFile(p, []byte(`{"torn":`), 0o600)
 	}
 	os.WriteFile(filepath.Join(boards, "README"), []byte("x"), 0o600)
+	os.WriteFile(filepath.Join(caps, "notes.txt"), []byte("x"), 0o600)
 	os.Mkdir(filepath.Join(boards, "sub.json"), 0o700)
 	var logs bytes.Buffer
 	s2 := openT(t, dir, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
@@ -638,8 +639,10 @@ func TestOpenCleansUp(t *testing.T) {
 			t.Errorf("%s was not removed", p)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(boards, "README")); err != nil {
-		t.Error("an unexpected file was removed")
+	for _, p := range []string{filepath.Join(boards, "README"), filepath.Join(caps, "notes.txt")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("an unexpected file was removed: %s", p)
+		}
 	}
 	if ids := s2.List(); len(ids) != 1 || ids[0].ID != "a" {
 		t.Fatalf("boards %v", ids)
