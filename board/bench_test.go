@@ -26,11 +26,11 @@ import (
 // Benchmarks of the board's hot paths through the whole stack, each next to its floor:
 //
 //	BenchmarkBoardGET            vs BenchmarkBoardGETBareHandler   (target: ≥ 0.8 of the bare throughput)
-//	BenchmarkBoardPUT            vs BenchmarkRawCommitFloor        (target: ≤ 1.3 × the floor's latency)
+//	BenchmarkBoardPUT            vs BenchmarkBoardPUTFloor         (target: ≤ 1.3 × the floor's latency)
 //
 // Run (the numbers in the report came from this):
 //
-//	go test ./board -run '^$' -bench 'Board|RawCommit' -benchmem -count 5
+//	go test ./board -run '^$' -bench '^BenchmarkBoard' -benchmem -count 5
 //
 // Profile with -cpuprofile cpu.out and `go tool pprof -top board.test cpu.out`. The data directory is
 // b.TempDir(), so it must be on a real disk for the PUT numbers to mean anything (TMPDIR).
@@ -209,6 +209,8 @@ func BenchmarkBoardPUT(b *testing.B) {
 	w := &discardWriter{h: http.Header{}}
 	rev := int64(1)
 	b.ReportAllocs()
+	cpu0 := cpuTime(b)
+	defer func() { b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op") }()
 	for b.Loop() {
 		req.Header["If-Match"] = []string{`"` + strconv.FormatInt(rev, 10) + `"`}
 		req.Body = io.NopCloser(bytes.NewReader(body))
@@ -221,17 +223,20 @@ func BenchmarkBoardPUT(b *testing.B) {
 	}
 }
 
-// BenchmarkRawCommitFloor is the durable commit alone, as SPEC 3.1 describes it, of the bytes a board
-// write commits: write a temporary file in the same directory, fsync it, rename it over the board, fsync
-// the directory.
-func BenchmarkRawCommitFloor(b *testing.B) {
+// BenchmarkBoardPUTFloor is the durable commit alone, as SPEC 3.1 describes it, of the bytes
+// BenchmarkBoardPUT commits: write a temporary file in the same directory, fsync it, rename it over the
+// board, fsync the directory. (The store's own BenchmarkRawCommitFloor does the same for its 4 KB board,
+// from inside the package; this one sits next to the HTTP benchmark and uses its board.)
+func BenchmarkBoardPUTFloor(b *testing.B) {
 	e, _ := benchEnv(b)
 	bd, _ := e.Store.Get("bench")
-	data := bd.JSON()
+	data := append(bytes.Clone(bd.JSON()), '\n') // the board file: the board's JSON and a newline
 	dir := b.TempDir()
 	target := filepath.Join(dir, "bench.json")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	cpu0 := cpuTime(b)
+	defer func() { b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op") }()
 	for b.Loop() {
 		if err := rawCommit(dir, target, data); err != nil {
 			b.Fatal(err)
