@@ -27,8 +27,6 @@ import (
 
 type st = servertest.Request
 
-var jsonCT = http.Header{"Content-Type": {"application/json"}}
-
 func header(kv ...string) http.Header {
 	h := http.Header{}
 	for i := 0; i < len(kv); i += 2 {

@@ -445,13 +445,13 @@ func TestProjectionPrivateFieldsAbsent(t *testing.T) {
 			pjEntry("`+c+`ext", "k6", `"message":{"role":"user","content":"`+c+`ext"}`),
 		),
 	}
-	p, items, _ := pjProject(t, notes...)
+	p, _, _ := pjProject(t, notes...)
 	if err := p.SetStreaming([]byte(`{"role":"assistant","content":[{"type":"thinking","thinking":"` + c + `st"},` +
 		`{"type":"text","text":"streamed"},{"type":"toolCall","id":"s1","name":"read","arguments":{"p":"` + c + `sa"}}],` +
 		`"stopReason":"error","errorMessage":"` + c + `se"}`)); err != nil {
 		t.Fatal(err)
 	}
-	items, _ = p.Items()
+	items, _ := p.Items()
 	pjCheckView(t, p, items)
 	js, _ := p.ItemsJSON()
 	js2, _ := json.Marshal(items)
