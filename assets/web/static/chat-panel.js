@@ -127,6 +127,11 @@ class ChatPanel {
       ev.preventDefault();
       this.send();
     });
+    // Some synthetic key sources (automation, a few input tools) deliver the Enter character separately
+    // from its keydown: the newline of a plain Enter is never typed, whatever came first.
+    this.input.addEventListener('keypress', (ev) => {
+      if (ev.key === 'Enter' && !ev.shiftKey && !ev.altKey && !ev.ctrlKey && !ev.metaKey && !ev.isComposing) ev.preventDefault();
+    });
     this.input.addEventListener('input', () => this.updateControls());
     this.stopBtn.addEventListener('click', () => this.stop());
     this.newBtn.addEventListener('click', () => {
