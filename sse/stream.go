@@ -30,7 +30,10 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 	defer func() {
 		sub.mu.Lock()
 		sub.kick = nil
-		cut := sub.err != nil && sub.err != ErrSubscriptionClosed
+		// Only a slow client's connection stays poisoned by the kick's past deadline. A stream ended by
+		// Close, CloseTopic or hub shutdown may have been kicked just as its last write finished; clearing
+		// the deadline lets net/http end the response cleanly instead of cutting its final chunk.
+		cut := sub.err == ErrSlowClient
 		sub.mu.Unlock()
 		if !cut {
 			_ = rc.SetWriteDeadline(time.Time{})
