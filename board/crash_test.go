@@ -133,25 +133,10 @@ func TestCrashSafety(t *testing.T) {
 			io.Copy(io.Discard, stdout)
 			close(lines)
 		}()
-		// Wait until the store is open, then let it commit for a random while (a commit takes a few
-		// hundred microseconds, so most kills land inside one).
-		select {
-		case l, ok := <-lines:
-			if !ok || l != "ready" {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("run %d: child said %q (ok=%v); stderr: %s", run, l, ok, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("run %d: child never became ready; stderr: %s", run, stderr.String())
-		}
-		time.Sleep(time.Duration(rng.IntN(12_000)) * time.Microsecond)
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		for l := range lines {
+		// Wait until the store is open and has acknowledged a random number of commits, so the child is
+		// inside its commit loop whatever the machine's load; then kill it after a random extra moment (a
+		// commit takes a few hundred microseconds, so most kills land inside one).
+		ack := func(l string) {
 			var id string
 			var rev int64
 			if _, err := fmt.Sscanf(l, "ack %s %d", &id, &rev); err != nil {
@@ -161,6 +146,37 @@ func TestCrashSafety(t *testing.T) {
 				t.Fatalf("run %d: child acknowledged %s revision %d after %d", run, id, rev, acked[id])
 			}
 			acked[id] = rev
+		}
+		next := func(what string) string {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatalf("run %d: child ended while waiting for %s; stderr: %s", run, what, stderr.String())
+				}
+				return l
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("run %d: no %s within 20s; stderr: %s", run, what, stderr.String())
+			}
+			return ""
+		}
+		if l := next("ready"); l != "ready" {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("run %d: child said %q; stderr: %s", run, l, stderr.String())
+		}
+		for range rng.IntN(4) {
+			ack(next("an acknowledged commit"))
+		}
+		time.Sleep(time.Duration(rng.IntN(3_000)) * time.Microsecond) // a random kill point, not a wait
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		for l := range lines {
+			ack(l)
 		}
 		err = cmd.Wait()
 		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
