@@ -99,7 +99,7 @@ func benchEvents(body io.Reader, got chan<- []byte) {
 // setupHostBench starts a host with the fixture branch and 4 paired streams. publish appends one entry
 // and waits until all 4 streams have the new snapshot; last returns the last snapshot frame read.
 func setupHostBench(b *testing.B) (publish func(), last func() []byte) {
-	fixture, err := os.ReadFile("../../shared/research/pi-branch-example.json")
+	fixture, err := os.ReadFile("../chat/testdata/pi-branch-example.json")
 	if err != nil {
 		b.Skipf("fixture: %v", err)
 	}

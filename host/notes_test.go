@@ -45,7 +45,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 func TestNotesDriveTheChatView(t *testing.T) {
-	fixture, err := os.ReadFile("../../shared/research/pi-branch-example.json")
+	fixture, err := os.ReadFile("../chat/testdata/pi-branch-example.json")
 	if err != nil {
 		t.Skipf("fixture: %v", err)
 	}
