@@ -298,7 +298,7 @@ func Encode(ev Event) []byte {
 	b.WriteString("\ndata: ")
 	data := ev.Data
 	for {
-		i := bytes.IndexAny(data, "\r\n")
+		i := lineBreak(data)
 		if i < 0 {
 			b.Write(data)
 			break
@@ -312,4 +312,20 @@ func Encode(ev Event) []byte {
 	}
 	b.WriteString("\n\n")
 	return b.Bytes()
+}
+
+// lineBreak returns the index of the first '\r' or '\n' in p, or -1. Two IndexByte scans (vectorised)
+// beat one IndexAny (a byte loop) several times over on the large, single-line JSON snapshots streams carry.
+func lineBreak(p []byte) int {
+	n := bytes.IndexByte(p, '\n')
+	if n < 0 {
+		n = len(p)
+	}
+	if r := bytes.IndexByte(p[:n], '\r'); r >= 0 {
+		return r
+	}
+	if n == len(p) {
+		return -1
+	}
+	return n
 }
