@@ -247,9 +247,23 @@ func (r *chatRig) step(name string, fn func() string) {
 	ok = true
 }
 
+// shot writes what the viewport shows to .audit/chat/<name>.png: a full-page capture would resize the
+// viewport and so misplace the panel, which sticks to the window.
 func (r *chatRig) shot(p *Page, name string) {
 	p.t.Helper()
-	p.screenshot("chat", name)
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	dir := filepath.Join(repoRoot(p.t), ".audit", "chat")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
 	r.report.Screenshots = append(r.report.Screenshots, name+".png")
 }
 
@@ -1030,8 +1044,15 @@ func TestChatPanel(t *testing.T) {
 			t.Errorf("collapsed button name %q", name)
 		}
 		r.shot(a, "collapsed-desktop-en")
+		if !evalJS[bool](a, `getComputedStyle(document.querySelector('.chat-dock')).display === 'none' && document.getElementById('chat').getBoundingClientRect().width < 200`) {
+			t.Error("collapsed beside the board: not a narrow rail")
+		}
 		// Dock and collapse survive a reload.
+		a.do(chromedp.Click(chromedp.ID("chat-collapse")))
+		a.waitJS(`document.getElementById('chat').dataset.collapsed === 'false'`, "expanded")
 		a.do(chromedp.Click(chromedp.CSS(`.chat-dock-btn[data-dock="left"]`)))
+		a.do(chromedp.Click(chromedp.ID("chat-collapse")))
+		a.waitJS(`document.getElementById('chat').dataset.collapsed === 'true' && document.getElementById('chat').dataset.dock === 'left'`, "collapsed on the left")
 		a.do(chromedp.Reload())
 		waitBoardReady(a)
 		waitChatLive(a)
@@ -1059,6 +1080,7 @@ func TestChatPanel(t *testing.T) {
 				t.Error("a page without an invitation tried to pair")
 			}
 		}
+		q.waitJS(`(() => { const l = document.getElementById('chat-log'); return l.clientHeight > 0 && l.scrollHeight - l.scrollTop - l.clientHeight < 30; })()`, "the log opens at its end")
 		for _, loc := range []string{"en", "zh-CN"} {
 			if loc != "en" {
 				q.do(chromedp.Focus(chromedp.ID("lang")), chromedp.KeyEvent(kb.ArrowDown))
@@ -1152,7 +1174,7 @@ func TestChatPanel(t *testing.T) {
 		from := r.pi.Mark()
 		r.pi.Prompt("/tele " + chatBoardID)
 		r.takeInvitation(r.pi.WaitNotify(from, "one-time link"))
-		s := r.openChatPage(b2, r.inviteTo, storageDisabled())
+		s := r.openChatPage(b2, r.inviteTo, storageDisabled(), darkScheme())
 		waitChatLive(s)
 		if !evalJS[bool](s, `(() => { try { localStorage.length; return false; } catch (e) { return true; } })()`) {
 			t.Fatal("the storage-disabled tab can reach localStorage")
@@ -1169,7 +1191,7 @@ func TestChatPanel(t *testing.T) {
 		s.do(chromedp.Click(chromedp.ID("chat-collapse")))
 		s.waitJS(`document.getElementById('chat').dataset.collapsed === 'false'`, "expanded without storage")
 		s.requireClean("storage disabled")
-		r.shot(s, "storage-disabled-desktop-zh")
+		r.shot(s, "storage-disabled-dark-desktop-zh")
 		closePage(s)
 
 		// A spent invitation says so and how to pair again.

@@ -93,6 +93,7 @@ class ChatPanel {
     this.stopping = false;
     this.error = null; // [key, params] of the last command's failure
     this.stick = true; // the reader is at the end of the log
+    this.ownScroll = -1; // scrollTop after the panel's own last scroll to the end
     this.savedScroll = 0;
     this.unread = false;
     this.rendered = false;
@@ -139,7 +140,9 @@ class ChatPanel {
       show(this.newBtn, false);
     });
     this.log.addEventListener('scroll', () => {
-      if (this.log.clientHeight === 0) return;
+      // Scroll events arrive a frame late: one that reports our own scroll to the end (the log may have
+      // shrunk since) says nothing about the reader.
+      if (this.log.clientHeight === 0 || this.log.scrollTop === this.ownScroll) return;
       this.stick = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight <= STICK_SLACK;
       if (this.stick) show(this.newBtn, false);
     }, { passive: true });
@@ -330,6 +333,7 @@ class ChatPanel {
 
   scrollToEnd() {
     this.log.scrollTop = this.log.scrollHeight;
+    this.ownScroll = this.log.scrollTop;
   }
 
   // render brings every piece of state text and every control in line with the state. It touches the
@@ -354,8 +358,11 @@ class ChatPanel {
     show(byId('chat-empty'), paired && Boolean(v) && this.rows.size === 0 && !v.truncated);
 
     const run = byId('chat-run');
-    if (paired && this.conn === 'offline') bindText(run, 'chat.offline');
-    else if (paired && v && STATUSES.includes(v.status) && (this.conn === 'live' || this.conn === 'connecting')) bindText(run, `chat.run.${v.status}`);
+    const code = paired && v && VIEW_NOTICES.includes(v.notice) ? v.notice : null;
+    const live = this.conn === 'live' || this.conn === 'connecting';
+    if (paired && this.conn === 'offline') bindText(run, 'chat.offline', { cmd: `/tele ${this.board}` });
+    // "ready" says nothing a notice does not already say better ("Pi has finished.").
+    else if (paired && v && STATUSES.includes(v.status) && live && !(v.status === 'idle' && code)) bindText(run, `chat.run.${v.status}`);
     else {
       run.textContent = '';
       delete run.dataset.i18n;
@@ -363,7 +370,6 @@ class ChatPanel {
     show(run, Boolean(run.textContent));
 
     const notice = byId('chat-state-notice');
-    const code = paired && v && VIEW_NOTICES.includes(v.notice) ? v.notice : null;
     if (code) bindText(notice, `chat.notice.${code}`);
     show(notice, Boolean(code));
     a.dataset.notice = code || '';
@@ -373,6 +379,8 @@ class ChatPanel {
     show(error, Boolean(this.error && paired));
 
     this.updateControls();
+    // The status lines above the message box come and go: a reader at the end stays there.
+    if (this.stick && this.log.clientHeight > 0) this.scrollToEnd();
   }
 
   canSend() {

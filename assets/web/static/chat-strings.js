@@ -40,7 +40,7 @@ export const STRINGS = {
     'chat.conn.connecting': 'Connecting to Pi…',
     'chat.conn.live': 'Connected to Pi',
     'chat.conn.offline': 'Offline · retrying in {s} s',
-    'chat.offline': 'The connection to Pi was lost. The conversation below is what arrived before; sending is disabled until Tele reconnects.',
+    'chat.offline': 'The connection to Pi was lost. The conversation above is what arrived before; sending is disabled until Tele reconnects. If Pi was disconnected, run {cmd} in Pi and open the new link.',
 
     'chat.run.idle': 'Pi is ready for your message.',
     'chat.run.submitting': 'Handing your message to Pi…',
@@ -116,7 +116,7 @@ export const STRINGS = {
     'chat.conn.connecting': '正在连接 Pi…',
     'chat.conn.live': '已连接 Pi',
     'chat.conn.offline': '连接中断 · {s} 秒后重试',
-    'chat.offline': '与 Pi 的连接已中断。下面是断开前收到的对话；重新连接之前无法发送。',
+    'chat.offline': '与 Pi 的连接已中断。上面是断开前收到的对话；重新连接之前无法发送。如果 Pi 已断开连接，请在 Pi 中运行 {cmd}，然后打开新的链接。',
 
     'chat.run.idle': 'Pi 已就绪，可以发送消息。',
     'chat.run.submitting': '正在把消息交给 Pi…',
