@@ -28,6 +28,7 @@ import (
 
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -970,6 +971,10 @@ func TestChatPanel(t *testing.T) {
 				t.Errorf("lang = %q, want %q", lang, loc)
 			}
 		}
+		// Every status, notice code, tool status and error the panel can show has its words in both languages.
+		if missing := evalJS[[]string](a, chatStringsCheckJS); len(missing) > 0 {
+			t.Errorf("chat strings: %v", missing)
+		}
 		a.do(chromedp.Focus(chromedp.ID("lang")), chromedp.KeyEvent(kb.ArrowDown))
 		a.waitJS(`document.documentElement.lang === 'zh-CN'`, "Chinese")
 		check("zh-CN", map[string]string{"panel": "与 Pi 对话", "log": "对话记录", "message": "消息", "send": "发送", "stop": "停止",
@@ -1125,6 +1130,53 @@ func TestChatPanel(t *testing.T) {
 		return "390×844: the stored binding is reused (no pairing); panel pinned to the bottom, full width, no horizontal overflow, no dock buttons, tele.chat.dock stays \"left\"; the language switch is reachable expanded and collapsed, in English and Chinese"
 	})
 
+	r.step("refused-and-uncertain-sends-keep-the-draft", func() string {
+		// The host's refusals and a lost answer, delivered to the page's real send path by the browser's
+		// request interception (nothing reaches Pi): each shows its reason, keeps the draft, resends nothing.
+		waitChatIdle(a)
+		const draft = "Please double the tempo." // (the reload above dropped the earlier draft, as a refresh does)
+		if got := evalJS[string](a, `document.getElementById('chat-input').value`); got != "" {
+			t.Errorf("a draft survived the reload: %q", got)
+		}
+		a.do(chromedp.Click(chromedp.ID("chat-input")), chromedp.KeyEvent(draft))
+		models := r.fm.Count()
+		before := len(commandFetches(a))
+		stop := interceptCommands(t, a, []fakeAnswer{
+			{status: 409, code: "busy"}, {status: 409, code: "stale_idle_version"}, {status: 409, code: "terminal_prompt"},
+			{status: 502, code: "submission_uncertain"}, {fail: true},
+		})
+		wants := []string{"Not sent: Pi is busy", "Not sent: the conversation moved on", "Not sent: needs terminal action",
+			"No clear answer came back", "No clear answer came back"}
+		for i, want := range wants {
+			evalJS[chromedp.Void](a, `(() => { const e = document.getElementById('chat-error'); e.hidden = true; e.textContent = ''; })()`)
+			a.do(chromedp.Click(chromedp.ID("chat-input")), chromedp.KeyEvent(kb.Enter))
+			a.waitJS(fmt.Sprintf(`(() => { const e = document.getElementById('chat-error'); return !e.hidden && e.textContent.startsWith(%s); })()`, jsString(want)), want)
+			if got := evalJS[string](a, `document.getElementById('chat-input').value`); got != draft {
+				t.Errorf("answer %d: the draft became %q", i+1, got)
+			}
+			if n := len(commandFetches(a)) - before; n != i+1 {
+				t.Errorf("answer %d: %d sends so far", i+1, n)
+			}
+			waitChatIdle(a)
+			a.waitJS(`!document.getElementById('chat-send').disabled`, "send is offered again")
+		}
+		stop()
+		r.shot(a, "uncertain-desktop-en")
+		switchLanguageScripted(a, "zh-CN")
+		if got := evalJS[string](a, `document.getElementById('chat-error').textContent`); !strings.HasPrefix(got, "没有收到明确的答复") {
+			t.Errorf("the uncertain message in Chinese reads %q", got)
+		}
+		r.shot(a, "uncertain-desktop-zh")
+		switchLanguageScripted(a, "en")
+		if n := len(commandFetches(a)) - before; n != len(wants) {
+			t.Errorf("%d sends for %d presses of Enter: something was resent", n, len(wants))
+		}
+		if r.fm.Count() != models {
+			t.Error("an intercepted send reached the model")
+		}
+		return "409 busy, 409 stale_idle_version, 409 terminal_prompt: the localized reason; 502 submission_uncertain and a dropped connection: “not certain … check the conversation and the Pi terminal … never resends”; the draft kept every time, one request per Enter, none repeated"
+	})
+
 	r.step("offline-reconnect-fresh-snapshot", func() string {
 		// A tab that reaches the host through a proxy the test can cut, as a network drop does.
 		px := startCutProxy(t, r.base)
@@ -1226,6 +1278,63 @@ func TestChatPanel(t *testing.T) {
 		return "storage disabled: pairs from a fresh invitation, shows the conversation, docks, collapses and switches language; a spent invitation says it expired or was used and how to pair; a never-paired page says how to pair (/tele <board>)"
 	})
 
+	r.step("stored-binding-without-its-cookie", func() string {
+		// The browser loses its pairing cookie (as after 8 hours): the stored binding no longer works.
+		if _, err := chromedp.Call(a.ctx, network.ClearBrowserCookies, cdp.Empty{}); err != nil {
+			t.Fatal(err)
+		}
+		q := r.openChatPage(b, r.base+"/b/"+chatBoardID)
+		defer closePage(q)
+		q.waitJS(`document.getElementById('chat').dataset.paired === 'false' && !document.getElementById('chat-pair-reason').hidden`, "the page says the pairing ended")
+		reason := evalJS[string](q, `document.getElementById('chat-pair-reason').textContent`)
+		how := evalJS[string](q, `document.getElementById('chat-pair').textContent.replace(/\s+/g, ' ').trim()`)
+		if !strings.Contains(reason, "no longer paired") || !strings.Contains(how, "/tele "+chatBoardID) {
+			t.Errorf("stale binding: %q / %q", reason, how)
+		}
+		if got := evalJS[string](q, fmt.Sprintf(`localStorage.getItem(%s) || ''`, jsString("tele.chat.binding:"+chatBoardID))); got != "" {
+			t.Errorf("the dead binding stays stored: %q", got)
+		}
+		if pr := problemsExcept(q, "401"); len(pr) > 0 {
+			t.Errorf("problems: %v", pr)
+		}
+		r.shot(q, "pairing-ended-desktop-en")
+		return "a stored binding whose cookie is gone: GET status 401 → “no longer paired” and how to pair (/tele <board>); the dead binding id is forgotten"
+	})
+
+	r.step("tele-serve-has-no-panel", func() string {
+		s := startServe(t)
+		q := r.openChatPage(b, s.URL+"/b/welcome")
+		defer closePage(q)
+		q.waitJS(`document.documentElement.dataset.ready === 'true'`, "the page is ready")
+		if !evalJS[bool](q, `document.getElementById('chat').hidden && !document.getElementById('layout').dataset.chat`) {
+			t.Error("tele serve (chat:false) shows a chat panel to a browser that never paired")
+		}
+		for _, f := range chatFetches(q) {
+			if strings.Contains(f.URL, "/api/chat/") {
+				t.Errorf("a chat request on tele serve: %s", f.URL)
+			}
+		}
+		q.requireClean("tele serve")
+		// A binding stored by an earlier Pi connection on this origin: say Pi is gone, once, and forget it.
+		evalJS[chromedp.Void](q, `localStorage.setItem('tele.chat.binding:welcome', 'an-old-binding')`)
+		q.do(chromedp.Reload())
+		waitBoardReady(q)
+		q.waitJS(`!document.getElementById('chat').hidden && !document.getElementById('chat-pair-reason').hidden`, "the panel says Pi is not connected")
+		if got := evalJS[string](q, `document.getElementById('chat-pair-reason').textContent`); !strings.Contains(got, "not connected") {
+			t.Errorf("stored binding on tele serve: %q", got)
+		}
+		if evalJS[string](q, `localStorage.getItem('tele.chat.binding:welcome') || ''`) != "" {
+			t.Error("the old binding stays stored")
+		}
+		r.shot(q, "tele-serve-old-binding-desktop-en")
+		q.do(chromedp.Reload())
+		waitBoardReady(q)
+		if !evalJS[bool](q, `document.getElementById('chat').hidden`) {
+			t.Error("the panel comes back on tele serve after the old binding was forgotten")
+		}
+		return "tele serve ({chat:false}): no panel and no chat request; a binding left from an earlier connection is reported once (Pi is not connected; how to pair) and forgotten"
+	})
+
 	r.step("tele-off-keeps-the-conversation", func() string {
 		n := len(chatRows(a))
 		r.pi.Prompt("/tele off")
@@ -1315,5 +1424,76 @@ func (px *cutProxy) setCut(cut bool) {
 		for c := range px.conns {
 			c.Close()
 		}
+	}
+}
+
+// chatStringsCheckJS imports the panel's dictionaries in the page and lists what is missing: every key
+// in both languages, and words for every status, notice, tool status and error code the panel can show.
+const chatStringsCheckJS = `(async () => {
+  const src = document.querySelector('script[type=module]').src;
+  const { STRINGS } = await import(src.slice(0, src.lastIndexOf('/')) + '/chat-strings.js');
+  const en = STRINGS.en, zh = STRINGS['zh-CN'];
+  const out = [];
+  for (const k of new Set([...Object.keys(en), ...Object.keys(zh)])) {
+    if (!en[k] || !zh[k]) out.push('missing ' + k);
+  }
+  const keys = [
+    ...['input-submitted', 'input-unobserved', 'submission-uncertain', 'stop-requested', 'input-observed', 'settled-unobserved', 'run-ended'].map((c) => 'chat.notice.' + c),
+    ...['context-compacted', 'model-failed', 'reply-aborted'].map((c) => 'chat.item.' + c),
+    ...['idle', 'submitting', 'running', 'stopping', 'terminal-prompt'].map((c) => 'chat.run.' + c),
+    ...['calling', 'completed', 'failed'].map((c) => 'chat.tool.' + c),
+    ...['uncertain', 'busy', 'stale', 'terminal', 'staleEpoch', 'staleRun', 'abortFailed', 'abortUncertain', 'commandLimit', 'rateLimited', 'command', 'tooLong', 'failed'].map((c) => 'chat.err.' + c),
+  ];
+  for (const k of keys) {
+    if (!en[k] || !zh[k] || en[k] === zh[k]) out.push('no words for ' + k);
+  }
+  for (const k of ['chat.notice.submission-uncertain', 'chat.err.uncertain']) {
+    if (!/terminal/.test(en[k] || '') || !/终端/.test(zh[k] || '')) out.push(k + ' does not send the reader to the Pi terminal');
+  }
+  return out;
+})()`
+
+type fakeAnswer struct {
+	status int64
+	code   string
+	fail   bool // the connection drops without an answer
+}
+
+// interceptCommands makes the tab's next POSTs to /command get answers (in order; the last repeats)
+// from the browser's request interception instead of the host. The returned func stops it.
+func interceptCommands(t *testing.T, p *Page, answers []fakeAnswer) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(p.ctx)
+	events := chromedp.Events(ctx, fetch.RequestPaused)
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/command"}}})
+		return err
+	}))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		i := 0
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			a := answers[min(i, len(answers)-1)]
+			i++
+			if a.fail {
+				_, _ = chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonConnectionReset})
+				continue
+			}
+			body := fmt.Sprintf(`{"error":{"code":%q,"message":"answered by the test"}}`, a.code)
+			_, _ = chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: a.status,
+				ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}}, Body: []byte(body)})
+		}
+	}()
+	return func() {
+		p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, fetch.Disable, cdp.Empty{})
+			return err
+		}))
+		cancel()
+		<-done
 	}
 }
