@@ -262,7 +262,7 @@ func (h *host) start(f link.Fields) {
 	if err != nil {
 		var le *board.LockedError
 		if errors.As(err, &le) {
-			h.sendFatal(FatalDataLocked, lockedMessage(h.cfg.DataDir, le))
+			h.sendFatal(FatalDataLocked, lockedMessage(le))
 		} else {
 			h.sendFatal(FatalInternal, fmt.Sprintf("cannot open the data directory %s: %v", h.cfg.DataDir, err))
 		}
@@ -373,16 +373,9 @@ func (h *host) release() {
 	}
 }
 
-func lockedMessage(dir string, le *board.LockedError) string {
-	owner := "another tele process"
-	if le.PID > 0 {
-		owner = fmt.Sprintf("tele (pid %d", le.PID)
-		if le.Port > 0 {
-			owner += fmt.Sprintf(", port %d", le.Port)
-		}
-		owner += ")"
-	}
-	return fmt.Sprintf("data directory %s is in use by %s: stop it, or start Pi with --tele-data <path> (or TELE_DATA) for another directory", dir, owner)
+func lockedMessage(le *board.LockedError) string {
+	// The store's message names the directory and its owner; the fix is the bridge user's to hear.
+	return le.Error() + ": stop it, or start Pi with --tele-data <path> (or TELE_DATA) for another directory"
 }
 
 func (h *host) boardURL() string {

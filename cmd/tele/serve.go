@@ -92,16 +92,8 @@ func listenError(err error, s Settings) error {
 func openError(err error, s Settings) error {
 	var le *board.LockedError
 	if errors.As(err, &le) {
-		owner := "another tele process"
-		if le.PID > 0 {
-			owner = fmt.Sprintf("tele (pid %d", le.PID)
-			if le.Port > 0 {
-				owner += fmt.Sprintf(", port %d", le.Port)
-			}
-			owner += ")"
-		}
-		return fmt.Errorf("data directory %s is in use by %s: stop it, or use another directory with --data <path> or TELE_DATA",
-			s.DataDir, owner)
+		// The store's message names the directory and its owner; the fix is the CLI's to say.
+		return fmt.Errorf("%v: stop it, or use another directory with --data <path> or TELE_DATA", le)
 	}
 	return fmt.Errorf("cannot open the data directory %s: %v", s.DataDir, err)
 }
