@@ -717,6 +717,9 @@ func TestChatPanel(t *testing.T) {
 		streamLen := `(() => { const story = ` + jsString(chatStory) + `; const s = [...document.querySelectorAll('#chat-items .chat-assistant .chat-text')].filter((e) => e.textContent && story.startsWith(e.textContent)).pop(); return s ? s.textContent.length : 0; })()`
 		a.waitJS(streamLen+` > 0`, "the reply starts streaming")
 		a.waitJS(`document.getElementById('chat').dataset.status === 'running' && !document.getElementById('chat-stop').disabled`, "stop is offered while Pi replies")
+		if busy := evalJS[string](a, `document.getElementById('chat-log').getAttribute('aria-busy')`); busy != "true" {
+			t.Errorf("the log is not aria-busy while the reply streams (%q)", busy)
+		}
 
 		// A draft with a selection range and the focus, while Pi streams.
 		p := a
@@ -800,6 +803,9 @@ func TestChatPanel(t *testing.T) {
 			t.Errorf("abort commands: %+v", aborts)
 		}
 		checkInput(t, p, "stop", want)
+		if busy := evalJS[string](p, `document.getElementById('chat-log').getAttribute('aria-busy')`); busy != "false" {
+			t.Errorf("the log stays aria-busy after the reply (%q)", busy)
+		}
 		notice := evalJS[string](p, `[...document.querySelectorAll('#chat-items > li')].find((li) => li.dataset.code === 'reply-aborted').textContent`)
 		if !strings.Contains(notice, "Reply stopped.") {
 			t.Errorf("reply-aborted notice reads %q", notice)
@@ -1148,17 +1154,19 @@ func TestChatPanel(t *testing.T) {
 		wants := []string{"Not sent: Pi is busy", "Not sent: the conversation moved on", "Not sent: needs terminal action",
 			"No clear answer came back", "No clear answer came back"}
 		for i, want := range wants {
-			evalJS[chromedp.Void](a, `(() => { const e = document.getElementById('chat-error'); e.hidden = true; e.textContent = ''; })()`)
 			a.do(chromedp.Click(chromedp.ID("chat-input")), chromedp.KeyEvent(kb.Enter))
-			a.waitJS(fmt.Sprintf(`(() => { const e = document.getElementById('chat-error'); return !e.hidden && e.textContent.startsWith(%s); })()`, jsString(want)), want)
+			// The send goes out (the button is disabled before the request), then its answer is handled.
+			a.waitJS(fmt.Sprintf(`window.__chatRec.fetches.filter((f) => f.url.endsWith('/command')).length === %d`, before+i+1), "the send request")
+			a.waitJS(`!document.getElementById('chat-send').disabled`, "the answer is handled")
+			if got := evalJS[string](a, `(() => { const e = document.getElementById('chat-error'); return e.hidden ? '' : e.textContent; })()`); !strings.HasPrefix(got, want) {
+				t.Errorf("answer %d: the panel says %q, want %q…", i+1, got, want)
+			}
 			if got := evalJS[string](a, `document.getElementById('chat-input').value`); got != draft {
 				t.Errorf("answer %d: the draft became %q", i+1, got)
 			}
 			if n := len(commandFetches(a)) - before; n != i+1 {
 				t.Errorf("answer %d: %d sends so far", i+1, n)
 			}
-			waitChatIdle(a)
-			a.waitJS(`!document.getElementById('chat-send').disabled`, "send is offered again")
 		}
 		stop()
 		r.shot(a, "uncertain-desktop-en")

@@ -262,7 +262,7 @@ class ChatPanel {
     this.setConn('off');
     this.aside.dataset.paired = 'false';
     const why = byId('chat-pair-reason');
-    if (reason) bindText(why, `chat.pair.${reason}`);
+    if (reason) setText(why, `chat.pair.${reason}`);
     show(why, Boolean(reason));
     this.showPanel();
     this.render();
@@ -344,10 +344,14 @@ class ChatPanel {
     const paired = a.dataset.paired === 'true';
     a.dataset.conn = this.conn;
     a.dataset.status = v && STATUSES.includes(v.status) ? v.status : '';
+    // While a reply streams in, the log is busy: screen readers read the reply once it is complete
+    // instead of every fragment.
+    const busy = String(this.conn === 'live' && Boolean(v) && ['running', 'stopping'].includes(v.status));
+    if (this.log.getAttribute('aria-busy') !== busy) this.log.setAttribute('aria-busy', busy);
 
     const connText = byId('chat-conn-text');
-    if (this.conn === 'offline') bindText(connText, 'chat.conn.offline', { s: this.offlineSeconds });
-    else bindText(connText, `chat.conn.${this.conn}`);
+    if (this.conn === 'offline') setText(connText, 'chat.conn.offline', { s: this.offlineSeconds });
+    else setText(connText, `chat.conn.${this.conn}`);
 
     show(byId('chat-pair'), !paired && this.conn === 'off');
     show(this.form, paired);
@@ -360,22 +364,23 @@ class ChatPanel {
     const run = byId('chat-run');
     const code = paired && v && VIEW_NOTICES.includes(v.notice) ? v.notice : null;
     const live = this.conn === 'live' || this.conn === 'connecting';
-    if (paired && this.conn === 'offline') bindText(run, 'chat.offline', { cmd: `/tele ${this.board}` });
+    if (paired && this.conn === 'offline') setText(run, 'chat.offline', { cmd: `/tele ${this.board}` });
     // "ready" says nothing a notice does not already say better ("Pi has finished.").
-    else if (paired && v && STATUSES.includes(v.status) && live && !(v.status === 'idle' && code)) bindText(run, `chat.run.${v.status}`);
+    else if (paired && v && STATUSES.includes(v.status) && live && !(v.status === 'idle' && code)) setText(run, `chat.run.${v.status}`);
     else {
       run.textContent = '';
       delete run.dataset.i18n;
+      delete run.dataset.i18nArgs;
     }
     show(run, Boolean(run.textContent));
 
     const notice = byId('chat-state-notice');
-    if (code) bindText(notice, `chat.notice.${code}`);
+    if (code) setText(notice, `chat.notice.${code}`);
     show(notice, Boolean(code));
     a.dataset.notice = code || '';
 
     const error = byId('chat-error');
-    if (this.error && paired) bindText(error, ...this.error);
+    if (this.error && paired) setText(error, ...this.error);
     show(error, Boolean(this.error && paired));
 
     this.updateControls();
@@ -512,9 +517,17 @@ class ChatPanel {
 
   renderCollapse() {
     const key = !this.collapsed ? 'chat.collapse' : this.unread ? 'chat.expandNew' : 'chat.expand';
-    bindText(byId('chat-collapse-label'), key);
+    setText(byId('chat-collapse-label'), key);
     this.aside.dataset.unread = String(this.collapsed && this.unread);
   }
+}
+
+// setText binds el to a translation only when the key or its parameters change: rewriting the same
+// words into a live region would have screen readers announce them again on every snapshot.
+function setText(el, key, params) {
+  const args = params ? JSON.stringify(params) : undefined;
+  if (el.dataset.i18n === key && el.dataset.i18nArgs === args) return el;
+  return bindText(el, key, params);
 }
 
 // ---- rows ----
@@ -559,15 +572,15 @@ function updateRow(li, it) {
     const status = TOOL_STATUSES.includes(it.status) ? it.status : 'calling';
     li.dataset.status = status;
     const el = li.querySelector('.chat-tool-status');
-    if (el.dataset.i18n !== `chat.tool.${status}`) bindText(el, `chat.tool.${status}`);
+    setText(el, `chat.tool.${status}`);
     return;
   }
   const code = typeof it.code === 'string' ? it.code : '';
   li.dataset.code = code;
   const el = li.querySelector('.chat-notice-text');
   if (ITEM_NOTICES.includes(code)) {
-    if (el.dataset.i18n !== `chat.item.${code}`) bindText(el, `chat.item.${code}`);
+    setText(el, `chat.item.${code}`);
   } else {
-    bindText(el, 'chat.item.unknown', { code });
+    setText(el, 'chat.item.unknown', { code });
   }
 }
