@@ -58,13 +58,15 @@ type Gateway struct {
 	// views are not held up by a large branch. Lock order: projMu, then mu.
 	projMu      sync.Mutex
 	proj        *Projector
-	projVersion uint64 // of the projection in itemsJSON
+	projVersion uint64   // of the projection in items
+	spare       [][]byte // the next items (projMu); the projector's encodings are never modified
 
 	mu        sync.Mutex
 	run       runState
 	commands  map[string]*record
 	revoked   bool
-	itemsJSON []byte // the projection's items array (the projector encodes it once per change)
+	items     [][]byte // the JSON of each item of the projection, oldest first (shared, read only)
+	itemsSize int      // of the JSON array they make
 	truncated bool
 	version   int64  // snapshot counter (Seq)
 	snapshot  []byte // the full view document of version, encoded once per change
@@ -85,7 +87,7 @@ func NewGateway(cfg Config) *Gateway {
 		proj:          NewProjector(),
 		run:           newRunState(),
 		commands:      make(map[string]*record),
-		itemsJSON:     []byte("[]"),
+		itemsSize:     len("[]"),
 	}
 	if g.clock == nil {
 		g.clock = SystemClock()
@@ -124,20 +126,24 @@ func (g *Gateway) SetStreaming(message []byte) error {
 	return err
 }
 
-// projectedLocked takes the projection's new encoding (when its version moved), applies then (state
-// changes that go with it) and publishes the result as one snapshot if anything changed. projMu is held.
+// projectedLocked takes the projection's new item encodings (when its version moved), applies then
+// (state changes that go with it) and publishes the result as one snapshot if anything changed. projMu
+// is held.
 func (g *Gateway) projectedLocked(then func()) {
-	var enc []byte
+	var size int
 	var truncated bool
 	fresh := g.proj.Version() != g.projVersion
 	if fresh {
 		g.projVersion = g.proj.Version()
-		enc, truncated = g.proj.ItemsJSON() // shared bytes: only ever copied from
+		g.spare, size, truncated = g.proj.appendItemEncodings(g.spare[:0]) // shared bytes: only copied from
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if fresh {
-		g.itemsJSON, g.truncated = enc, truncated
+		// Only mu holders read items; the old slice becomes the next spare, filled under projMu alone.
+		g.items, g.spare = g.spare, g.items
+		clear(g.spare)
+		g.itemsSize, g.truncated = size, truncated
 	}
 	if then != nil {
 		then()
@@ -269,8 +275,8 @@ func (g *Gateway) View() View {
 // changedLocked encodes the new view once and publishes it as one complete `snapshot`, if it differs
 // from the last one. mu is held, so snapshots are published in version order.
 func (g *Gateway) changedLocked() {
-	doc := appendStatusDoc(make([]byte, 0, len(g.itemsJSON)+256), g.cfg.Binding.Epoch(), g.run.idleVersion,
-		g.run.status(), g.run.runID, g.run.notice, g.truncated, g.itemsJSON)
+	doc := appendStatusDoc(make([]byte, 0, g.itemsSize+256), g.cfg.Binding.Epoch(), g.run.idleVersion,
+		g.run.status(), g.run.runID, g.run.notice, g.truncated, g.items)
 	if bytes.Equal(doc, g.snapshot) {
 		return
 	}
@@ -283,8 +289,8 @@ func (g *Gateway) changedLocked() {
 // projectionDocLocked is the GET /api/chat/:binding document of the current version.
 func (g *Gateway) projectionDocLocked() []byte {
 	if g.projDoc == nil {
-		g.projDoc = appendProjectionDoc(make([]byte, 0, len(g.itemsJSON)+128), g.cfg.Binding.Epoch(),
-			g.run.idleVersion, g.truncated, g.itemsJSON)
+		g.projDoc = appendProjectionDoc(make([]byte, 0, g.itemsSize+128), g.cfg.Binding.Epoch(),
+			g.run.idleVersion, g.truncated, g.items)
 	}
 	return g.projDoc
 }

@@ -58,9 +58,9 @@ type Projector struct {
 	winOK              bool
 	winVersion         uint64
 	winLive, winStream int
-	winBytes           int
+	winBytes           int // of the window's JSON array
 	winTrunc           bool
-	winJSON            []byte
+	winJSON            []byte // ItemsJSON, joined on first use
 }
 
 // NewProjector returns an empty projector.
@@ -191,8 +191,8 @@ func (p *Projector) Items() (items []Item, truncated bool) {
 	return items, p.winTrunc
 }
 
-// ItemsJSON returns the JSON array of Items, encoded once per change. The bytes are shared: do not
-// modify them.
+// ItemsJSON returns the JSON array of Items, joined once per change from the items' own encodings. The
+// bytes are shared: do not modify them.
 func (p *Projector) ItemsJSON() (items []byte, truncated bool) {
 	p.window()
 	if p.winJSON == nil {
@@ -206,12 +206,28 @@ func (p *Projector) ItemsJSON() (items []byte, truncated bool) {
 				if len(b) > 1 {
 					b = append(b, ',')
 				}
-				b = appendItemJSON(b, &part.r.at(k).it)
+				b = append(b, part.r.at(k).enc...)
 			}
 		}
 		p.winJSON = append(b, ']')
 	}
 	return p.winJSON, p.winTrunc
+}
+
+// appendItemEncodings appends the JSON object of each item of the view (Items, oldest first) to parts,
+// and returns them with the size of the JSON array they make (brackets and commas included) and
+// whether older items were cut. Each item is encoded once, when it is made or changes: the bytes are
+// shared and never modified (a changed item gets new ones), so they stay valid after later calls.
+// Joined with commas inside brackets they are ItemsJSON, without building it.
+func (p *Projector) appendItemEncodings(parts [][]byte) (_ [][]byte, size int, truncated bool) {
+	p.window()
+	for k := p.winLive - 1; k >= 0; k-- {
+		parts = append(parts, p.live.at(k).enc)
+	}
+	for k := p.winStream - 1; k >= 0; k-- {
+		parts = append(parts, p.stream.at(k).enc)
+	}
+	return parts, p.winBytes, p.winTrunc
 }
 
 // Version increases whenever the view may have changed.
@@ -229,7 +245,7 @@ func (p *Projector) window() {
 	var counts [2]int
 	for w, r := range [...]*ring{p.stream, &p.live} {
 		for k := 0; k < r.len() && n < MaxViewItems; k++ {
-			need := int(r.at(k).size)
+			need := len(r.at(k).enc)
 			if n > 0 {
 				need++
 			}
@@ -658,9 +674,7 @@ func (p *Projector) resolveTool(callID string, failed bool) {
 				sl.it.Status = ToolFailed
 			}
 			sl.callID = ""
-			if sl.lazy == lazyNone {
-				sl.size += int32(len(sl.it.Status) - len(ToolCalling))
-			}
+			sl.enc = nil // encoded again by materialize; the journal's copy keeps the old bytes
 			p.live.touched = true
 			return
 		}
@@ -670,10 +684,10 @@ func (p *Projector) resolveTool(callID string, failed bool) {
 // ---- items ----
 
 // slot is one kept item. While lazy, its id, text or name are still raw parts of the caller's input
-// (base, src); materialize decodes and copies them before the call returns.
+// (base, src); materialize decodes and copies them, and encodes the item, before the call returns.
 type slot struct {
 	it     Item
-	size   int32 // bytes of the item's JSON
+	enc    []byte // the item's JSON; never modified in place (the journal and views share it)
 	lazy   uint8
 	suffix byte // id suffix: 0 (none), 't', 'x' or 'n'
 	num    int  // id suffix number
@@ -691,10 +705,20 @@ const (
 	lazyName        // name = the raw JSON string src
 )
 
+// materialize makes a new or changed slot final: it decodes and copies what is still lazy and encodes
+// the item (enc nil) into bytes of its own.
 func (p *Projector) materialize(sl *slot) {
-	if sl.lazy == lazyNone {
-		return
+	if sl.lazy != lazyNone {
+		p.decode(sl)
 	}
+	if sl.enc == nil {
+		p.scratch = appendItemJSON(p.scratch[:0], &sl.it)
+		sl.enc = append(make([]byte, 0, len(p.scratch)), p.scratch...)
+	}
+}
+
+// decode fills in the id, text or name of a lazy slot from the caller's input.
+func (p *Projector) decode(sl *slot) {
 	switch sl.suffix {
 	case 0:
 		sl.it.ID = strings.Clone(sl.base)
@@ -732,8 +756,7 @@ func (p *Projector) materialize(sl *slot) {
 		sl.callID = ""
 	}
 	sl.base, sl.src, sl.lazy = "", "", lazyNone
-	p.scratch = appendItemJSON(p.scratch[:0], &sl.it)
-	sl.size = int32(len(p.scratch))
+	sl.enc = nil
 }
 
 // keep decodes the raw JSON string and returns an owned, valid, cut copy of it.

@@ -686,6 +686,10 @@ func TestProjectionBadNotesChangeNothing(t *testing.T) {
 			if p.Version() != v || p.Skipped() != 0 {
 				t.Fatalf("version or skipped moved")
 			}
+			// The items' cached encodings are restored too: a view built from them again is the same.
+			p.version++
+			pjCheckView(t, p, after)
+			p.version--
 			// The ids of the refused note were not remembered.
 			if err := p.ApplyBranch(false, pjBranch(pjUser("u2", "two"))); err != nil {
 				t.Fatal(err)
@@ -695,6 +699,90 @@ func TestProjectionBadNotesChangeNothing(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Each item is encoded once: an append encodes the new item only, a tool result the changed tool item
+// only, and the view is joined from the kept encodings. A refused note leaves them as they were.
+func TestProjectionEncodesChangedItemsOnly(t *testing.T) {
+	var es []string
+	for k := 0; k < 99; k++ {
+		es = append(es, pjUser(fmt.Sprint("u", k), fmt.Sprint("line <", k, ">\n")))
+	}
+	es = append(es, pjAsst("a1", "toolUse", pjText("calling"), pjToolCall("c1", "bash", `{}`)))
+	p, _, _ := pjProject(t, pjBranch(es...))
+	encodings := func() [][]byte {
+		parts, size, _ := p.appendItemEncodings(nil)
+		js, _ := p.ItemsJSON()
+		if want := len(appendItemsArray(nil, parts)); size != want || len(js) != want {
+			t.Fatalf("size %d, ItemsJSON %d bytes, joined %d", size, len(js), want)
+		}
+		return parts
+	}
+	same := func(a, b []byte) bool { return len(a) > 0 && len(b) > 0 && &a[0] == &b[0] }
+	before := encodings()
+	if len(before) != 100 {
+		t.Fatalf("%d items", len(before))
+	}
+
+	// One appended entry: the oldest item leaves the window, the others keep their bytes.
+	if err := p.ApplyBranch(false, pjBranch(pjUser("u99", "new"))); err != nil {
+		t.Fatal(err)
+	}
+	after := encodings()
+	for k := 1; k < 100; k++ {
+		if !same(after[k-1], before[k]) {
+			t.Fatalf("item %d was encoded again", k)
+		}
+	}
+	if string(after[99]) != `{"id":"u99","role":"user","text":"new"}` {
+		t.Fatalf("new item %s", after[99])
+	}
+	items, _ := p.Items()
+	pjCheckView(t, p, items)
+
+	// A tool result: only the tool item changes; the bytes the old view held stay as they were.
+	tool := after[98]
+	if err := p.ApplyBranch(false, pjBranch(pjResult("r1", "c1", true, "x"))); err != nil {
+		t.Fatal(err)
+	}
+	res := encodings()
+	if string(tool) != `{"id":"a1.t1","role":"tool","name":"bash","status":"calling"}` ||
+		string(res[98]) != `{"id":"a1.t1","role":"tool","name":"bash","status":"failed"}` {
+		t.Fatalf("tool item %s, then %s", tool, res[98])
+	}
+	for k := 0; k < 100; k++ {
+		if k != 98 && !same(res[k], after[k]) {
+			t.Fatalf("item %d was encoded again", k)
+		}
+	}
+	items, _ = p.Items()
+	pjCheckView(t, p, items)
+
+	// Refused notes (an append that resolves a tool and adds items, a reset) change no encoding.
+	p2, _, _ := pjProject(t, pjBranch(es...))
+	want := encodings2(p2)
+	wantJSON, _ := p2.ItemsJSON()
+	wantJSON = bytes.Clone(wantJSON)
+	for _, reset := range []bool{false, true} {
+		if err := p2.ApplyBranch(reset, []byte(`[`+pjResult("r1", "c1", false, "x")+`,`+pjUser("u200", "x")+`,{"type":`)); err == nil {
+			t.Fatal("accepted")
+		}
+		p2.version++ // a new window, joined again from the kept encodings
+		got := encodings2(p2)
+		for k := range want {
+			if !same(got[k], want[k]) || !bytes.Equal(got[k], want[k]) {
+				t.Fatalf("reset %v: item %d: %s, want %s", reset, k, got[k], want[k])
+			}
+		}
+		if js, _ := p2.ItemsJSON(); !bytes.Equal(js, wantJSON) {
+			t.Fatalf("reset %v: view changed:\n%s\n%s", reset, js, wantJSON)
+		}
+	}
+}
+
+func encodings2(p *Projector) [][]byte {
+	parts, _, _ := p.appendItemEncodings(nil)
+	return parts
 }
 
 // The projector keeps no reference to the caller's bytes.

@@ -1,9 +1,6 @@
 package chat
 
-import (
-	"encoding/json"
-	"strconv"
-)
+import "strconv"
 
 // View is the chat view of one binding (SPEC 7): the display projection with its run status.
 //
@@ -25,22 +22,20 @@ type View struct {
 
 // MarshalJSON encodes the full view (with status, runId and notice); Version is not part of it.
 func (v View) MarshalJSON() ([]byte, error) {
-	items, err := encodeItems(v.Items)
-	if err != nil {
-		return nil, err
+	items := make([][]byte, len(v.Items))
+	for k, it := range v.Items {
+		enc, err := it.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		items[k] = enc
 	}
 	return appendStatusDoc(nil, v.Epoch, v.IdleVersion, v.Status, v.RunID, v.Notice, v.Truncated, items), nil
 }
 
-func encodeItems(items []Item) ([]byte, error) {
-	if len(items) == 0 {
-		return []byte("[]"), nil
-	}
-	return json.Marshal(items)
-}
-
-// appendStatusDoc appends the full view document; items is the encoded items array.
-func appendStatusDoc(b []byte, epoch string, idleVersion int64, status, runID, notice string, truncated bool, items []byte) []byte {
+// appendStatusDoc appends the full view document; items holds the JSON object of each item. It never
+// writes a raw line break (strings are escaped), so the document is one SSE data line.
+func appendStatusDoc(b []byte, epoch string, idleVersion int64, status, runID, notice string, truncated bool, items [][]byte) []byte {
 	b = append(b, `{"epoch":`...)
 	b = appendString(b, epoch)
 	b = append(b, `,"idleVersion":`...)
@@ -54,12 +49,12 @@ func appendStatusDoc(b []byte, epoch string, idleVersion int64, status, runID, n
 	b = append(b, `,"truncated":`...)
 	b = strconv.AppendBool(b, truncated)
 	b = append(b, `,"items":`...)
-	b = append(b, items...)
+	b = appendItemsArray(b, items)
 	return append(b, '}')
 }
 
 // appendProjectionDoc appends the projection document of GET /api/chat/:binding.
-func appendProjectionDoc(b []byte, epoch string, idleVersion int64, truncated bool, items []byte) []byte {
+func appendProjectionDoc(b []byte, epoch string, idleVersion int64, truncated bool, items [][]byte) []byte {
 	b = append(b, `{"epoch":`...)
 	b = appendString(b, epoch)
 	b = append(b, `,"idleVersion":`...)
@@ -67,8 +62,20 @@ func appendProjectionDoc(b []byte, epoch string, idleVersion int64, truncated bo
 	b = append(b, `,"truncated":`...)
 	b = strconv.AppendBool(b, truncated)
 	b = append(b, `,"items":`...)
-	b = append(b, items...)
+	b = appendItemsArray(b, items)
 	return append(b, '}')
+}
+
+// appendItemsArray appends the JSON array of the encoded items.
+func appendItemsArray(b []byte, items [][]byte) []byte {
+	b = append(b, '[')
+	for k, enc := range items {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, enc...)
+	}
+	return append(b, ']')
 }
 
 func appendNullable(b []byte, s string) []byte {
@@ -78,9 +85,6 @@ func appendNullable(b []byte, s string) []byte {
 	return appendString(b, s)
 }
 
-// appendString appends s as a JSON string. The strings here are server-made (base64url ids, codes), but
-// encode them properly anyway.
-func appendString(b []byte, s string) []byte {
-	enc, _ := json.Marshal(s)
-	return append(b, enc...)
-}
+// appendString appends s as a JSON string, as encoding/json would. The strings here are server-made
+// (base64url ids, codes), but encode them properly anyway.
+func appendString(b []byte, s string) []byte { return appendJSONString(b, s) }
