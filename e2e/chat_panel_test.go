@@ -712,10 +712,15 @@ func TestChatPanel(t *testing.T) {
 		n := r.fm.Count()
 		typeMessage(a, chatInput3)
 		req := r.fm.WaitCount(t, n+1, 15*time.Second)
-		// The streamed reply is the assistant row whose text is a beginning of the story. (While the first
-		// reply to a message streams, the bridge has not yet sent the branch holding the message itself.)
+		// The streamed reply is the assistant row whose text is a beginning of the story.
 		streamLen := `(() => { const story = ` + jsString(chatStory) + `; const s = [...document.querySelectorAll('#chat-items .chat-assistant .chat-text')].filter((e) => e.textContent && story.startsWith(e.textContent)).pop(); return s ? s.textContent.length : 0; })()`
 		a.waitJS(streamLen+` > 0`, "the reply starts streaming")
+		// The question sits above its reply while the reply streams (the bridge sends the branch holding
+		// the prompt as the reply starts, not only at turn end).
+		rows := chatRows(a)
+		if after := rowsAfter(rows, chatInput3); len(after) == 0 || after[len(after)-1].Role != "assistant" {
+			t.Errorf("while the reply streams, the rows do not show input 3 followed by the reply: %+v", rows)
+		}
 		a.waitJS(`document.getElementById('chat').dataset.status === 'running' && !document.getElementById('chat-stop').disabled`, "stop is offered while Pi replies")
 		if busy := evalJS[string](a, `document.getElementById('chat-log').getAttribute('aria-busy')`); busy != "true" {
 			t.Errorf("the log is not aria-busy while the reply streams (%q)", busy)

@@ -155,6 +155,7 @@ export default function (pi) {
 			return;
 		}
 		if (restorePending) restoreTools();
+		sendBranch(ctx, false); // nothing new, usually; the host drops the streamed item at settled
 		note("settled", {});
 		reportState();
 	}
@@ -553,8 +554,11 @@ export default function (pi) {
 		reportState();
 	});
 
-	pi.on("message_start", (_event, ctx) => {
+	pi.on("message_start", (event, ctx) => {
 		remember(ctx);
+		// Pi persists a message only after its message_end handlers ran, so the prompt that started this
+		// reply is on the branch only now: send it, or the page would show the reply without its question.
+		if (event && event.message && event.message.role === "assistant") sendBranch(ctx, false);
 		reportState();
 	});
 
@@ -583,16 +587,17 @@ export default function (pi) {
 
 	pi.on("turn_end", (_event, ctx) => {
 		remember(ctx);
-		note("turn_end", {});
+		// The branch first: the host drops the streamed item at turn_end, and the persisted one replaces it.
 		sendBranch(ctx, false);
+		note("turn_end", {});
 		reportState();
 	});
 
 	pi.on("agent_end", (event, ctx) => {
 		remember(ctx);
 		staleRun = false;
-		note("agent_end", {});
 		sendBranch(ctx, false);
+		note("agent_end", {});
 		if (!linked() && !restorePending) return;
 		const msgs = (event && event.messages) || [];
 		let last;
