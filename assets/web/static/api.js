@@ -10,7 +10,10 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, url, { body, headers = {} } = {}) {
+// request is the one fetch wrapper of the page's APIs (boards here, chat in chat-api.js). Same-origin
+// fetches send the exact Origin and the path-scoped cookies by themselves (credentials default to
+// same-origin).
+export async function request(method, url, { body, headers = {} } = {}) {
   const init = { method, headers: { Accept: 'application/json', ...headers }, cache: 'no-store' };
   if (body !== undefined) {
     init.body = JSON.stringify(body);

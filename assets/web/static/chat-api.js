@@ -3,31 +3,10 @@
 // /api/chat/<binding>) travels by itself; the page never sees it. Every failure is an ApiError with the
 // HTTP status (0 when no answer came back) and the body's {code, message, ...}.
 
-import { ApiError } from './api.js';
+import { request } from './api.js';
 
-async function call(method, url, body) {
-  const init = { method, headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers['Content-Type'] = 'application/json';
-  }
-  let res;
-  try {
-    res = await fetch(url, init);
-  } catch (err) {
-    throw new ApiError(0, { code: 'network', message: String(err?.message || err) });
-  }
-  const text = await res.text().catch(() => '');
-  let data = null;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
-    }
-  }
-  if (!res.ok) throw new ApiError(res.status, data?.error);
-  return data;
+function call(method, url, body) {
+  return request(method, url, { body });
 }
 
 const base = (binding) => `/api/chat/${encodeURIComponent(binding)}`;
