@@ -272,9 +272,21 @@ func TestConnOutgoingCall(t *testing.T) {
 func TestConnEOFEndsEverything(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	go io.Copy(io.Discard, outR)
-	callCtxDone := make(chan struct{})
+	// The outgoing call is in flight once its frame was written.
+	sendWritten := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(outR)
+		seen := false
+		for sc.Scan() {
+			if !seen && strings.Contains(sc.Text(), `"call":"send"`) {
+				seen = true
+				close(sendWritten)
+			}
+		}
+	}()
+	callStarted, callCtxDone := make(chan struct{}), make(chan struct{})
 	h := &testHandler{call: func(ctx context.Context, name string, args []byte) (any, error) {
+		close(callStarted)
 		<-ctx.Done()
 		close(callCtxDone)
 		return nil, ctx.Err()
@@ -288,7 +300,13 @@ func TestConnEOFEndsEverything(t *testing.T) {
 		callErr <- err
 	}()
 	io.WriteString(inW, `{"id":1,"call":"hold","args":{}}`+"\n")
-	time.Sleep(10 * time.Millisecond)
+	for what, ch := range map[string]chan struct{}{"the incoming call to start": callStarted, "the outgoing call to be written": sendWritten} {
+		select {
+		case <-ch:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("waiting for %s", what)
+		}
+	}
 	inW.Close()
 	select {
 	case err := <-done:
@@ -312,11 +330,16 @@ func TestConnEOFEndsEverything(t *testing.T) {
 
 func TestConnContextCancelUnblocksRead(t *testing.T) {
 	inR, _ := io.Pipe()
-	c := NewConn(inR, io.Discard, &testHandler{}, nil)
+	r := &signalReader{r: inR, reading: make(chan struct{})}
+	c := NewConn(r, io.Discard, &testHandler{}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- c.Run(ctx) }()
-	time.Sleep(10 * time.Millisecond)
+	select {
+	case <-r.reading: // Run is blocked in a read that only cancellation can end
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run never read")
+	}
 	cancel()
 	select {
 	case err := <-done:
@@ -355,3 +378,18 @@ func TestConnNoteEncoding(t *testing.T) {
 		t.Fatalf("got %q", b.String())
 	}
 }
+
+// signalReader closes reading at its first Read, so a test knows the reader is blocked in it.
+type signalReader struct {
+	r       io.ReadCloser
+	once    sync.Once
+	reading chan struct{}
+}
+
+func (s *signalReader) Read(p []byte) (int, error) {
+	s.once.Do(func() { close(s.reading) })
+	return s.r.Read(p)
+}
+
+// Close lets Conn end the read on cancellation, as it does with a real stdin.
+func (s *signalReader) Close() error { return s.r.Close() }
