@@ -272,19 +272,30 @@ func (g *Gateway) View() View {
 	}
 }
 
-// changedLocked encodes the new view once and publishes it as one complete `snapshot`, if it differs
-// from the last one. mu is held, so snapshots are published in version order.
+// changedLocked encodes the new view once, straight into its SSE frame, and publishes it as one
+// complete `snapshot`, if it differs from the last one. mu is held, so snapshots are published in
+// version order.
 func (g *Gateway) changedLocked() {
-	doc := appendStatusDoc(make([]byte, 0, g.itemsSize+256), g.cfg.Binding.Epoch(), g.run.idleVersion,
-		g.run.status(), g.run.runID, g.run.notice, g.truncated, g.items)
+	f := sse.AppendFrame(make([]byte, 0, len(snapshotHead)+g.itemsSize+256), snapshotEvent, g.version+1,
+		func(b []byte) []byte {
+			return appendStatusDoc(b, g.cfg.Binding.Epoch(), g.run.idleVersion, g.run.status(), g.run.runID,
+				g.run.notice, g.truncated, g.items)
+		})
+	doc := f.Data() // the document: one line (appendStatusDoc escapes every line break), framed in place
 	if bytes.Equal(doc, g.snapshot) {
 		return
 	}
 	g.version++
 	g.snapshot = doc
 	g.projDoc = nil
-	g.cfg.Hub.Publish(g.topic, sse.Event{Name: "snapshot", Seq: g.version, Data: doc})
+	g.cfg.Hub.PublishFrame(g.topic, f)
 }
+
+// snapshotEvent is the name of the chat stream's one event; snapshotHead is the frame's start.
+const (
+	snapshotEvent = "snapshot"
+	snapshotHead  = "event: " + snapshotEvent + "\ndata: \n\n"
+)
 
 // projectionDocLocked is the GET /api/chat/:binding document of the current version.
 func (g *Gateway) projectionDocLocked() []byte {
@@ -310,7 +321,7 @@ func (g *Gateway) first() (*sse.Subscription, sse.Event, error) {
 		}
 		return nil, sse.Event{}, errUnavailable
 	}
-	return sub, sse.Event{Name: "snapshot", Seq: g.version, Data: g.snapshot}, nil
+	return sub, sse.Event{Name: snapshotEvent, Seq: g.version, Data: g.snapshot}, nil
 }
 
 func newRunID() string {

@@ -68,6 +68,9 @@ func fuzzView(t *testing.T, p *Projector) []byte {
 	if !json.Valid(js) {
 		t.Fatalf("invalid view JSON %s", js)
 	}
+	if bytes.ContainsAny(js, "\r\n") { // the snapshot is framed as one SSE data line
+		t.Fatalf("raw line break in the view JSON %q", js)
+	}
 	return bytes.Clone(js)
 }
 

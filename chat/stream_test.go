@@ -1,10 +1,14 @@
 package chat
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"net/http"
 	"testing"
 	"time"
+
+	"tele/sse"
 )
 
 func TestStreamStartsWithASnapshot(t *testing.T) {
@@ -163,4 +167,61 @@ func TestExpiryClosesThatSessionsStreams(t *testing.T) {
 	}
 	e.clock.Advance(time.Hour)
 	s2.waitEnd(t)
+}
+
+// A snapshot is one `data:` line whatever the items hold: the document the gateway frames in place has
+// no raw line break (every string is escaped), so it can never start a second field or event, and the
+// frame is exactly what sse.Encode makes of the status document.
+func TestSnapshotIsOneDataLine(t *testing.T) {
+	e := newEnv(t)
+	c := e.pair()
+	req, _ := http.NewRequest("GET", e.srv.URL+e.base()+"/events", nil)
+	req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
+	res, err := e.srv.Client().Do(req)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("stream: %v %v", res, err)
+	}
+	defer res.Body.Close()
+	br := bufio.NewReader(res.Body)
+	event := func() string {
+		t.Helper()
+		var ev []byte
+		for !bytes.HasSuffix(ev, []byte("\n\n")) {
+			b, err := br.ReadByte()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev = append(ev, b)
+		}
+		return string(ev)
+	}
+	event()
+
+	breaks := "a\nb\rc\r\nd\u2028e\u2029f\u0085g\x00\x1f\"\\</script>\n\nevent: evil\ndata: x\n\n"
+	text, _ := json.Marshal(breaks)
+	name, _ := json.Marshal("to\nol\r")
+	check := func(n int) {
+		t.Helper()
+		ev := event()
+		doc := e.do("GET", e.base()+"/status", "", nil, c).body
+		if bytes.ContainsAny(doc, "\r\n") {
+			t.Fatalf("raw line break in the document %q", doc)
+		}
+		if want := string(sse.Encode(sse.Event{Name: "snapshot", Data: doc})); ev != want {
+			t.Fatalf("frame %q,\nwant %q", ev, want)
+		}
+		var v struct{ Items []Item }
+		if err := json.Unmarshal(doc, &v); err != nil || len(v.Items) != n {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if v.Items[0].Text != breaks || v.Items[1].Text != breaks || v.Items[2].Name != "to\nol\r" || v.Items[n-1].Text != breaks {
+			t.Fatalf("items %+v", v.Items)
+		}
+	}
+	e.gw.ApplyBranch(true, []byte(`[{"type":"message","id":"u1","message":{"role":"user","content":`+string(text)+`}},`+
+		`{"type":"message","id":"a1","message":{"role":"assistant","content":[{"type":"text","text":`+string(text)+`},`+
+		`{"type":"toolCall","id":"c1","name":`+string(name)+`,"arguments":{}},{"type":"text","text":`+string(text)+`}]}}]`))
+	check(4)
+	e.gw.SetStreaming([]byte(`{"role":"assistant","content":[{"type":"text","text":` + string(text) + `}]}`))
+	check(5)
 }

@@ -1,7 +1,9 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -19,6 +21,21 @@ func TestViewJSON(t *testing.T) {
 	b, _ = json.Marshal(View{Epoch: "ep", IdleVersion: 1, Status: StatusIdle})
 	if string(b) != `{"epoch":"ep","idleVersion":1,"status":"idle","runId":null,"notice":null,"truncated":false,"items":[]}` {
 		t.Fatalf("%s", b)
+	}
+	// Every string is escaped as encoding/json escapes it (bad UTF-8 too, outside items, which refuse it):
+	// the document is one line.
+	odd := "a\nb\r\u2028<&>\"\\\x01\xff"
+	v = View{Epoch: odd, Status: odd, RunID: odd, Notice: odd, Items: []Item{{ID: odd[:len(odd)-1], Role: "user", Text: odd[:len(odd)-1]}}}
+	b, err = json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	std, _ := json.Marshal(map[string]any{"epoch": odd, "idleVersion": 0, "status": odd, "runId": odd, "notice": odd,
+		"truncated": false, "items": []map[string]string{{"id": odd[:len(odd)-1], "role": "user", "text": odd[:len(odd)-1]}}})
+	var got, wantV any
+	if json.Unmarshal(b, &got) != nil || json.Unmarshal(std, &wantV) != nil || !reflect.DeepEqual(got, wantV) ||
+		bytes.ContainsAny(b, "\r\n") || !bytes.Contains(b, []byte(`"epoch":"a\nb\r\u2028\u003c\u0026\u003e\"\\\u0001\ufffd"`)) {
+		t.Fatalf("%s\n%s", b, std)
 	}
 }
 

@@ -14,7 +14,8 @@
 //   - One writer per response. Only the goroutine running Stream touches the ResponseWriter; each write has
 //     its own deadline and is flushed.
 //   - Frames are `event: <name>\ndata: <json>\n\n`. The name is a server constant; a newline in the data is
-//     written as a continuation `data:` line, so no payload can inject a field (CWE-93).
+//     written as a continuation `data:` line, so no payload can inject a field (CWE-93). Only this package
+//     makes frames (Encode, AppendFrame), so a pre-encoded Frame keeps the rule too.
 package sse
 
 import (
@@ -129,14 +130,27 @@ func (h *Hub) Subscribe(topic string) (*Subscription, error) {
 // would exceed MaxQueuedBytes is cut instead. Publishing to a topic without subscriptions, or after
 // Close, does nothing. It panics if ev.Name is empty or holds a line break (a programming error).
 func (h *Hub) Publish(topic string, ev Event) {
+	checkName(ev.Name)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	subs := h.topics[topic]
-	if len(subs) == 0 {
-		return
+	if len(h.topics[topic]) > 0 {
+		h.publishLocked(topic, frameOf(ev))
 	}
-	f := frame{seq: ev.Seq, data: Encode(ev)}
-	for s := range subs {
+}
+
+// PublishFrame is Publish of an event already encoded (AppendFrame): its bytes are queued as they are,
+// for every stream, without another copy.
+func (h *Hub) PublishFrame(topic string, f Frame) {
+	if f.wire == nil {
+		panic("sse: PublishFrame of a zero Frame")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.publishLocked(topic, f)
+}
+
+func (h *Hub) publishLocked(topic string, f Frame) {
+	for s := range h.topics[topic] {
 		if !s.enqueue(f, h.opts.MaxQueuedBytes) {
 			h.removeLocked(s)
 		}
@@ -181,10 +195,56 @@ func (h *Hub) removeLocked(s *Subscription) {
 	}
 }
 
-// frame is an encoded event waiting to be written.
-type frame struct {
+// Frame is one encoded event, as streams write it: `event: <name>\ndata: <data>\n\n`. Encode's rules
+// hold for every Frame (only this package makes them), so publishing one cannot inject a field. The zero
+// Frame is not a frame.
+type Frame struct {
 	seq  int64
-	data []byte
+	wire []byte // the bytes written to every stream; shared, never modified
+	data []byte // the event's data as the caller gave it
+}
+
+// Seq returns the frame's sequence number.
+func (f Frame) Seq() int64 { return f.seq }
+
+// Data returns the event's data as it was appended (for a publisher that keeps it as its document).
+// The bytes are shared: do not modify them.
+func (f Frame) Data() []byte { return f.data }
+
+// Bytes returns the wire form. The bytes are shared: do not modify them.
+func (f Frame) Bytes() []byte { return f.wire }
+
+// AppendFrame builds the frame of one event in one buffer, to publish a large event with a single copy of
+// its data: it appends `event: <name>\ndata: ` to dst, calls data to append the event's data in place (it
+// must only append), and ends the frame with a blank line. Data is checked for line breaks (one fast scan):
+// data holding one is framed as Encode frames it, with continuation lines in a new buffer, so it can never
+// start a field. The frame's bytes are dst's new bytes (or that new buffer); publish them, never modify
+// them. It panics if the name is empty or holds a line break, or if data changed what was there before.
+func AppendFrame(dst []byte, name string, seq int64, data func([]byte) []byte) Frame {
+	checkName(name)
+	start := len(dst)
+	dst = append(dst, "event: "...)
+	dst = append(dst, name...)
+	dst = append(dst, "\ndata: "...)
+	head := len(dst)
+	out := data(dst)
+	if len(out) < head || string(out[start:start+7]) != "event: " || string(out[start+7:head-7]) != name ||
+		string(out[head-7:head]) != "\ndata: " {
+		panic("sse: AppendFrame: data did not only append")
+	}
+	d := out[head:len(out):len(out)]
+	if lineBreak(d) >= 0 {
+		wire := appendWire(make([]byte, 0, head-start+len(d)+16), name, d)
+		return Frame{seq: seq, wire: wire, data: d}
+	}
+	out = append(out, "\n\n"...)
+	return Frame{seq: seq, wire: out[start:len(out):len(out)], data: d}
+}
+
+// frameOf encodes ev into a frame of its own; the caller checked the name.
+func frameOf(ev Event) Frame {
+	wire := appendWire(make([]byte, 0, len("event: ")+len(ev.Name)+len("\ndata: ")+len(ev.Data)+2), ev.Name, ev.Data)
+	return Frame{seq: ev.Seq, wire: wire, data: ev.Data}
 }
 
 // Subscription is one stream's place in a topic. Its queue is written by Stream.
@@ -195,7 +255,7 @@ type Subscription struct {
 	done  chan struct{} // closed when the subscription ends
 
 	mu      sync.Mutex
-	queue   []frame
+	queue   []Frame
 	pending int    // bytes queued or being written
 	err     error  // why it ended; nil while live
 	writing bool   // a write to the client is in progress
@@ -227,19 +287,19 @@ func (s *Subscription) Close() {
 
 // enqueue adds f to the queue, or cuts the subscription when its unsent output would exceed max.
 // It reports whether the subscription is still live. The caller holds hub.mu.
-func (s *Subscription) enqueue(f frame, max int) bool {
+func (s *Subscription) enqueue(f Frame, max int) bool {
 	s.mu.Lock()
 	if s.err != nil {
 		s.mu.Unlock()
 		return false
 	}
-	if s.pending+len(f.data) > max {
+	if s.pending+len(f.wire) > max {
 		s.mu.Unlock()
 		s.end(ErrSlowClient)
 		return false
 	}
 	s.queue = append(s.queue, f)
-	s.pending += len(f.data)
+	s.pending += len(f.wire)
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -267,7 +327,7 @@ func (s *Subscription) end(err error) bool {
 }
 
 // take returns the queued frames; their bytes stay pending until written (see wrote).
-func (s *Subscription) take() []frame {
+func (s *Subscription) take() []Frame {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	q := s.queue
@@ -288,30 +348,37 @@ func (s *Subscription) wrote(n int) {
 // continuation `data:` line (the client joins them with "\n"), so data can never start a new field.
 // It panics if the name is empty or holds a line break: names are server constants.
 func Encode(ev Event) []byte {
-	if ev.Name == "" || strings.ContainsAny(ev.Name, "\r\n") {
-		panic("sse: bad event name " + strings.ReplaceAll(strings.ReplaceAll(ev.Name, "\r", `\r`), "\n", `\n`))
+	checkName(ev.Name)
+	return frameOf(ev).wire
+}
+
+// checkName panics on an empty name or one holding a line break: names are server constants.
+func checkName(name string) {
+	if name == "" || strings.ContainsAny(name, "\r\n") {
+		panic("sse: bad event name " + strings.ReplaceAll(strings.ReplaceAll(name, "\r", `\r`), "\n", `\n`))
 	}
-	var b bytes.Buffer
-	b.Grow(len("event: ") + len(ev.Name) + len("\ndata: ") + len(ev.Data) + 2)
-	b.WriteString("event: ")
-	b.WriteString(ev.Name)
-	b.WriteString("\ndata: ")
-	data := ev.Data
+}
+
+// appendWire appends the wire form of the event name with data: a line break in data starts a
+// continuation `data:` line.
+func appendWire(b []byte, name string, data []byte) []byte {
+	b = append(b, "event: "...)
+	b = append(b, name...)
+	b = append(b, "\ndata: "...)
 	for {
 		i := lineBreak(data)
 		if i < 0 {
-			b.Write(data)
+			b = append(b, data...)
 			break
 		}
-		b.Write(data[:i])
-		b.WriteString("\ndata: ")
+		b = append(b, data[:i]...)
+		b = append(b, "\ndata: "...)
 		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
 			i++
 		}
 		data = data[i+1:]
 	}
-	b.WriteString("\n\n")
-	return b.Bytes()
+	return append(b, "\n\n"...)
 }
 
 // lineBreak returns the index of the first '\r' or '\n' in p, or -1. Two IndexByte scans (vectorised)

@@ -70,13 +70,13 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 		case <-sub.wake:
 			for _, f := range sub.take() {
 				if f.seq <= last {
-					sub.wrote(len(f.data)) // published before the snapshot was taken: already in it
+					sub.wrote(len(f.wire)) // published before the snapshot was taken: already in it
 					continue
 				}
-				if st.write(f.data) != nil {
+				if st.write(f.wire) != nil {
 					return
 				}
-				sub.wrote(len(f.data))
+				sub.wrote(len(f.wire))
 				last = f.seq
 			}
 		}
