@@ -2,6 +2,7 @@ package host
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tele/chat"
 )
 
 // Publishing one chat snapshot to 4 paired streams (issue 4: host ≤ 2× bare):
@@ -22,8 +25,9 @@ import (
 //	      frame) to 4 connections, until the last client has read them.
 //
 // BenchmarkSnapshotTo4Streams runs them one after the other; BenchmarkSnapshotTo4StreamsInterleaved
-// alternates one host publish and one bare write per iteration and reports host-ns, bare-ns and their
-// ratio, which is steadier on a noisy machine.
+// alternates one host publish and one bare write of the frame that publish produced per iteration, and
+// reports host-ns, bare-ns and their ratio, which is steadier on a noisy machine. Setup fills the view
+// (100 items), so every measured snapshot is the same size (about 28 KB).
 //
 //	go test ./host -run '^$' -bench SnapshotTo4Streams -benchmem -count 5
 
@@ -45,10 +49,10 @@ func BenchmarkSnapshotTo4Streams(b *testing.B) {
 		b.Skip("no snapshot captured")
 	}
 	b.Run("bare", func(b *testing.B) {
-		write := setupBareBench(b, frame)
+		write := setupBareBench(b)
 		b.ReportAllocs()
 		for b.Loop() {
-			write()
+			write(frame)
 		}
 		b.StopTimer()
 		b.SetBytes(int64(len(frame)))
@@ -57,15 +61,14 @@ func BenchmarkSnapshotTo4Streams(b *testing.B) {
 
 func BenchmarkSnapshotTo4StreamsInterleaved(b *testing.B) {
 	publish, last := setupHostBench(b)
-	publish()
-	write := setupBareBench(b, last())
+	write := setupBareBench(b)
 	var hostT, bareT time.Duration
 	n := 0
 	for b.Loop() {
 		t0 := time.Now()
 		publish()
 		t1 := time.Now()
-		write()
+		write(last()) // the same bytes
 		bareT += time.Since(t1)
 		hostT += t1.Sub(t0)
 		n++
@@ -124,26 +127,38 @@ func setupHostBench(b *testing.B) (publish func(), last func() []byte) {
 		b.Cleanup(func() { resp.Body.Close() })
 		go benchEvents(resp.Body, got)
 	}
-	for range benchClients {
-		wait(b, got, "first snapshot")
-	}
-	time.Sleep(50 * time.Millisecond) // a late snapshot of the setup notes, if any
-	for len(got) > 0 {
-		<-got
-	}
 	parent := "629dd532" // the fixture's last entry
 	text := strings.Repeat("A bar of D, then G, then A7 back to D. ", 6)
 	var frame []byte
 	n := 0
-	publish = func() {
+	note := func() string {
 		n++
 		id := fmt.Sprintf("b%07x", n)
 		fb.send(fmt.Sprintf(`{"note":"branch","reset":false,"entries":[{"type":"message","id":%q,"parentId":%q,"timestamp":"2026-11-30T08:44:08.151Z","message":{"role":"user","content":[{"type":"text","text":"%s %d"}],"timestamp":1796028248135}}]}`,
 			id, parent, text, n))
 		parent = id
+		return id
+	}
+	// Each stream starts with a snapshot, and may then get those of setup notes the host had not applied
+	// yet. Notes are applied in order: once every stream has the snapshot with a first entry, nothing
+	// else is on its way.
+	marker := []byte(`"id":"` + note() + `"`)
+	for k := 0; k < benchClients; {
+		if bytes.Contains(wait(b, got, "setup snapshot"), marker) {
+			k++
+		}
+	}
+	if len(got) > 0 {
+		b.Fatal("a snapshot after the marker's")
+	}
+	publish = func() {
+		note()
 		for range benchClients {
 			frame = wait(b, got, "snapshot")
 		}
+	}
+	for range chat.MaxViewItems { // a full view: every measured snapshot has the same size
+		publish()
 	}
 	last = func() []byte {
 		if !strings.HasPrefix(string(frame), "event: snapshot") {
@@ -154,14 +169,14 @@ func setupHostBench(b *testing.B) (publish func(), last func() []byte) {
 	return publish, last
 }
 
-// setupBareBench serves frame over plain net/http SSE to 4 clients; write sends it once to each and
-// waits until all 4 have read it.
-func setupBareBench(b *testing.B, frame []byte) (write func()) {
+// setupBareBench serves plain net/http SSE to 4 clients; write sends frame once to each and waits until
+// all 4 have read it.
+func setupBareBench(b *testing.B) (write func(frame []byte)) {
 	conns := make(chan chan []byte, benchClients)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
-		w.Write(frame)
+		io.WriteString(w, "event: hello\ndata: {}\n\n")
 		w.(http.Flusher).Flush()
 		in := make(chan []byte, 1)
 		conns <- in
@@ -192,12 +207,14 @@ func setupBareBench(b *testing.B, frame []byte) (write func()) {
 		wait(b, got, "first event")
 		ins = append(ins, <-conns)
 	}
-	return func() {
+	return func(frame []byte) {
 		for _, in := range ins {
 			in <- frame
 		}
 		for range benchClients {
-			wait(b, got, "event")
+			if ev := wait(b, got, "event"); len(ev) != len(frame) {
+				b.Fatalf("read %d bytes of a %d-byte frame", len(ev), len(frame))
+			}
 		}
 	}
 }
