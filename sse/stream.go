@@ -30,12 +30,16 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 	defer func() {
 		sub.mu.Lock()
 		sub.kick = nil
-		// Only a slow client's connection stays poisoned by the kick's past deadline. A stream ended by
-		// Close, CloseTopic or hub shutdown may have been kicked just as its last write finished; clearing
-		// the deadline lets net/http end the response cleanly instead of cutting its final chunk.
+		// A slow client's connection is poisoned with a past deadline, so net/http cannot block on it while
+		// ending the response: the kick only sets one when the cut interrupts a write, and a cut between
+		// writes would leave the last write's deadline (up to WriteTimeout away). A stream ended by Close,
+		// CloseTopic or hub shutdown may have been kicked just as its last write finished; clearing the
+		// deadline lets net/http end the response cleanly instead of cutting its final chunk.
 		cut := sub.err == ErrSlowClient
 		sub.mu.Unlock()
-		if !cut {
+		if cut {
+			_ = rc.SetWriteDeadline(time.Unix(1, 0))
+		} else {
 			_ = rc.SetWriteDeadline(time.Time{})
 		}
 	}()
