@@ -39,7 +39,8 @@ import (
 // the branch only grows until the next reset), plus the count of items since the reset. Appending
 // entries costs time proportional to the new entries; a toolResult looks for its tool item among the
 // kept items only. Text, names and ids are decoded and copied only for items still kept at the end of
-// a call. A Projector is not safe for concurrent use.
+// a call, and each kept item is encoded to JSON once, when it is made or changes: ItemsJSON and the
+// gateway's documents join those encodings. A Projector is not safe for concurrent use.
 type Projector struct {
 	live          ring  // persisted items; journaled during ApplyBranch, rolled back on failure
 	stream, spare *ring // the streamed message's items; spare is the next stream
