@@ -96,7 +96,11 @@ func TestBridgeSourceShape(t *testing.T) {
 func TestBridgeParses(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not installed")
+		msg := "SKIPPED: node not found; checking that the bridge parses needs it"
+		if os.Getenv("TELE_E2E_REQUIRED") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	src, err := Bridge(`/tmp/a "quoted"\path/tele`)
 	if err != nil {

@@ -47,7 +47,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 func TestNotesDriveTheChatView(t *testing.T) {
 	fixture, err := os.ReadFile("../chat/testdata/pi-branch-example.json")
 	if err != nil {
-		t.Skipf("fixture: %v", err)
+		t.Fatalf("fixture: %v", err)
 	}
 	fb := startHost(t, hostOpts{})
 	r := fb.ready("songs")
