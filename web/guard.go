@@ -7,17 +7,23 @@ import (
 	"strings"
 )
 
-// CSP is the Content-Security-Policy of every response (SPEC 4.1 rule 6): nothing inline, everything from
+// CSP is the Content-Security-Policy of every page and asset (SPEC 4.1 rule 6): nothing inline, everything from
 // this origin only, no framing, no <base>. The assets package serves its pages under the same policy.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
 	"media-src 'self'; img-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; " +
 	"form-action 'self'; frame-ancestors 'none'"
+
+// APICSP is the policy of every /api/ response: JSON and event streams never load anything, so nothing is
+// allowed at all. Should a browser ever render one as a document, it can run, load and frame nothing;
+// it is stricter than CSP and a third of its size on the hottest responses.
+const APICSP = "default-src 'none'; frame-ancestors 'none'"
 
 // The security headers, as header-map values. They are shared by every response and never modified:
 // assigning a shared one-element slice (len == cap, so an Add copies) saves an allocation per header
 // per request over Header.Set.
 var (
 	hdrCSP      = []string{CSP}
+	hdrAPICSP   = []string{APICSP}
 	hdrNosniff  = []string{"nosniff"}
 	hdrReferrer = []string{"no-referrer"}
 	hdrSameOrig = []string{"same-origin"}
@@ -85,13 +91,15 @@ var (
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h["Content-Security-Policy"] = hdrCSP
 	h["X-Content-Type-Options"] = hdrNosniff
 	h["Referrer-Policy"] = hdrReferrer
 	h["Cross-Origin-Opener-Policy"] = hdrSameOrig
 	h["Cross-Origin-Resource-Policy"] = hdrSameOrig
 	if IsAPI(r.URL.Path) {
+		h["Content-Security-Policy"] = hdrAPICSP
 		h["Cache-Control"] = hdrNoStore
+	} else {
+		h["Content-Security-Policy"] = hdrCSP
 	}
 
 	var refusal *Error

@@ -107,6 +107,7 @@ func checkSecurityHeaders(t *testing.T, h http.Header, api bool) {
 	}
 	if api {
 		want["Cache-Control"] = "no-store"
+		want["Content-Security-Policy"] = APICSP
 	}
 	for k, v := range want {
 		if got := h.Values(k); len(got) != 1 || got[0] != v {
@@ -132,8 +133,8 @@ func TestGuardHeadersAreNotShared(t *testing.T) {
 		r.Host = "127.0.0.1:1"
 		h.ServeHTTP(w, r)
 	}
-	if len(hdrCSP) != 1 || hdrCSP[0] != CSP || hdrNoStore[0] != "no-store" {
-		t.Fatalf("shared header values changed: %q %q", hdrCSP, hdrNoStore)
+	if len(hdrAPICSP) != 1 || hdrAPICSP[0] != APICSP || len(hdrCSP) != 1 || hdrCSP[0] != CSP || hdrNoStore[0] != "no-store" {
+		t.Fatalf("shared header values changed: %q %q %q", hdrAPICSP, hdrCSP, hdrNoStore)
 	}
 }
 

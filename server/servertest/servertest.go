@@ -154,6 +154,7 @@ func CheckResponse(t testing.TB, path string, res *http.Response) {
 	}
 	if web.IsAPI(strings.SplitN(path, "?", 2)[0]) {
 		want["Cache-Control"] = "no-store"
+		want["Content-Security-Policy"] = web.APICSP
 	}
 	for k, v := range want {
 		if got := res.Header.Values(k); len(got) != 1 || got[0] != v {
