@@ -22,6 +22,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"tele/web"
+)
+
+// Errors have the API's JSON shape everywhere, pages and assets included.
+var (
+	errNoAsset = web.NewError(http.StatusNotFound, "not_found", "no such asset (an old page? reload it)")
+	errMethod  = web.NewError(http.StatusMethodNotAllowed, "method_not_allowed", "pages and assets take GET and HEAD only")
 )
 
 // CSP is the Content-Security-Policy of every page (SPEC 4.1 rule 6).
@@ -181,8 +188,7 @@ func (a *Assets) Static() http.Handler {
 		rest, ok := strings.CutPrefix(p, a.version+"/")
 		f, found := a.files[rest]
 		if !ok || !found {
-			w.Header().Set("X-Content-Type-Options", "nosniff")
-			http.Error(w, "404 page not found", http.StatusNotFound)
+			web.WriteError(w, r, errNoAsset)
 			return
 		}
 		h := w.Header()
@@ -203,7 +209,7 @@ func getOrHead(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	w.Header().Set("Allow", "GET, HEAD")
-	http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+	web.WriteError(w, r, errMethod)
 	return false
 }
 

@@ -113,14 +113,7 @@ func Handler(cfg Config, port int) http.Handler {
 	return accessLog(log, guarded)
 }
 
-// notFound answers JSON under /api/ and a short text elsewhere (a mistyped page URL).
+// notFound answers every unknown path, page or API, with the API's JSON error: one error shape everywhere.
 func notFound(w http.ResponseWriter, r *http.Request) {
-	if web.IsAPI(r.URL.Path) {
-		web.WriteError(w, r, errNotFound)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	w.WriteHeader(http.StatusNotFound)
-	_, _ = w.Write([]byte("404 page not found\n"))
+	web.WriteError(w, r, errNotFound)
 }

@@ -75,21 +75,24 @@ func TestRouting(t *testing.T) {
 		{"api-root", "GET", "/api", 404, "not_found", ""},
 		{"api-trailing-slash-not-redirected", "GET", "/api/boards/", 404, "not_found", ""},
 		{"api-board-trailing-slash-not-redirected", "GET", "/api/boards/song/", 404, "not_found", ""},
-		{"api-case-not-redirected", "GET", "/API/boards", 404, "", ""},
+		{"api-case-not-redirected", "GET", "/API/boards", 404, "not_found", ""},
 		{"api-dot-segments-not-redirected", "GET", "/api/x/../boards", 404, "not_found", ""},
-		{"api-double-slash-not-redirected", "GET", "//api/boards", 404, "", ""},
+		{"api-double-slash-not-redirected", "GET", "//api/boards", 404, "not_found", ""},
 		{"api-delete-board", "DELETE", "/api/boards/song", 405, "method_not_allowed", "GET, PUT"},
 		{"api-post-board", "POST", "/api/boards/song", 405, "method_not_allowed", "GET, PUT"},
 		{"api-put-list", "PUT", "/api/boards", 405, "method_not_allowed", "GET, POST"},
 		{"api-post-events", "POST", "/api/boards/song/events", 405, "method_not_allowed", "GET"},
 		{"api-head-capabilities", "HEAD", "/api/capabilities", 405, "", "GET"},
-		{"page-unknown", "GET", "/nope", 404, "", ""},
-		{"page-board-without-id", "GET", "/b/", 404, "", ""},
-		{"page-board-trailing-slash", "GET", "/b/song/", 404, "", ""},
+		{"page-unknown", "GET", "/nope", 404, "not_found", ""},
+		{"page-board-without-id", "GET", "/b/", 404, "not_found", ""},
+		{"page-board-trailing-slash", "GET", "/b/song/", 404, "not_found", ""},
 		{"page-index", "GET", "/", 200, "", ""},
 		{"page-index-head", "HEAD", "/", 200, "", ""},
 		{"page-board", "GET", "/b/song", 200, "", ""},
-		{"page-post", "POST", "/b/song", 405, "", "GET, HEAD"},
+		{"page-post", "POST", "/b/song", 405, "method_not_allowed", "GET, HEAD"},
+		{"asset-unknown", "GET", "/assets/nope.js", 404, "not_found", ""},
+		{"asset-other-version", "GET", "/assets/v-0000/app.js", 404, "not_found", ""},
+		{"asset-post", "POST", "/assets/app.js", 405, "method_not_allowed", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,7 +103,14 @@ func TestRouting(t *testing.T) {
 			if loc := w.Header().Get("Location"); loc != "" {
 				t.Errorf("redirected to %q", loc)
 			}
+			// Every error has the one JSON shape, pages and assets included (a HEAD answer has no body).
+			if tt.wantStatus >= 400 && tt.method != "HEAD" && tt.wantCode == "" {
+				t.Fatal("an error row must name its code")
+			}
 			if tt.wantCode != "" {
+				if ct := w.Header().Get("Content-Type"); ct != "application/json" {
+					t.Errorf("Content-Type = %q, want application/json", ct)
+				}
 				if got := servertest.Code(w.Body.Bytes()); got != tt.wantCode {
 					t.Errorf("code = %q, want %q: %s", got, tt.wantCode, w.Body)
 				}
