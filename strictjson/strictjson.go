@@ -791,6 +791,58 @@ func (d *decoder) afterElem(closing byte) (end bool, err error) {
 	return false, d.syntaxError()
 }
 
+// beginArray and nextElem walk an array, with its depth, path and separators kept in one place:
+//
+//	done, err := d.beginArray()
+//	for n := 0; err == nil && !done; n++ {
+//		... consume element n (the path already names it) ...
+//		done, err = d.nextElem()
+//	}
+//
+// Direct calls rather than a callback: arrays in Tele's documents are short (a bar's chords), and an
+// indirect call per element measured 20–30% slower on a whole board.
+
+// beginArray consumes '[' and reports whether the array was empty (then it is closed again).
+func (d *decoder) beginArray() (done bool, err error) {
+	if err := d.enter(); err != nil {
+		return false, err
+	}
+	d.pos++
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		d.depth--
+		return true, nil
+	}
+	d.path = append(d.path, pathElem{idx: 0})
+	return false, nil
+}
+
+// nextElem consumes the separator after an element and reports whether the array ended; if not, the
+// path names the next element. (It does afterElem's work itself: one call per element, as in a loop
+// written out by hand.)
+func (d *decoder) nextElem() (done bool, err error) {
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.skipSpace()
+			if d.pos < len(d.data) && d.data[d.pos] == ']' {
+				return false, d.fail(fmt.Sprintf("invalid JSON: trailing comma before ']' at offset %d", d.pos))
+			}
+			d.path[len(d.path)-1].idx++
+			return false, nil
+		case ']':
+			d.pos++
+			d.path = d.path[:len(d.path)-1]
+			d.depth--
+			return true, nil
+		}
+	}
+	return false, d.syntaxError()
+}
+
 // skipValue checks the value at the current position strictly (syntax, UTF-8, duplicate keys, depth)
 // without storing it.
 func (d *decoder) skipValue() error {
@@ -804,33 +856,13 @@ func (d *decoder) skipValue() error {
 	case c == '{':
 		return d.skipObject()
 	case c == '[':
-		if err := d.enter(); err != nil {
-			return err
-		}
-		d.pos++
-		d.skipSpace()
-		if d.pos < len(d.data) && d.data[d.pos] == ']' {
-			d.pos++
-			d.depth--
-			return nil
-		}
-		d.path = append(d.path, pathElem{idx: 0})
-		for i := 0; ; i++ {
-			d.path[len(d.path)-1].idx = i
-			if err := d.skipValue(); err != nil {
-				return err
-			}
-			end, err := d.afterElem(']')
-			if err != nil {
-				return err
-			}
-			if end {
-				break
+		done, err := d.beginArray()
+		for err == nil && !done {
+			if err = d.skipValue(); err == nil {
+				done, err = d.nextElem()
 			}
 		}
-		d.path = d.path[:len(d.path)-1]
-		d.depth--
-		return nil
+		return err
 	case c == 't':
 		return d.literal("true")
 	case c == 'f':
@@ -1115,40 +1147,23 @@ func (d *decoder) slice(v reflect.Value, p *plan) error {
 		*(*[][]string)(unsafe.Pointer(v.UnsafeAddr())) = out
 		return nil
 	}
-	if err := d.enter(); err != nil {
-		return err
-	}
-	d.pos++
-	d.skipSpace()
 	n := 0
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-	} else {
-		d.path = append(d.path, pathElem{idx: 0})
-		for {
-			if n >= v.Cap() {
-				newcap := max(2*v.Cap(), 4)
-				nv := reflect.MakeSlice(p.typ, n, newcap)
-				reflect.Copy(nv, v)
-				v.Set(nv)
-			}
-			if n >= v.Len() {
-				v.SetLen(n + 1)
-			}
-			d.path[len(d.path)-1].idx = n
-			if err := d.value(v.Index(n), p.elem); err != nil {
-				return err
-			}
-			n++
-			end, err := d.afterElem(']')
-			if err != nil {
-				return err
-			}
-			if end {
-				break
-			}
+	done, err := d.beginArray()
+	for ; err == nil && !done; n++ {
+		if n >= v.Cap() {
+			nv := reflect.MakeSlice(p.typ, n, max(2*v.Cap(), 4))
+			reflect.Copy(nv, v)
+			v.Set(nv)
 		}
-		d.path = d.path[:len(d.path)-1]
+		if n >= v.Len() {
+			v.SetLen(n + 1)
+		}
+		if err = d.value(v.Index(n), p.elem); err == nil {
+			done, err = d.nextElem()
+		}
+	}
+	if err != nil {
+		return err
 	}
 	if n < v.Len() {
 		v.SetLen(n)
@@ -1156,7 +1171,6 @@ func (d *decoder) slice(v reflect.Value, p *plan) error {
 	if v.IsNil() {
 		v.Set(reflect.MakeSlice(p.typ, 0, 0))
 	}
-	d.depth--
 	return nil
 }
 
@@ -1165,42 +1179,27 @@ func (d *decoder) slice(v reflect.Value, p *plan) error {
 // the caller copies instead of overwriting its neighbour. Lists of strings (a bar's chords) and lists
 // of them (a section's bars) are the most common containers in Tele's documents, so they skip reflect.
 func (d *decoder) stringList() ([]string, error) {
-	if err := d.enter(); err != nil {
+	start := len(d.slab)
+	done, err := d.beginArray()
+	for n := 0; err == nil && !done; n++ {
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, d.wrongType("a string")
+		}
+		var s string
+		if s, err = d.str(); err != nil {
+			return nil, err
+		}
+		if len(d.slab) == cap(d.slab) {
+			slab := make([]string, 0, max(256, 2*n))
+			d.slab = append(slab, d.slab[start:]...)
+			start = 0
+		}
+		d.slab = append(d.slab, s)
+		done, err = d.nextElem()
+	}
+	if err != nil {
 		return nil, err
 	}
-	d.pos++
-	d.skipSpace()
-	start := len(d.slab)
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-	} else {
-		d.path = append(d.path, pathElem{idx: 0})
-		for n := 0; ; n++ {
-			d.path[len(d.path)-1].idx = n
-			if d.pos >= len(d.data) || d.data[d.pos] != '"' {
-				return nil, d.wrongType("a string")
-			}
-			s, err := d.str()
-			if err != nil {
-				return nil, err
-			}
-			if len(d.slab) == cap(d.slab) {
-				slab := make([]string, 0, max(256, 2*n))
-				d.slab = append(slab, d.slab[start:]...)
-				start = 0
-			}
-			d.slab = append(d.slab, s)
-			end, err := d.afterElem(']')
-			if err != nil {
-				return nil, err
-			}
-			if end {
-				break
-			}
-		}
-		d.path = d.path[:len(d.path)-1]
-	}
-	d.depth--
 	out := d.slab[start:len(d.slab):len(d.slab)]
 	if out == nil {
 		out = []string{}
@@ -1210,45 +1209,26 @@ func (d *decoder) stringList() ([]string, error) {
 
 // stringLists reads an array of arrays of strings (or nulls) with one allocation of the exact length.
 func (d *decoder) stringLists() ([][]string, error) {
-	if err := d.enter(); err != nil {
+	base := len(d.lists)
+	done, err := d.beginArray()
+	for err == nil && !done {
+		var list []string
+		switch {
+		case d.pos < len(d.data) && d.data[d.pos] == '[':
+			list, err = d.stringList()
+		case d.pos < len(d.data) && d.data[d.pos] == 'n':
+			err = d.literal("null")
+		default:
+			err = d.wrongType("an array")
+		}
+		if err == nil {
+			d.lists = append(d.lists, list)
+			done, err = d.nextElem()
+		}
+	}
+	if err != nil {
 		return nil, err
 	}
-	d.pos++
-	d.skipSpace()
-	base := len(d.lists)
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-	} else {
-		d.path = append(d.path, pathElem{idx: 0})
-		for n := 0; ; n++ {
-			d.path[len(d.path)-1].idx = n
-			var list []string
-			switch {
-			case d.pos < len(d.data) && d.data[d.pos] == '[':
-				l, err := d.stringList()
-				if err != nil {
-					return nil, err
-				}
-				list = l
-			case d.pos < len(d.data) && d.data[d.pos] == 'n':
-				if err := d.literal("null"); err != nil {
-					return nil, err
-				}
-			default:
-				return nil, d.wrongType("an array")
-			}
-			d.lists = append(d.lists, list)
-			end, err := d.afterElem(']')
-			if err != nil {
-				return nil, err
-			}
-			if end {
-				break
-			}
-		}
-		d.path = d.path[:len(d.path)-1]
-	}
-	d.depth--
 	out := append(make([][]string, 0, len(d.lists)-base), d.lists[base:]...)
 	clear(d.lists[base:])
 	d.lists = d.lists[:base]
@@ -1259,39 +1239,22 @@ func (d *decoder) array(v reflect.Value, p *plan) error {
 	if d.data[d.pos] != '[' {
 		return d.wrongType("an array")
 	}
-	if err := d.enter(); err != nil {
-		return err
-	}
-	d.pos++
-	d.skipSpace()
 	n := 0
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-	} else {
-		d.path = append(d.path, pathElem{idx: 0})
-		for {
-			d.path[len(d.path)-1].idx = n
-			if n >= v.Len() {
-				return d.fail(fmt.Sprintf("array too long: at most %d elements", v.Len()))
-			}
-			if err := d.value(v.Index(n), p.elem); err != nil {
-				return err
-			}
-			n++
-			end, err := d.afterElem(']')
-			if err != nil {
-				return err
-			}
-			if end {
-				break
-			}
+	done, err := d.beginArray()
+	for ; err == nil && !done; n++ {
+		if n >= v.Len() {
+			return d.fail(fmt.Sprintf("array too long: at most %d elements", v.Len()))
 		}
-		d.path = d.path[:len(d.path)-1]
+		if err = d.value(v.Index(n), p.elem); err == nil {
+			done, err = d.nextElem()
+		}
+	}
+	if err != nil {
+		return err
 	}
 	for i := n; i < v.Len(); i++ {
 		v.Index(i).SetZero()
 	}
-	d.depth--
 	return nil
 }
 
@@ -1474,35 +1437,18 @@ func (d *decoder) anyValue() (any, error) {
 		d.depth--
 		return m, nil
 	case c == '[':
-		if err := d.enter(); err != nil {
+		a := []any{}
+		done, err := d.beginArray()
+		for err == nil && !done {
+			var x any
+			if x, err = d.anyValue(); err == nil {
+				a = append(a, x)
+				done, err = d.nextElem()
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
-		d.pos++
-		d.skipSpace()
-		a := []any{}
-		if d.pos < len(d.data) && d.data[d.pos] == ']' {
-			d.pos++
-			d.depth--
-			return a, nil
-		}
-		d.path = append(d.path, pathElem{idx: 0})
-		for {
-			d.path[len(d.path)-1].idx = len(a)
-			x, err := d.anyValue()
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, x)
-			end, err := d.afterElem(']')
-			if err != nil {
-				return nil, err
-			}
-			if end {
-				break
-			}
-		}
-		d.path = d.path[:len(d.path)-1]
-		d.depth--
 		return a, nil
 	case c == 't':
 		return true, d.literal("true")

@@ -327,3 +327,39 @@ func TestLargeInputStrings(t *testing.T) {
 		}
 	}
 }
+
+// Every kind of array shares one walk (beginArray/nextElem); a bad separator after an element must be an
+// error in each of them, at the element's path, never skipped over.
+func TestArraySeparatorsInEveryKindOfArray(t *testing.T) {
+	type target struct {
+		Chords []string   `json:"chords"`
+		Bars   [][]string `json:"bars"`
+		Nums   []int      `json:"nums"`
+		Pair   [2]int     `json:"pair"`
+		Any    any        `json:"any"`
+	}
+	for _, tt := range []struct{ name, doc string }{
+		{"string-list-missing-comma", `{"chords":["a" "b"]}`},
+		{"string-list-trailing-comma", `{"chords":["a",]}`},
+		{"string-list-unclosed", `{"chords":["a"`},
+		{"list-of-lists-missing-comma", `{"bars":[["a"] ["b"]]}`},
+		{"list-of-lists-inner-missing-comma", `{"bars":[["a" "b"]]}`},
+		{"slice-missing-comma", `{"nums":[1 2]}`},
+		{"array-missing-comma", `{"pair":[1 2]}`},
+		{"any-missing-comma", `{"any":[1 2]}`},
+		{"skipped-missing-comma", `[1 2]`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.name == "skipped-missing-comma" {
+				err = strictjson.Valid([]byte(tt.doc))
+			} else {
+				var v target
+				err = strictjson.Decode([]byte(tt.doc), &v)
+			}
+			if err == nil {
+				t.Fatalf("%s: accepted", tt.doc)
+			}
+		})
+	}
+}
