@@ -301,19 +301,11 @@ func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int
 		}
 		switch k {
 		case "type":
-			o.skip(v)
-			if raw := s[v:o.i]; !o.bad && !haveType && isString(raw) {
-				typ, _ = decodeString(raw)
-				haveType = true
-			} else {
+			if !o.stringOnce(v, &typ, &haveType) {
 				bad = true
 			}
 		case "id":
-			o.skip(v)
-			if raw := s[v:o.i]; !o.bad && !haveID && isString(raw) {
-				id, _ = decodeString(raw)
-				haveID = true
-			} else {
+			if !o.stringOnce(v, &id, &haveID) {
 				bad = true
 			}
 		case "message":
@@ -402,11 +394,7 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 		}
 		switch k {
 		case "role":
-			o.skip(v)
-			if raw := s[v:o.i]; !o.bad && !m.haveRole && isString(raw) {
-				m.role, _ = decodeString(raw)
-				m.haveRole = true
-			} else {
+			if !o.stringOnce(v, &m.role, &m.haveRole) {
 				m.bad = true
 			}
 		case "content":
@@ -429,11 +417,7 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 				m.content = s[v:o.i]
 			}
 		case "toolCallId":
-			o.skip(v)
-			if raw := s[v:o.i]; !o.bad && !m.haveCallID && isString(raw) {
-				m.callID, _ = decodeString(raw)
-				m.haveCallID = true
-			} else {
+			if !o.stringOnce(v, &m.callID, &m.haveCallID) {
 				m.bad = true
 			}
 		case "isError":
@@ -448,11 +432,7 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 				m.bad = true
 			}
 		case "stopReason":
-			o.skip(v)
-			if raw := s[v:o.i]; !o.bad && !m.haveStop && isString(raw) {
-				m.stopReason, _ = decodeString(raw)
-				m.haveStop = true
-			} else {
+			if !o.stringOnce(v, &m.stopReason, &m.haveStop) {
 				m.bad = true
 			}
 		default:

@@ -226,6 +226,20 @@ func (o *objIter) skip(v int) {
 	o.i = e
 }
 
+// stringOnce consumes the value at v and, when it is a string and its key was not seen before (*have),
+// decodes it into *dst. It reports false otherwise: a repeated key or another type is not what Pi writes,
+// and the caller marks the object bad.
+func (o *objIter) stringOnce(v int, dst *string, have *bool) bool {
+	o.skip(v)
+	raw := o.s[v:o.i]
+	if o.bad || *have || !isString(raw) {
+		return false
+	}
+	*dst, _ = decodeString(raw)
+	*have = true
+	return true
+}
+
 // arrIter walks the elements of the array whose '[' is at s[i], like objIter.
 type arrIter struct {
 	s   string
