@@ -843,6 +843,39 @@ func (d *decoder) nextElem() (done bool, err error) {
 	return false, d.syntaxError()
 }
 
+// beginObject and nextMember do the same for objects; reading the key, checking it and keeping the path
+// stay with the caller, since each kind of object treats its keys differently:
+//
+//	done, err := d.beginObject()
+//	for err == nil && !done {
+//		... read the key, push its path element, consume the value, pop the path ...
+//		done, err = d.nextMember()
+//	}
+
+// beginObject consumes '{' and reports whether the object was empty (then it is closed again).
+func (d *decoder) beginObject() (done bool, err error) {
+	if err := d.enter(); err != nil {
+		return false, err
+	}
+	d.pos++
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		d.depth--
+		return true, nil
+	}
+	return false, nil
+}
+
+// nextMember consumes the separator after a member and reports whether the object ended.
+func (d *decoder) nextMember() (done bool, err error) {
+	end, err := d.afterElem('}')
+	if end {
+		d.depth--
+	}
+	return end, err
+}
+
 // skipValue checks the value at the current position strictly (syntax, UTF-8, duplicate keys, depth)
 // without storing it.
 func (d *decoder) skipValue() error {
@@ -879,20 +912,13 @@ func (d *decoder) skipValue() error {
 // skipObject checks an object without storing it. Keys are remembered in d.keys to find duplicates:
 // a linear search for small objects, a set once an object has many keys.
 func (d *decoder) skipObject() error {
-	if err := d.enter(); err != nil {
-		return err
-	}
-	d.pos++
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		d.depth--
-		return nil
-	}
 	base := len(d.keys)
 	var set map[string]struct{}
-	for {
-		k, esc, err := d.keyEsc()
+	done, err := d.beginObject()
+	for err == nil && !done {
+		var k []byte
+		var esc bool
+		k, esc, err = d.keyEsc()
 		if err != nil {
 			return err
 		}
@@ -927,21 +953,14 @@ func (d *decoder) skipObject() error {
 			d.keys = append(d.keys, k)
 		}
 		d.path = append(d.path, pathElem{raw: k, idx: -1})
-		if err := d.skipValue(); err != nil {
+		if err = d.skipValue(); err != nil {
 			return err
 		}
 		d.path = d.path[:len(d.path)-1]
-		end, err := d.afterElem('}')
-		if err != nil {
-			return err
-		}
-		if end {
-			break
-		}
+		done, err = d.nextMember()
 	}
 	d.keys = d.keys[:base]
-	d.depth--
-	return nil
+	return err
 }
 
 // ---- decoding into Go values ----
@@ -1262,23 +1281,15 @@ func (d *decoder) mapValue(v reflect.Value, p *plan) error {
 	if d.data[d.pos] != '{' {
 		return d.wrongType("an object")
 	}
-	if err := d.enter(); err != nil {
-		return err
-	}
-	d.pos++
-	d.skipSpace()
 	if v.IsNil() {
 		v.Set(reflect.MakeMap(p.typ))
 	}
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		d.depth--
-		return nil
-	}
 	kt := p.typ.Key()
 	seen := make(map[string]struct{})
-	for {
-		k, err := d.key()
+	done, err := d.beginObject()
+	for err == nil && !done {
+		var k []byte
+		k, err = d.key()
 		if err != nil {
 			return err
 		}
@@ -1289,40 +1300,25 @@ func (d *decoder) mapValue(v reflect.Value, p *plan) error {
 		seen[ks] = struct{}{}
 		d.path = append(d.path, pathElem{key: ks, idx: -1})
 		ev := reflect.New(p.typ.Elem()).Elem()
-		if err := d.value(ev, p.elem); err != nil {
+		if err = d.value(ev, p.elem); err != nil {
 			return err
 		}
 		d.path = d.path[:len(d.path)-1]
 		v.SetMapIndex(reflect.ValueOf(ks).Convert(kt), ev)
-		end, err := d.afterElem('}')
-		if err != nil {
-			return err
-		}
-		if end {
-			break
-		}
+		done, err = d.nextMember()
 	}
-	d.depth--
-	return nil
+	return err
 }
 
 func (d *decoder) object(v reflect.Value, p *plan) error {
 	if d.data[d.pos] != '{' {
 		return d.wrongType("an object")
 	}
-	if err := d.enter(); err != nil {
-		return err
-	}
-	d.pos++
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == '}' {
-		d.pos++
-		d.depth--
-		return nil
-	}
 	var seen uint64
-	for {
-		k, err := d.key()
+	done, err := d.beginObject()
+	for err == nil && !done {
+		var k []byte
+		k, err = d.key()
 		if err != nil {
 			return err
 		}
@@ -1357,20 +1353,13 @@ func (d *decoder) object(v reflect.Value, p *plan) error {
 				return err
 			}
 		}
-		if err := d.value(fv, f.plan); err != nil {
+		if err = d.value(fv, f.plan); err != nil {
 			return err
 		}
 		d.path = d.path[:len(d.path)-1]
-		end, err := d.afterElem('}')
-		if err != nil {
-			return err
-		}
-		if end {
-			break
-		}
+		done, err = d.nextMember()
 	}
-	d.depth--
-	return nil
+	return err
 }
 
 // fieldByIndex walks into embedded structs, allocating nil embedded pointers.
@@ -1399,20 +1388,11 @@ func (d *decoder) anyValue() (any, error) {
 	case c == '"':
 		return d.str()
 	case c == '{':
-		if err := d.enter(); err != nil {
-			return nil, err
-		}
-		d.pos++
-		d.skipSpace()
 		m := map[string]any{}
-		if d.pos < len(d.data) && d.data[d.pos] == '}' {
-			d.pos++
-			d.depth--
-			return m, nil
-		}
-		for {
-			k, err := d.key()
-			if err != nil {
+		done, err := d.beginObject()
+		for err == nil && !done {
+			var k []byte
+			if k, err = d.key(); err != nil {
 				return nil, err
 			}
 			ks := string(k)
@@ -1420,21 +1400,17 @@ func (d *decoder) anyValue() (any, error) {
 				return nil, d.failKey(ks, "duplicate key")
 			}
 			d.path = append(d.path, pathElem{key: ks, idx: -1})
-			x, err := d.anyValue()
-			if err != nil {
+			var x any
+			if x, err = d.anyValue(); err != nil {
 				return nil, err
 			}
 			d.path = d.path[:len(d.path)-1]
 			m[ks] = x
-			end, err := d.afterElem('}')
-			if err != nil {
-				return nil, err
-			}
-			if end {
-				break
-			}
+			done, err = d.nextMember()
 		}
-		d.depth--
+		if err != nil {
+			return nil, err
+		}
 		return m, nil
 	case c == '[':
 		a := []any{}

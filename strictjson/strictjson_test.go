@@ -328,15 +328,23 @@ func TestLargeInputStrings(t *testing.T) {
 	}
 }
 
-// Every kind of array shares one walk (beginArray/nextElem); a bad separator after an element must be an
-// error in each of them, at the element's path, never skipped over.
-func TestArraySeparatorsInEveryKindOfArray(t *testing.T) {
+// Every kind of array and object shares one walk (beginArray/nextElem, beginObject/nextMember); a bad
+// separator after an element or member must be an error in each of them, never skipped over.
+func TestSeparatorsInEveryKindOfContainer(t *testing.T) {
+	type inner struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}
 	type target struct {
-		Chords []string   `json:"chords"`
-		Bars   [][]string `json:"bars"`
-		Nums   []int      `json:"nums"`
-		Pair   [2]int     `json:"pair"`
-		Any    any        `json:"any"`
+		Chords []string          `json:"chords"`
+		Bars   [][]string        `json:"bars"`
+		Nums   []int             `json:"nums"`
+		Pair   [2]int            `json:"pair"`
+		Any    any               `json:"any"`
+		Map    map[string]int    `json:"map"`
+		Inner  inner             `json:"inner"`
+		Raw    json.RawMessage   `json:"raw"`
+		Deep   map[string][]bool `json:"deep"`
 	}
 	for _, tt := range []struct{ name, doc string }{
 		{"string-list-missing-comma", `{"chords":["a" "b"]}`},
@@ -348,10 +356,17 @@ func TestArraySeparatorsInEveryKindOfArray(t *testing.T) {
 		{"array-missing-comma", `{"pair":[1 2]}`},
 		{"any-missing-comma", `{"any":[1 2]}`},
 		{"skipped-missing-comma", `[1 2]`},
+		{"struct-missing-comma", `{"inner":{"a":1 "b":2}}`},
+		{"struct-trailing-garbage", `{"inner":{"a":1;}}`},
+		{"map-missing-comma", `{"map":{"a":1 "b":2}}`},
+		{"any-object-missing-comma", `{"any":{"a":1 "b":2}}`},
+		{"raw-object-missing-comma", `{"raw":{"a":1 "b":2}}`},
+		{"top-level-missing-comma", `{"nums":[] "pair":[1,2]}`},
+		{"skipped-object-missing-comma", `{"a":1 "b":2}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error
-			if tt.name == "skipped-missing-comma" {
+			if strings.HasPrefix(tt.name, "skipped-") {
 				err = strictjson.Valid([]byte(tt.doc))
 			} else {
 				var v target
