@@ -17,6 +17,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tele/pairing"
+	"tele/server"
 	"tele/sse"
 	"tele/web"
 )
@@ -112,7 +113,7 @@ func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 	} else {
 		router := httprouter.New()
 		e.gw.Register(router)
-		e.srv.Config.Handler = web.Guard(web.GuardConfig{Port: port}, router)
+		e.srv.Config.Handler = web.Guard(web.GuardConfig{Port: port, OriginRequired: server.OriginRequired}, router)
 	}
 	e.srv.Start()
 	e.origin = e.srv.URL // http://127.0.0.1:<port>

@@ -58,10 +58,6 @@ func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprout
 		web.WriteError(w, r, errNotFound)
 		return
 	}
-	if err := web.CheckOrigin(r, true); err != nil {
-		web.WriteError(w, r, err)
-		return
-	}
 	var body struct {
 		Binding    string `json:"binding"`
 		Invitation string `json:"invitation"`
@@ -165,10 +161,6 @@ func (g *Gateway) handleCommand(w http.ResponseWriter, r *http.Request, ps httpr
 	}
 	if g.Revoked() {
 		web.WriteError(w, r, errRevoked)
-		return
-	}
-	if err := web.CheckOrigin(r, true); err != nil {
-		web.WriteError(w, r, err)
 		return
 	}
 	if err := web.CheckJSONRequest(r, MaxCommandBytes); err != nil {

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"tele/assets"
+	"github.com/julienschmidt/httprouter"
+
+	"tele/server"
 	"tele/server/servertest"
 	"tele/web"
 )
@@ -237,15 +239,23 @@ func TestSecurityHeaders(t *testing.T) {
 func TestStaticAssetsHeaders(t *testing.T) {
 	e := servertest.New(t)
 	e.RequireAssets()
-	w := e.Do(st{Method: "GET", Path: e.Assets.URL("api.js")})
+	w := e.Do(st{Method: "GET", Path: e.Assets.Dir() + "/api.js"})
 	if w.Code != 200 || !strings.Contains(w.Header().Get("Cache-Control"), "immutable") {
 		t.Fatalf("got %d, Cache-Control %q", w.Code, w.Header().Get("Cache-Control"))
 	}
 }
 
-func TestCSPMatchesAssets(t *testing.T) {
-	if web.CSP != assets.CSP {
-		t.Fatalf("web.CSP and assets.CSP differ:\n%s\n%s", web.CSP, assets.CSP)
+// TestCSPIsSpec: the one page policy (SPEC 4.1 rule 6), every directive of it.
+func TestCSPIsSpec(t *testing.T) {
+	want := []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
+		"media-src 'self'", "img-src 'self'", "font-src 'self'", "manifest-src 'self'", "base-uri 'none'",
+		"form-action 'self'", "frame-ancestors 'none'"}
+	got := strings.Split(web.CSP, "; ")
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("CSP = %q", web.CSP)
+	}
+	if strings.Contains(web.CSP, "unsafe") {
+		t.Fatal("CSP allows unsafe sources")
 	}
 }
 
@@ -292,5 +302,64 @@ func TestBodies(t *testing.T) {
 				servertest.SameFiles(t, b.name, before, e.Snapshot())
 			})
 		}
+	}
+}
+
+// routesWithoutChecks registers write routes whose handlers check nothing at all, as a route added later
+// might: the guard alone must keep other origins out.
+type routesWithoutChecks struct{ reached *int }
+
+func (c routesWithoutChecks) Register(r *httprouter.Router) {
+	h := func(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+		*c.reached++
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{}`))
+	}
+	r.POST("/api/unchecked", h)
+	r.DELETE("/api/unchecked", h)
+	r.POST("/api/chat/:binding/unchecked", h)
+}
+
+// TestNewWriteRouteIsGuarded: a POST or DELETE route registered without any origin check of its own is
+// still refused to another origin (and, under /api/chat/, to a request without Origin), before its
+// handler runs.
+func TestNewWriteRouteIsGuarded(t *testing.T) {
+	reached := 0
+	e := servertest.New(t, func(c *server.Config) { c.Chat = routesWithoutChecks{&reached} })
+	own := http.Header{"Origin": {"http://127.0.0.1:4317"}}
+	tests := []struct {
+		name       string
+		method     string
+		path       string
+		header     http.Header
+		wantStatus int
+		wantCode   string
+	}{
+		{"POST-foreign-origin", "POST", "/api/unchecked", http.Header{"Origin": {"http://evil.example"}}, 403, "bad_origin"},
+		{"POST-null-origin", "POST", "/api/unchecked", http.Header{"Origin": {"null"}}, 403, "bad_origin"},
+		{"POST-other-port", "POST", "/api/unchecked", http.Header{"Origin": {"http://127.0.0.1:1"}}, 403, "bad_origin"},
+		{"DELETE-foreign-origin", "DELETE", "/api/unchecked", http.Header{"Origin": {"http://evil.example"}}, 403, "bad_origin"},
+		{"POST-cross-site", "POST", "/api/unchecked", merge(own, fetchMeta("cross-site", "cors", "empty")), 403, "cross_site"},
+		{"POST-same-site", "POST", "/api/unchecked", merge(own, fetchMeta("same-site", "cors", "empty")), 403, "cross_site"},
+		{"chat-POST-no-origin", "POST", "/api/chat/x/unchecked", nil, 403, "bad_origin"},
+		{"chat-POST-foreign-origin", "POST", "/api/chat/x/unchecked", http.Header{"Origin": {"http://evil.example"}}, 403, "bad_origin"},
+		{"POST-own-origin", "POST", "/api/unchecked", own, 200, ""},
+		{"POST-no-origin-curl", "POST", "/api/unchecked", nil, 200, ""},
+		{"chat-POST-own-origin", "POST", "/api/chat/x/unchecked", merge(own, fetchMeta("same-origin", "cors", "empty")), 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := reached
+			w := e.Do(st{Method: tt.method, Path: tt.path, Body: `{}`, Header: tt.header})
+			if w.Code != tt.wantStatus {
+				t.Fatalf("status = %d, want %d: %s", w.Code, tt.wantStatus, w.Body)
+			}
+			if got := servertest.Code(w.Body.Bytes()); tt.wantCode != "" && got != tt.wantCode {
+				t.Errorf("code = %q, want %q", got, tt.wantCode)
+			}
+			if ran := reached > before; ran != (tt.wantStatus == 200) {
+				t.Errorf("handler ran = %v", ran)
+			}
+		})
 	}
 }

@@ -50,6 +50,12 @@ func IsPage(path string) bool {
 		!strings.Contains(path[len("/b/"):], "/"))
 }
 
+// OriginRequired reports whether a request must carry this server's Origin: the chat POSTs, which only
+// the paired page makes (SPEC 4.1 rule 4). The guard asks it for unsafe methods only.
+func OriginRequired(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/api/chat/")
+}
+
 // Handler returns the whole HTTP stack for a server listening on port (the port actually bound; the
 // guard refuses any other in Host).
 func Handler(cfg Config, port int) http.Handler {
@@ -109,7 +115,7 @@ func Handler(cfg Config, port int) http.Handler {
 		cfg.Chat.Register(r)
 	}
 
-	guarded := web.Guard(web.GuardConfig{Port: port, IsPage: IsPage, Logger: log}, r)
+	guarded := web.Guard(web.GuardConfig{Port: port, IsPage: IsPage, OriginRequired: OriginRequired, Logger: log}, r)
 	return accessLog(log, guarded)
 }
 

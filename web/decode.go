@@ -110,28 +110,3 @@ func isJSONContentType(h http.Header) bool {
 	}
 	return true
 }
-
-// CheckOrigin refuses (403 bad_origin) a request whose Origin is not exactly this server's own origin,
-// "http://" + Host. The guard has already pinned Host to a loopback authority of the served port, so
-// the page's own origin is the only one that matches. "null" (sandboxed frames, some redirects) never
-// matches. A missing Origin is refused when required (chat POSTs, SPEC 4.1 rule 4) and allowed
-// otherwise (board writes from curl or Pi carry none).
-func CheckOrigin(r *http.Request, required bool) error {
-	vals := r.Header["Origin"]
-	switch {
-	case len(vals) == 0:
-		if required {
-			return NewError(http.StatusForbidden, "bad_origin", "the Origin header is required")
-		}
-		return nil
-	case len(vals) == 1 && isOwnOrigin(vals[0], r.Host):
-		return nil
-	}
-	return NewError(http.StatusForbidden, "bad_origin", "the request comes from another origin")
-}
-
-func isOwnOrigin(origin, host string) bool {
-	const scheme = "http://"
-	return host != "" && len(origin) == len(scheme)+len(host) &&
-		strings.HasPrefix(origin, scheme) && origin[len(scheme):] == host
-}

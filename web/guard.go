@@ -38,6 +38,10 @@ type GuardConfig struct {
 	// IsPage reports whether a path is a page (an HTML document a link may open). Only pages can be
 	// opened by a cross-site top-level navigation. nil means no path is a page.
 	IsPage func(path string) bool
+	// OriginRequired reports whether an unsafe request must carry an Origin (SPEC 4.1 rule 4: the chat
+	// POSTs, which only the page makes). Elsewhere a missing Origin passes (curl, Pi), a present one
+	// must still be ours. nil means no request requires one.
+	OriginRequired func(r *http.Request) bool
 	// Logger receives a debug line for every refusal. nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -55,17 +59,24 @@ type GuardConfig struct {
 //     every other local server (any port on 127.0.0.1) is same-site. Requests without Fetch Metadata
 //     (curl, Pi, old browsers) and with same-origin or none (typed URL, bookmark) pass;
 //  4. every OPTIONS request is 403 preflight_refused: there is no CORS, so a preflight never succeeds
-//     and no Access-Control-* header is ever written.
+//     and no Access-Control-* header is ever written;
+//  5. every unsafe method (POST, PUT, DELETE, ...) on every route is 403 bad_origin when its Origin is
+//     present and not exactly "http://" + Host, or missing where OriginRequired says so: one check for
+//     all routes, so a route added later cannot forget it.
 func Guard(cfg GuardConfig, next http.Handler) http.Handler {
 	port := strconv.Itoa(cfg.Port)
 	g := &guard{
-		next:   next,
-		isPage: cfg.IsPage,
-		log:    cfg.Logger,
-		hosts:  [3]string{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port},
+		next:           next,
+		isPage:         cfg.IsPage,
+		originRequired: cfg.OriginRequired,
+		log:            cfg.Logger,
+		hosts:          [3]string{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port},
 	}
 	if g.isPage == nil {
 		g.isPage = func(string) bool { return false }
+	}
+	if g.originRequired == nil {
+		g.originRequired = func(*http.Request) bool { return false }
 	}
 	if g.log == nil {
 		g.log = slog.Default()
@@ -74,10 +85,11 @@ func Guard(cfg GuardConfig, next http.Handler) http.Handler {
 }
 
 type guard struct {
-	next   http.Handler
-	isPage func(string) bool
-	log    *slog.Logger
-	hosts  [3]string
+	next           http.Handler
+	isPage         func(string) bool
+	originRequired func(*http.Request) bool
+	log            *slog.Logger
+	hosts          [3]string
 }
 
 var (
@@ -110,6 +122,8 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refusal = errCrossSite
 	case r.Method == http.MethodOptions:
 		refusal = errPreflight
+	case isUnsafe(r.Method):
+		refusal = checkOrigin(r, g.originRequired(r))
 	}
 	if refusal != nil {
 		g.log.Debug("request refused", "code", refusal.Code, "method", r.Method, "path", r.URL.Path)
