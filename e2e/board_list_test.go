@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+func testBoardList(t *testing.T, s *Server, b *Browser) {
+	p := b.newPage(t)
+	p.do(chromedp.Navigate(s.URL + "/"))
+	p.waitJS(`document.documentElement.dataset.ready === "true"`, "the list page is ready")
+	p.waitJS(`document.querySelector('#board-list a[href="/b/welcome"]')`, "the welcome board is listed")
+	card := evalJS[string](p, `document.querySelector('#board-list .card').textContent`)
+	for _, want := range []string{"Welcome to Tele", "welcome", "revision 1", "changed "} {
+		if !strings.Contains(card, want) {
+			t.Errorf("board card %q lacks %q", card, want)
+		}
+	}
+	p.requireClean("board list loaded")
+	p.screenshot("board", "list-desktop-en")
+
+	// A new board opens in edit mode, with its capability in this tab's sessionStorage only.
+	p.do(
+		chromedp.SendKeys(chromedp.ID("new-id"), "friday-set"),
+		chromedp.SendKeys(chromedp.ID("new-title"), "Friday set"),
+		chromedp.Click(chromedp.ID("new-create")),
+	)
+	p.waitJS(`location.pathname === "/b/friday-set"`, "the new board opens")
+	waitBoardReady(p)
+	if v := evalJS[string](p, `document.getElementById('f-title').value`); v != "Friday set" {
+		t.Errorf("new board title input = %q", v)
+	}
+	if !evalJS[bool](p, `!document.getElementById('meta-form').hidden && !document.getElementById('save-bar').hidden`) {
+		t.Error("the new board did not open in edit mode")
+	}
+	capability := readCapability(t, s, "friday-set")
+	checkCapabilityPlacement(t, p, "friday-set", capability)
+	p.requireClean("new board opened")
+	p.screenshot("board", "new-board-edit-desktop-en")
+}
+
+func testCapability(t *testing.T, s *Server, b *Browser) {
+	p := b.newPage(t)
+	p.do(chromedp.Navigate(s.EditLink))
+	waitBoardReady(p)
+	p.requireClean("the welcome board loaded from its edit link")
+	capability := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
+	checkCapabilityPlacement(t, p, "welcome", capability)
+	if !evalJS[bool](p, `!document.getElementById('meta-form').hidden`) {
+		t.Error("the edit link did not open the board in edit mode")
+	}
+	p.screenshot("board", "welcome-edit-desktop-en")
+
+	// A reload of the tab keeps edit mode (sessionStorage) and still shows no fragment.
+	p.do(chromedp.Reload())
+	waitBoardReady(p)
+	if !evalJS[bool](p, `!document.getElementById('meta-form').hidden`) {
+		t.Error("after a reload the board is no longer editable")
+	}
+	checkCapabilityPlacement(t, p, "welcome", capability)
+	p.requireClean("after a reload")
+
+	// Without the capability the page is read-only and says how to get an edit link.
+	r := b.newPage(t)
+	openBoard(r, s, "welcome", "")
+	note := evalJS[string](r, `(() => { const n = document.getElementById('readonly-note'); return n.hidden ? '' : n.textContent.replace(/\s+/g, ' ').trim(); })()`)
+	if !strings.Contains(note, "tele board link welcome") {
+		t.Errorf("read-only note = %q, want it to name `tele board link welcome`", note)
+	}
+	if evalJS[bool](r, `!document.getElementById('meta-form').hidden || !document.getElementById('save-bar').hidden || !!document.querySelector('.bar-btn, .add-bar, .add-section')`) {
+		t.Error("the read-only page shows edit controls")
+	}
+	r.requireClean("read-only board loaded")
+	r.screenshot("board", "welcome-readonly-desktop-en")
+}
+
+// checkCapabilityPlacement: the fragment is gone, the capability is in sessionStorage under
+// tele.cap:<board>, and nowhere in localStorage, the URL, the navigation entry or the DOM.
+func checkCapabilityPlacement(t *testing.T, p *Page, board, capability string) {
+	t.Helper()
+	got := evalJS[map[string]any](p, fmt.Sprintf(`(() => {
+		const cap = %s;
+		const local = [];
+		for (let i = 0; i < localStorage.length; i++) { const k = localStorage.key(i); local.push(k + '=' + localStorage.getItem(k)); }
+		return {
+			hash: location.hash,
+			inURL: location.href.includes(cap) || location.href.includes('cap='),
+			inSession: sessionStorage.getItem('tele.cap:' + %s) === cap,
+			inLocal: local.some((kv) => kv.includes(cap)),
+			inDOM: document.documentElement.outerHTML.includes(cap),
+		};
+	})()`, jsString(capability), jsString(board)))
+	if got["hash"] != "" || got["inURL"] != false {
+		t.Errorf("the fragment was not erased: hash %q", got["hash"])
+	}
+	if got["inSession"] != true {
+		t.Error("the capability is not in sessionStorage under tele.cap:" + board)
+	}
+	if got["inLocal"] != false {
+		t.Error("the capability was written to localStorage")
+	}
+	if got["inDOM"] != false {
+		t.Error("the capability appears in the page's DOM")
+	}
+}
+
+// readCapability reads <data>/caps/<id>.
+func readCapability(t *testing.T, s *Server, id string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(s.DataDir, "caps", id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(data))
+}
