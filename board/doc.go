@@ -4,17 +4,22 @@
 //
 // # On disk
 //
-//	<dir>/            mode 0700 when the store creates it
-//	<dir>/.lock       flock'ed exclusively by the one process that owns the directory; holds "pid port"
+//	<dir>/            mode 0700 when the store creates it; refused when group or others can write it
+//	<dir>/.lock       holds "pid port" of the one process that owns the directory; never a link
 //	<dir>/boards/     mode 0700; <id>.json is the board: {"id","revision","content","updatedAt"}
 //	<dir>/caps/       mode 0700; <id> is the board's write capability, mode 0600
 //
 // # Invariants
 //
-//   - One owner. Open takes a non-blocking exclusive flock on <dir>/.lock and keeps it until Close. A
-//     second Open, in this process or another, fails at once with *LockedError naming the directory and
-//     what the lock file says of its owner (pid, port). ReadCapability is the only reader that needs no
-//     lock: it reads one 0600 file and changes nothing.
+//   - One owner. Open holds the directory until Close (lock.go): on unix a non-blocking exclusive flock
+//     on a descriptor of <dir> itself, so deleting or replacing .lock frees nothing; on Windows .lock
+//     held open without FILE_SHARE_DELETE, so it cannot be deleted. A second Open, in this process or
+//     another, fails at once with *LockedError naming the directory and what the lock file says of its
+//     owner (pid, port). ReadCapability and RunningOwner are the only readers that need no lock: they
+//     read one file and change nothing.
+//   - A private directory. On unix Open refuses a data directory that another user owns or that group or
+//     others can write (whoever can write it can swap the boards), and opens .lock without following a
+//     symbolic link, so a planted link cannot make Tele write or empty another file.
 //   - Durable before visible (publish after commit). A write encodes the board first, then writes a
 //     temporary file in the same directory, fsyncs and closes it, renames it over the board file and
 //     fsyncs the directory. Only then does the new revision replace the old one in memory and reach

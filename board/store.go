@@ -41,25 +41,6 @@ func (e *ConflictError) Error() string {
 	return "board: revision conflict: the board is at revision " + strconv.FormatInt(e.Current, 10)
 }
 
-// LockedError is an Open of a data directory that another store (in this or another process) owns.
-// PID and Port are what the owner recorded in the lock file; 0 when unknown.
-type LockedError struct {
-	Dir  string
-	PID  int
-	Port int
-}
-
-func (e *LockedError) Error() string {
-	msg := "data directory " + e.Dir + " is in use by another tele process"
-	switch {
-	case e.PID > 0 && e.Port > 0:
-		msg += fmt.Sprintf(" (pid %d, port %d)", e.PID, e.Port)
-	case e.PID > 0:
-		msg += fmt.Sprintf(" (pid %d)", e.PID)
-	}
-	return msg
-}
-
 // Board is one revision of a board. Its Content is shared with the store: read only.
 type Board struct {
 	ID        string
@@ -135,7 +116,7 @@ type Store struct {
 	capsDir   string
 	opts      Options
 	log       *slog.Logger
-	lock      *os.File
+	lock      *dirLock
 
 	// closeMu is held shared by every write for its whole length and exclusively by Close, which so
 	// waits for in-flight writes. closed is guarded by it.
@@ -172,35 +153,9 @@ func Open(dir string, opts Options) (*Store, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	switch fi, err := os.Stat(dir); {
-	case err == nil && !fi.IsDir():
-		return nil, fmt.Errorf("data directory %s is not a directory", dir)
-	case err == nil:
-		if err := syscall.Access(dir, 0x2|0x1); err != nil { // W_OK|X_OK
-			return nil, fmt.Errorf("data directory %s is not writable: %v", dir, err)
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("cannot create data directory %s: %v", dir, unwrapPath(err))
-		}
-	default:
-		return nil, fmt.Errorf("data directory %s: %v", dir, unwrapPath(err))
-	}
-
-	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := takeDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open the lock file of data directory %s: %v", dir, unwrapPath(err))
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		defer lock.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			le := &LockedError{Dir: dir}
-			if b, err := os.ReadFile(lock.Name()); err == nil {
-				le.PID, le.Port = parseOwner(b)
-			}
-			return nil, le
-		}
-		return nil, fmt.Errorf("cannot lock data directory %s: %v", dir, err)
+		return nil, err
 	}
 	s := &Store{
 		dir:       dir,
@@ -213,11 +168,11 @@ func Open(dir string, opts Options) (*Store, error) {
 		now:       time.Now,
 	}
 	if err := s.SetOwner(os.Getpid(), 0); err != nil {
-		s.release()
+		s.lock.release()
 		return nil, err
 	}
 	if err := s.load(); err != nil {
-		s.release()
+		s.lock.release()
 		return nil, err
 	}
 	return s, nil
@@ -232,22 +187,6 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// parseOwner reads "pid port" from a lock file; zeros where it says nothing usable.
-func parseOwner(b []byte) (pid, port int) {
-	f := strings.Fields(string(b))
-	if len(f) >= 1 {
-		if n, err := strconv.Atoi(f[0]); err == nil && n > 0 {
-			pid = n
-		}
-	}
-	if len(f) >= 2 {
-		if n, err := strconv.Atoi(f[1]); err == nil && n > 0 && n <= 65535 {
-			port = n
-		}
-	}
-	return pid, port
-}
-
 // SetOwner records pid and port in the lock file, for the *LockedError another Open will report.
 func (s *Store) SetOwner(pid, port int) error {
 	s.closeMu.RLock()
@@ -255,20 +194,10 @@ func (s *Store) SetOwner(pid, port int) error {
 	if s.closed {
 		return ErrClosed
 	}
-	line := []byte(strconv.Itoa(pid) + " " + strconv.Itoa(port) + "\n")
-	if _, err := s.lock.WriteAt(line, 0); err != nil {
-		return fmt.Errorf("cannot write the lock file of %s: %v", s.dir, unwrapPath(err))
-	}
-	if err := s.lock.Truncate(int64(len(line))); err != nil {
+	if err := s.lock.setOwner(pid, port); err != nil {
 		return fmt.Errorf("cannot write the lock file of %s: %v", s.dir, unwrapPath(err))
 	}
 	return nil
-}
-
-// release empties the lock file (so a later reader sees no stale owner) and drops the lock.
-func (s *Store) release() error {
-	_ = s.lock.Truncate(0)
-	return s.lock.Close() // closing the last descriptor releases the flock
 }
 
 // Close waits for in-flight writes to finish, then releases the directory. Later writes fail with
@@ -280,7 +209,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
-	return s.release()
+	return s.lock.release()
 }
 
 // isTemp reports whether name is a temporary file of an interrupted commit.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -31,29 +30,4 @@ func runHost(ctx context.Context, args []string, env *Env) error {
 	in, restore := interruptibleStdin(env.Stdin)
 	defer restore()
 	return host.Run(ctx, in, env.Stdout, host.Config{Port: s.Port, DataDir: s.DataDir, Logger: log})
-}
-
-// interruptibleStdin returns a reader of the process's stdin whose pending Read ends when it is closed,
-// so a signal can stop the host while the bridge keeps stdin open. Go's os.Stdin does not use the
-// runtime poller when the descriptor is in blocking mode, and closing it does not end a blocked Read;
-// a fresh *os.File over the descriptor in non-blocking mode does. The mode belongs to the open file (a
-// terminal may be shared with a shell), so restore puts it back through a duplicate descriptor that
-// outlives the close. Any other reader is returned as it is.
-func interruptibleStdin(r io.Reader) (io.Reader, func()) {
-	if r != os.Stdin {
-		return r, func() {}
-	}
-	saved, err := syscall.Dup(syscall.Stdin)
-	if err != nil {
-		return r, func() {}
-	}
-	if err := syscall.SetNonblock(syscall.Stdin, true); err != nil {
-		syscall.Close(saved)
-		return r, func() {}
-	}
-	f := os.NewFile(uintptr(syscall.Stdin), "/dev/stdin")
-	return f, func() {
-		_ = syscall.SetNonblock(saved, false)
-		_ = syscall.Close(saved)
-	}
 }

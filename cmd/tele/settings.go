@@ -210,7 +210,7 @@ func checkWritableDir(dir string) error {
 			}
 			return fmt.Errorf("%s is a file, not a directory; use a path under a directory", p)
 		case err == nil:
-			if syscall.Access(p, 0x2|0x1) != nil { // W_OK|X_OK: may create and enter entries
+			if !canWrite(p) {
 				if p == dir {
 					return fmt.Errorf("it is not writable; use a directory you can write")
 				}
