@@ -41,7 +41,7 @@ func TestBridgeBakesPath(t *testing.T) {
 		if got := bakedPath(t, src); got != p {
 			t.Errorf("baked %q, want %q", got, p)
 		}
-		if bytes.Contains(src, []byte("__TELE_BINARY__")) {
+		if bytes.Contains(src, []byte("__TELE_BINARY__")) || bytes.Contains(src, []byte(piToolPlaceholder)) {
 			t.Errorf("placeholder left in the output for %q", p)
 		}
 		line := teleConst.Find(src)
@@ -61,8 +61,8 @@ func TestBridgeRefusesBadPaths(t *testing.T) {
 
 func TestBridgeSourceShape(t *testing.T) {
 	src := string(piBridgeSource)
-	if strings.Count(src, piBinaryPlaceholder) != 1 {
-		t.Fatal("the placeholder must occur exactly once")
+	if strings.Count(src, piBinaryPlaceholder) != 1 || strings.Count(src, piToolPlaceholder) != 1 {
+		t.Fatal("each placeholder must occur exactly once")
 	}
 	for _, want := range []string{
 		"export default function (pi)",
@@ -70,8 +70,8 @@ func TestBridgeSourceShape(t *testing.T) {
 		`pi.registerFlag("tele-port"`,
 		`pi.registerFlag("tele-data"`,
 		`pi.registerCommand("tele"`,
-		`name: "tele_board"`,
-		`pi.setActiveTools(["tele_board"])`,
+		`pi.registerTool({`,
+		`pi.setActiveTools([TOOL.name])`,
 		`"tele:terminal-prompt"`,
 	} {
 		if !strings.Contains(src, want) {
@@ -112,5 +112,34 @@ func TestBridgeParses(t *testing.T) {
 	}
 	if out, err := exec.Command(node, "--check", f).CombinedOutput(); err != nil {
 		t.Fatalf("node --check: %v\n%s", err, out)
+	}
+}
+
+// TestBridgeBakesTool: the tool Pi registers is piTool, baked in as an object literal.
+func TestBridgeBakesTool(t *testing.T) {
+	src, err := Bridge("/usr/local/bin/tele")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^const TOOL = (\{.*\}); `).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("no `const TOOL = {...}` line in the baked bridge")
+	}
+	var got struct {
+		Name       string
+		Parameters struct{ Required []string }
+	}
+	if err := json.Unmarshal(m[1], &got); err != nil {
+		t.Fatalf("the baked tool is not JSON: %v", err)
+	}
+	if got.Name != "tele_board" || len(got.Parameters.Required) != 1 || got.Parameters.Required[0] != "action" {
+		t.Errorf("baked tool %+v", got)
+	}
+}
+
+// TestBridgeSize: the bridge stays small enough to read in five minutes (issue 12 item 6).
+func TestBridgeSize(t *testing.T) {
+	if n := bytes.Count(piBridgeSource, []byte("\n")); n > 450 {
+		t.Errorf("assets/pi/tele.js has %d lines; keep it at most 450 (rules that can live in Go belong in Go)", n)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -217,6 +218,7 @@ func (h *host) sendFatal(code, msg string) {
 // hello is the validated first frame.
 type hello struct {
 	bridge, pi, board, sessionID string
+	native                       []string // Pi events used as they are (the rest the bridge imitates)
 }
 
 // start handles `hello`: validate, listen, open the store, make the binding and the gateway, serve, and
@@ -227,7 +229,7 @@ func (h *host) start(f link.Fields) {
 		h.sendFatal(code, msg)
 		return
 	}
-	attrs := []any{"bridge", hl.bridge, "pi", hl.pi, "board", hl.board}
+	attrs := []any{"bridge", hl.bridge, "pi", hl.pi, "native", strings.Join(hl.native, ","), "board", hl.board}
 	if h.cfg.Version != "" {
 		attrs = append(attrs, "tele", h.cfg.Version)
 	}

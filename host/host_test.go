@@ -101,6 +101,10 @@ func TestFatalMalformedHelloAndFirstFrame(t *testing.T) {
 		`{"note":"hello","protocol":1,"bridge":1,"pi":"1","board":"x","session":{"id":"s"}}`,
 		`{"note":"hello","protocol":"1","bridge":"1","pi":"1","board":"x","session":{"id":"s"}}`,
 		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","board":"x","session":{"id":""}}`,
+		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","native":"agent_settled","board":"x","session":{"id":"s"}}`,
+		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","native":["Agent Settled"],"board":"x","session":{"id":"s"}}`,
+		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","native":[1],"board":"x","session":{"id":"s"}}`,
+		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","native":["a","b","c","d","e","f","g","h","i"],"board":"x","session":{"id":"s"}}`,
 		`{"note":"state","idle":true,"pending":false,"prompt":false}`,
 		`{"id":1,"call":"tool","args":{"action":"get"}}`,
 	} {
@@ -113,6 +117,31 @@ func TestFatalMalformedHelloAndFirstFrame(t *testing.T) {
 		}
 		if err := fb.runResult(); err == nil {
 			t.Fatalf("%s: Run returned nil", first)
+		}
+	}
+}
+
+// TestHelloNativeLogged: the host logs the Pi version and the events the bridge takes from Pi as they are.
+func TestHelloNativeLogged(t *testing.T) {
+	for _, tc := range []struct {
+		native any
+		want   string
+	}{
+		{[]string{"agent_settled", "ui_prompt"}, "pi=1.6.0 native=agent_settled,ui_prompt "},
+		{[]string{}, "pi=1.6.0 native=\"\" "},
+		{nil, "pi=1.6.0 native=\"\" "}, // absent: a bridge that imitates everything
+	} {
+		fb := startHost(t, hostOpts{})
+		hello := map[string]any{"note": "hello", "protocol": 1, "bridge": "1", "pi": "1.6.0", "board": "songs", "session": map[string]any{"id": "s"}}
+		if tc.native != nil {
+			hello["native"] = tc.native
+		}
+		fb.sendJSON(hello)
+		if n := fb.note(); n.str("note") != "ready" {
+			t.Fatalf("native %v: got %s", tc.native, n.line)
+		}
+		if logs := fb.logs.String(); !strings.Contains(logs, tc.want) {
+			t.Errorf("native %v: the hello log lacks %q:\n%s", tc.native, tc.want, logs)
 		}
 	}
 }

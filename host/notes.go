@@ -1,6 +1,7 @@
 package host
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -14,6 +15,7 @@ const (
 	maxSessionIDLen   = 256
 	maxSessionNameLen = 1024
 	maxCommandLen     = 128
+	maxNative         = 8
 )
 
 // RevokeReasons are the reasons a `revoke` note may give.
@@ -135,6 +137,19 @@ func (h *host) Note(name string, f link.Fields) {
 	}
 }
 
+// validEventName: 1 to 32 bytes of a-z and _ (agent_settled, ui_prompt).
+func validEventName(s string) bool {
+	if len(s) == 0 || len(s) > 32 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'a' || c > 'z') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
 func validReason(r string) bool {
 	for _, v := range RevokeReasons {
 		if r == v {
@@ -194,6 +209,18 @@ func parseHello(f link.Fields) (hello, string, string) {
 	}
 	if n != Protocol {
 		return hl, FatalProtocol, fmt.Sprintf("the bridge speaks link protocol %d, this tele host speaks 1: install matching versions (tele pi install)", n)
+	}
+	// native (optional): the Pi events the bridge uses as they are, where it would otherwise imitate them.
+	if raw, ok := f["native"]; ok {
+		if err := json.Unmarshal(raw, &hl.native); err != nil || len(hl.native) > maxNative {
+			return hello{}, FatalProtocol, fmt.Sprintf("malformed hello: native must be an array of at most %d event names", maxNative)
+		}
+		for _, n := range hl.native {
+			if !validEventName(n) {
+				return hello{}, FatalProtocol, "malformed hello: native holds a name that is not an event name"
+			}
+		}
+		delete(f, "native")
 	}
 	if err := only(f, "protocol", "bridge", "pi", "board", "session"); err != nil {
 		return hl, FatalProtocol, "malformed hello: " + err.Error()

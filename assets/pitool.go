@@ -1,0 +1,40 @@
+package assets
+
+// piTool is the tele_board tool exactly as the bridge registers it with Pi (pi.registerTool): the words
+// the model reads and the schema of its arguments live here, beside the Go that answers the calls
+// (host/tool.go), and Bridge bakes them into the bridge as a JavaScript object literal.
+var piTool = struct {
+	Name             string   `json:"name"`
+	Label            string   `json:"label"`
+	Description      string   `json:"description"`
+	PromptSnippet    string   `json:"promptSnippet"`
+	PromptGuidelines []string `json:"promptGuidelines"`
+	Parameters       any      `json:"parameters"`
+}{
+	Name:  "tele_board",
+	Label: "Tele board",
+	Description: `Read and edit the chord board the user bound to this session with /tele (only that board). ` +
+		`action "catalogue": the chord catalogue and content rules. ` +
+		`action "get": the board as {"id","revision","content"}. ` +
+		`action "put": replace the whole content; pass expectedRevision = the revision you last read and content = the complete new content object ` +
+		`{"title","description","key"?,"tempo","beatsPerBar","sections":[{"label","bars":[["Am7"],["D7","G7"]]}]}. ` +
+		`A put with a stale revision fails with revision_conflict and the current revision: get again, reapply the change, put again. ` +
+		`Invalid content fails with the JSON path and rule of the first problem.`,
+	PromptSnippet: "Read and edit the Tele chord board bound to this session (catalogue, get, put)",
+	PromptGuidelines: []string{
+		`Call tele_board with action "get" before changing the board; never guess its content or revision.`,
+		`To change the board call tele_board with action "put", the complete new content as a JSON object (not a patch, not a string) and expectedRevision set to the revision of your last get or put.`,
+		`If a tele_board put fails with revision_conflict, call get again, apply the change to the fresh content and put with the new revision; if it fails with invalid_content, fix the value at the reported path.`,
+		`Use only chord symbols from tele_board action "catalogue" (root + quality, optional /bass, or N.C.).`,
+	},
+	Parameters: map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"action":           map[string]any{"type": "string", "enum": []string{"catalogue", "get", "put"}, "description": "catalogue, get or put"},
+			"expectedRevision": map[string]any{"type": "integer", "minimum": 1, "description": "put only: the revision you last read"},
+			"content":          map[string]any{"type": "object", "description": "put only: the complete board content object"},
+		},
+		"required":             []string{"action"},
+		"additionalProperties": false,
+	},
+}
