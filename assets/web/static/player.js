@@ -1,12 +1,14 @@
-// The board player (Web Audio). It voices catalogue chords at the board's tempo and beats per bar,
-// with an optional one-bar count-in and loop, and reports the bar being heard so the grid can show a
-// cursor. It starts only from start(), which the page calls from a click on Play, and stops only from
+// The board player (Web Audio). It voices catalogue chords at the board's tempo and each bar's beats,
+// in the order the form plays them (form.js: repeats, endings, D.C./D.S.), with an optional one-bar
+// count-in and loop, and reports the bar being heard so the grid can show a cursor. It starts only from start(), which the page calls from a click on Play, and stops only from
 // stop() (the Stop button) or when the last bar ends without loop. Nothing else (board updates,
 // language switches, the tab going to the background) starts or stops it.
 //
 // Scheduling: a short timer looks ahead 150 ms and schedules whole bars on the audio clock, so timing
 // does not depend on the timer's accuracy. The content is read at each bar, so edits and live
 // updates are heard from the next bar on.
+
+import { playOrder } from './form.js';
 
 const LOOKAHEAD = 0.15; // seconds scheduled ahead of the audio clock
 const TICK_MS = 25;
@@ -111,7 +113,7 @@ export class Player {
   scheduleBar() {
     const run = this.run;
     const content = this.getContent();
-    const bars = flatten(content);
+    const bars = playOrder(content);
     if (run.index >= bars.length) {
       if (this.getOptions().loop && bars.length) run.index = 0;
       else {
@@ -120,10 +122,10 @@ export class Player {
         return;
       }
     }
-    const { beat, beats } = this.timing(content);
+    const { beat } = this.timing(content);
     const bar = bars[run.index];
     const t0 = run.nextTime;
-    const barLen = beat * beats;
+    const barLen = beat * bar.beats;
     const share = barLen / bar.chords.length;
     bar.chords.forEach((symbol, i) => {
       const v = this.catalogue.voicing(symbol);
@@ -183,7 +185,7 @@ function clampInt(v, lo, hi, fallback) {
   return Number.isInteger(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
 }
 
-// flatten lists every bar in play order with its place in the grid.
+// flatten lists every bar in written order with its place in the grid (the player follows playOrder).
 export function flatten(content) {
   const out = [];
   (content?.sections || []).forEach((s, si) =>

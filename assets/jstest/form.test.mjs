@@ -1,0 +1,41 @@
+// The page's play order (form.js) against the same hand-written table as board/form_test.go.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { barForm, playOrder, writeBar, MAX_PLAYED_BARS } from '../web/static/form.js';
+
+const table = JSON.parse(readFileSync(new URL('../../board/testdata/form/play-order.json', import.meta.url)));
+
+for (const c of table.cases) {
+  test(`form table: ${c.name}`, () => {
+    const content = { title: 'T', tempo: 120, beatsPerBar: 4, sections: c.sections };
+    const order = playOrder(content);
+    if (c.error) {
+      // The server refuses it; the page still plays something bounded.
+      assert.ok(order.length <= MAX_PLAYED_BARS);
+      return;
+    }
+    const first = [];
+    let n = 0;
+    for (const s of c.sections) {
+      first.push(n);
+      n += s.bars.length;
+    }
+    assert.equal(order.map((p) => first[p.section] + p.bar + 1).join(' '), c.played);
+    if (c.chords) assert.equal(order.map((p) => p.chords[0]).join(' '), c.chords);
+    if (c.beats) assert.equal(order.map((p) => p.beats).join(' '), c.beats);
+    order.forEach((p, i) => assert.equal(p.index, i));
+  });
+}
+
+test('a broken form plays in written order', () => {
+  const content = { beatsPerBar: 3, sections: [{ bars: [['C'], { chords: ['D'], repeatEnd: 2 }, ['E']] }] };
+  assert.deepEqual(playOrder(content).map((p) => [p.bar, p.chords[0], p.beats]), [[0, 'C', 3], [1, 'D', 3], [2, 'E', 3]]);
+});
+
+test('writeBar writes a bar with chords alone as the version-1 array', () => {
+  assert.deepEqual(writeBar(barForm(['C', 'G7'])), ['C', 'G7']);
+  assert.deepEqual(writeBar(barForm({ chords: ['C'] })), ['C']);
+  const o = { chords: '%', beats: 3, repeatStart: true, repeatEnd: 2, ending: 1, mark: 'segno' };
+  assert.deepEqual(writeBar(barForm(o)), o);
+});

@@ -1,0 +1,195 @@
+// The form of a chart (content schema version 2): repeats, endings, road signs, % and meter changes,
+// and the order a band plays the bars in. This is board/form.go's PlayOrder for the page: the player
+// follows the draft the user is editing, unsaved changes included, so the order is computed here and
+// not asked of the server. Both read the same table of hand-written charts in their tests
+// (board/testdata/form/play-order.json), so they cannot drift apart. The server checks the rules;
+// here a form that breaks them is played in written order instead.
+
+export const SIMILE = '%';
+export const MAX_PLAYED_BARS = 4096;
+export const MARKS = ['segno', 'coda', 'fine', 'dc', 'ds', 'dc-al-fine', 'dc-al-coda', 'ds-al-fine', 'ds-al-coda', 'to-coda'];
+export const ROLES = ['intro', 'verse', 'prechorus', 'chorus', 'bridge', 'solo', 'interlude', 'outro', 'tag'];
+
+const JUMPS = new Set(['dc', 'ds', 'dc-al-fine', 'dc-al-coda', 'ds-al-fine', 'ds-al-coda']);
+
+// barForm reads a bar as written (an array of chords, or an object) into one shape.
+export function barForm(bar) {
+  if (Array.isArray(bar)) return { chords: bar, simile: false, beats: 0, repeatStart: false, repeatEnd: 0, ending: 0, mark: '' };
+  const o = bar || {};
+  const simile = o.chords === SIMILE;
+  return {
+    chords: simile ? [] : Array.isArray(o.chords) ? o.chords : [],
+    simile,
+    beats: o.beats | 0,
+    repeatStart: o.repeatStart === true,
+    repeatEnd: o.repeatEnd | 0,
+    ending: o.ending | 0,
+    mark: MARKS.includes(o.mark) ? o.mark : '',
+  };
+}
+
+// writeBar is the schema's way of writing a bar: the plain array when it carries chords alone.
+export function writeBar(f) {
+  const plain = !f.simile && !f.beats && !f.repeatStart && !f.repeatEnd && !f.ending && !f.mark;
+  if (plain) return [...f.chords];
+  const o = { chords: f.simile ? SIMILE : [...f.chords] };
+  if (f.beats) o.beats = f.beats;
+  if (f.repeatStart) o.repeatStart = true;
+  if (f.repeatEnd) o.repeatEnd = f.repeatEnd;
+  if (f.ending) o.ending = f.ending;
+  if (f.mark) o.mark = f.mark;
+  return o;
+}
+
+// readForm finds the repeats, endings and signs as board/form.go does, or returns null when the form
+// breaks a rule (the server says which).
+function readForm(bars, firsts) {
+  const groups = [];
+  let open = -1;
+  let awaitN = 0;
+  const endLast = (i) => {
+    const g = groups[open];
+    if (g.endings.length < 2) return false;
+    g.endings.at(-1).last = i - 1;
+    open = -1;
+    return true;
+  };
+  for (let i = 0; i < bars.length; i++) {
+    const b = bars[i];
+    if (i === 0 && b.simile) return null;
+    const inEnding = open >= 0 && awaitN === 0 && groups[open].endings.length > 0;
+    if (inEnding && (firsts.has(i) || b.repeatStart) && !endLast(i)) return null;
+    if (awaitN && b.ending !== awaitN) return null;
+    if (b.repeatStart) {
+      if (open >= 0) return null;
+      groups.push({ start: i, bodyEnd: -1, times: 0, endings: [] });
+      open = groups.length - 1;
+    }
+    if (b.ending) {
+      if (awaitN) {
+        groups[open].endings.push({ first: i, last: -1 });
+        awaitN = 0;
+      } else if (open < 0 || groups[open].endings.length || b.ending !== 1) return null;
+      else {
+        groups[open].bodyEnd = i - 1;
+        groups[open].endings.push({ first: i, last: -1 });
+      }
+    }
+    if (b.repeatEnd) {
+      if (open < 0) return null;
+      const g = groups[open];
+      const n = g.endings.length;
+      if (n) {
+        if (n === 4 || b.repeatEnd !== n + 1) return null;
+        g.endings[n - 1].last = i;
+        awaitN = n + 1;
+      } else {
+        g.bodyEnd = i;
+        g.times = b.repeatEnd;
+        open = -1;
+      }
+    }
+  }
+  if (awaitN) return null;
+  if (open >= 0 && (!groups[open].endings.length || !endLast(bars.length))) return null;
+  const sign = { segno: -1, coda: -1, fine: -1, 'to-coda': -1, jump: -1 };
+  for (let i = 0; i < bars.length; i++) {
+    const m = bars[i].mark;
+    if (!m) continue;
+    const k = JUMPS.has(m) ? 'jump' : m;
+    if (sign[k] >= 0) return null;
+    sign[k] = i;
+  }
+  const jm = sign.jump >= 0 ? bars[sign.jump].mark : '';
+  if (jm.startsWith('ds') && sign.segno < 0) return null;
+  if (jm.endsWith('al-coda') && (sign.coda < 0 || sign['to-coda'] < 0)) return null;
+  return { groups, segno: sign.segno, coda: sign.coda, fine: sign.fine, toCoda: sign['to-coda'], jump: sign.jump, jm };
+}
+
+function regionOf(f, i) {
+  for (let gi = 0; gi < f.groups.length; gi++) {
+    const g = f.groups[gi];
+    if (i < g.start) break;
+    if (i <= g.bodyEnd) return { group: gi, ending: 0 };
+    for (let n = 0; n < g.endings.length; n++) {
+      const e = g.endings[n];
+      if (e.first <= i && i <= e.last) return { group: gi, ending: n + 1 };
+    }
+  }
+  return { group: -1, ending: 0 };
+}
+
+// expand follows the form (see board/form.go's expand, which this mirrors step by step).
+function expand(f, bars) {
+  const groupAt = new Map(f.groups.map((g, gi) => [g.start, gi]));
+  const pass = f.groups.map(() => 0);
+  const order = [];
+  let jumped = false;
+  let back = false;
+  for (let i = 0; i < bars.length;) {
+    const bar = bars[i];
+    const r = regionOf(f, i);
+    if (groupAt.has(i) && !back) pass[groupAt.get(i)] = 1;
+    back = false;
+    const once = r.group >= 0 && jumped && f.groups[r.group].start <= f.jump;
+    if (r.ending > 0 && i === f.groups[r.group].endings[r.ending - 1].first) {
+      const g = f.groups[r.group];
+      const want = once ? g.endings.length : pass[r.group];
+      if (want !== r.ending) {
+        if (!g.endings[want - 1]) return null;
+        i = g.endings[want - 1].first;
+        continue;
+      }
+    }
+    if (order.length === MAX_PLAYED_BARS) return null;
+    order.push(i);
+    if (jumped && bar.mark === 'fine') return order;
+    if (jumped && bar.mark === 'to-coda') {
+      i = f.coda;
+      continue;
+    }
+    if (bar.repeatEnd && !once) {
+      const g = f.groups[r.group];
+      const times = r.ending > 0 ? r.ending + 1 : g.times;
+      if (pass[r.group] < times) {
+        pass[r.group]++;
+        i = g.start;
+        back = true;
+        continue;
+      }
+    }
+    if (i === f.jump && !jumped) {
+      jumped = true;
+      i = f.jm.startsWith('ds') ? f.segno : 0;
+      continue;
+    }
+    i++;
+  }
+  return order;
+}
+
+// playOrder lists the bars of content in the order they are played, each with its place in the grid,
+// the chords heard (% followed back to the bar it repeats) and its beats. A form that breaks the rules
+// is played in written order.
+export function playOrder(content) {
+  const bars = [];
+  const places = [];
+  const firsts = new Set();
+  (content?.sections || []).forEach((s, si) => {
+    firsts.add(bars.length);
+    (s.bars || []).forEach((raw, bi) => {
+      bars.push(barForm(raw));
+      places.push({ section: si, bar: bi });
+    });
+  });
+  firsts.delete(0);
+  const f = readForm(bars, firsts);
+  let order = f && expand(f, bars);
+  if (!order) order = bars.map((_, i) => i);
+  const beatsPerBar = Number.isInteger(content?.beatsPerBar) ? content.beatsPerBar : 4;
+  return order.map((i, index) => {
+    let k = i;
+    while (k > 0 && bars[k].simile) k--;
+    return { ...places[i], index, chords: bars[k].chords, beats: bars[i].beats || beatsPerBar };
+  });
+}

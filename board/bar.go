@@ -1,0 +1,116 @@
+package board
+
+// Mark is a road sign written at a bar (content schema version 2). Where it sits matters: segno, coda
+// and fine belong to the bar they are written on (the segno and coda signs stand at its start, Fine at
+// its end); a jump (D.C., D.S., … al Coda) and "To Coda" are read at the end of their bar, once it has
+// been played.
+type Mark string
+
+const (
+	MarkSegno    Mark = "segno"      // 𝄋: where D.S. goes back to
+	MarkCoda     Mark = "coda"       // 𝄌: the first bar of the coda, where "To Coda" goes to
+	MarkFine     Mark = "fine"       // Fine: after a D.C./D.S. al Fine the piece ends with this bar
+	MarkDC       Mark = "dc"         // D.C.: back to the first bar, then play to the end
+	MarkDS       Mark = "ds"         // D.S.: back to the segno, then play to the end
+	MarkDCAlFine Mark = "dc-al-fine" // D.C. al Fine: back to the first bar, then play to Fine
+	MarkDCAlCoda Mark = "dc-al-coda" // D.C. al Coda: back to the first bar, play to "To Coda", then the coda
+	MarkDSAlFine Mark = "ds-al-fine" // D.S. al Fine: back to the segno, then play to Fine
+	MarkDSAlCoda Mark = "ds-al-coda" // D.S. al Coda: back to the segno, play to "To Coda", then the coda
+	MarkToCoda   Mark = "to-coda"    // To Coda: after the jump back, leave for the coda at the end of this bar
+)
+
+// marks lists every mark, in the order the schema names them.
+var marks = [...]Mark{MarkSegno, MarkCoda, MarkFine, MarkDC, MarkDS, MarkDCAlFine, MarkDCAlCoda, MarkDSAlFine, MarkDSAlCoda, MarkToCoda}
+
+// Simile is the chords value of a bar that repeats the bar written before it ("%").
+const Simile = "%"
+
+// Limits of a bar's form (content schema version 2).
+const (
+	MinBarBeats    = 1
+	MaxBarBeats    = 12
+	MinRepeatTimes = 2
+	MaxRepeatTimes = 8
+	MaxEnding      = 4
+	MaxPlayedBars  = 4096 // bars played in all, repeats and jumps expanded
+)
+
+// Bar is one bar of a section. In JSON a bar with chords alone is the version-1 array of 1–4 chord
+// symbols (["Am7","D7"]); a bar with any form is an object:
+//
+//	{"chords": ["Am7"] | "%", "beats": 3, "repeatStart": true, "repeatEnd": 2, "ending": 1, "mark": "segno"}
+//
+// where every member but chords is optional. Chords is nil when the bar is a simile (Simile).
+type Bar struct {
+	Chords      []string
+	Simile      bool // "%": the chords of the bar written before this one
+	Beats       int  // this bar's meter when it differs from the board's beatsPerBar; 0: the board's
+	RepeatStart bool // |: before this bar
+	RepeatEnd   int  // :| after this bar; the repeated bars are played this many times (2–8); 0: none
+	Ending      int  // a volta bracket numbered 1–4 starts at this bar; 0: none
+	Mark        Mark // a road sign; "": none
+}
+
+// Plain reports whether the bar is chords alone, written as the version-1 array.
+func (b Bar) Plain() bool {
+	return !b.Simile && b.Beats == 0 && !b.RepeatStart && b.RepeatEnd == 0 && b.Ending == 0 && b.Mark == ""
+}
+
+// PlainBar returns a bar of the given chords and nothing else.
+func PlainBar(symbols ...string) Bar {
+	return Bar{Chords: symbols}
+}
+
+func validMark(m Mark) bool {
+	for _, k := range marks {
+		if m == k {
+			return true
+		}
+	}
+	return false
+}
+
+// jump reports whether m sends the player back (D.C. or D.S., with or without al Fine/al Coda).
+func (m Mark) jump() bool {
+	switch m {
+	case MarkDC, MarkDS, MarkDCAlFine, MarkDCAlCoda, MarkDSAlFine, MarkDSAlCoda:
+		return true
+	}
+	return false
+}
+
+// toSegno reports whether the jump m goes back to the segno (D.S.) rather than the first bar (D.C.).
+func (m Mark) toSegno() bool {
+	return m == MarkDS || m == MarkDSAlFine || m == MarkDSAlCoda
+}
+
+// alFine and alCoda report how the jump m ends.
+func (m Mark) alFine() bool { return m == MarkDCAlFine || m == MarkDSAlFine }
+func (m Mark) alCoda() bool { return m == MarkDCAlCoda || m == MarkDSAlCoda }
+
+// words is the mark as printed on a chart, for messages.
+func (m Mark) words() string {
+	switch m {
+	case MarkSegno:
+		return "segno"
+	case MarkCoda:
+		return "Coda"
+	case MarkFine:
+		return "Fine"
+	case MarkDC:
+		return "D.C."
+	case MarkDS:
+		return "D.S."
+	case MarkDCAlFine:
+		return "D.C. al Fine"
+	case MarkDCAlCoda:
+		return "D.C. al Coda"
+	case MarkDSAlFine:
+		return "D.S. al Fine"
+	case MarkDSAlCoda:
+		return "D.S. al Coda"
+	case MarkToCoda:
+		return "To Coda"
+	}
+	return string(m)
+}
