@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/julienschmidt/httprouter"
@@ -37,6 +38,7 @@ func merge(hs ...http.Header) http.Header {
 // route, before anything else runs (DNS rebinding).
 func TestHostCheck(t *testing.T) {
 	e := servertest.New(t)
+	e.OverSockets()
 	c := e.Create("song", servertest.ValidContent)
 	hosts := []struct {
 		name   string
@@ -102,6 +104,7 @@ func TestHostCheck(t *testing.T) {
 // included, except a top-level navigation to a page.
 func TestFetchMetadata(t *testing.T) {
 	e := servertest.New(t)
+	e.OverSockets()
 	e.RequireAssets()
 	c := e.Create("song", servertest.ValidContent)
 	put := servertest.PutHeader(c.Capability, `"1"`)
@@ -161,6 +164,7 @@ func TestFetchMetadata(t *testing.T) {
 // CORS headers (CheckResponse asserts the latter on every response).
 func TestPreflightRefused(t *testing.T) {
 	e := servertest.New(t)
+	e.OverSockets()
 	e.Create("song", "")
 	preflight := http.Header{
 		"Origin":                         {"http://evil.example"},
@@ -192,12 +196,17 @@ func TestPreflightRefused(t *testing.T) {
 			}
 		})
 	}
+	// net/http's own answer to "OPTIONS *" took any Host: the guard's Host check applies to it too.
+	if w := e.Do(st{Method: "OPTIONS", Path: "*", Host: "evil.example:4317"}); w.Code != http.StatusMisdirectedRequest {
+		t.Fatalf("OPTIONS * with a foreign Host: got %d %s, want 421", w.Code, w.Body)
+	}
 }
 
 // TestSecurityHeaders: rule 6 on every kind of response: pages, static files, API successes, API
 // errors, guard refusals, router 404/405, streams. (CheckResponse does the asserting.)
 func TestSecurityHeaders(t *testing.T) {
 	e := servertest.New(t)
+	e.OverSockets()
 	e.RequireAssets()
 	e.Create("song", "")
 	tests := []struct {
@@ -238,6 +247,7 @@ func TestSecurityHeaders(t *testing.T) {
 // headers.
 func TestStaticAssetsHeaders(t *testing.T) {
 	e := servertest.New(t)
+	e.OverSockets()
 	e.RequireAssets()
 	w := e.Do(st{Method: "GET", Path: e.Assets.Dir() + "/api.js"})
 	if w.Code != 200 || !strings.Contains(w.Header().Get("Cache-Control"), "immutable") {
@@ -263,6 +273,7 @@ func TestCSPIsSpec(t *testing.T) {
 // trailing data; and nothing changes on disk when a body is refused.
 func TestBodies(t *testing.T) {
 	e := servertest.New(t)
+	e.OverSockets()
 	c := e.Create("song", servertest.ValidContent)
 	content := servertest.ValidContent
 	bodies := []struct {
@@ -307,11 +318,11 @@ func TestBodies(t *testing.T) {
 
 // routesWithoutChecks registers write routes whose handlers check nothing at all, as a route added later
 // might: the guard alone must keep other origins out.
-type routesWithoutChecks struct{ reached *int }
+type routesWithoutChecks struct{ reached *atomic.Int64 }
 
 func (c routesWithoutChecks) Register(r *httprouter.Router) {
 	h := func(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
-		*c.reached++
+		c.reached.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{}`))
 	}
@@ -324,8 +335,9 @@ func (c routesWithoutChecks) Register(r *httprouter.Router) {
 // still refused to another origin (and, under /api/chat/, to a request without Origin), before its
 // handler runs.
 func TestNewWriteRouteIsGuarded(t *testing.T) {
-	reached := 0
+	var reached atomic.Int64
 	e := servertest.New(t, func(c *server.Config) { c.Chat = routesWithoutChecks{&reached} })
+	e.OverSockets()
 	own := http.Header{"Origin": {"http://127.0.0.1:4317"}}
 	tests := []struct {
 		name       string
@@ -349,7 +361,7 @@ func TestNewWriteRouteIsGuarded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := reached
+			before := reached.Load()
 			w := e.Do(st{Method: tt.method, Path: tt.path, Body: `{}`, Header: tt.header})
 			if w.Code != tt.wantStatus {
 				t.Fatalf("status = %d, want %d: %s", w.Code, tt.wantStatus, w.Body)
@@ -357,7 +369,7 @@ func TestNewWriteRouteIsGuarded(t *testing.T) {
 			if got := servertest.Code(w.Body.Bytes()); tt.wantCode != "" && got != tt.wantCode {
 				t.Errorf("code = %q, want %q", got, tt.wantCode)
 			}
-			if ran := reached > before; ran != (tt.wantStatus == 200) {
+			if ran := reached.Load() > before; ran != (tt.wantStatus == 200) {
 				t.Errorf("handler ran = %v", ran)
 			}
 		})

@@ -56,6 +56,20 @@ func Port(ln net.Listener) int {
 	return 0
 }
 
+// NewHTTPServer is the one net/http configuration of Tele's server: Serve uses it, and so do tests that
+// must see what net/http does before the handler.
+func NewHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		// net/http answers "OPTIONS *" itself (200, no security headers, any Host) unless told not to:
+		// then it reaches the guard, which refuses it like every other OPTIONS.
+		DisableGeneralOptionsHandler: true,
+	}
+}
+
 // Serve serves h on ln until ctx ends, then stops gracefully: first it closes hubs, which ends every
 // SSE stream (a stream would otherwise keep its request in flight forever), then it shuts the server
 // down, which stops accepting, closes idle connections and lets in-flight requests (a board write
@@ -63,12 +77,7 @@ func Port(ln net.Listener) int {
 // error if serving failed, or the shutdown error if requests were still running at the deadline (they
 // are then cut).
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, hubs ...*sse.Hub) error {
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: ReadHeaderTimeout,
-		IdleTimeout:       IdleTimeout,
-		MaxHeaderBytes:    64 << 10,
-	}
+	srv := NewHTTPServer(h)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 

@@ -4,12 +4,14 @@
 package servertest
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
 	"io/fs"
 	"log/slog"
 	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -49,6 +51,8 @@ type Env struct {
 	Log     *LogBuffer // everything the stack logged, at Debug and above
 
 	AssetsErr error
+
+	socket string // after OverSockets: the address of the real http.Server that Do sends to
 }
 
 // New opens a store in a temporary directory and builds the full handler over it. Options change the
@@ -100,13 +104,67 @@ type Request struct {
 	Chunked bool
 }
 
-// Do serves r in process and checks the response with CheckResponse.
+// OverSockets makes every later Do go over a loopback connection to a real http.Server configured by
+// server.NewHTTPServer, so a test sees what net/http does before the handler (such as "OPTIONS *").
+// The handler still believes it serves Port: requests keep Host 127.0.0.1:Port.
+func (e *Env) OverSockets() {
+	e.T.Helper()
+	ln, err := server.Listen(0)
+	if err != nil {
+		e.T.Fatalf("Listen: %v", err)
+	}
+	srv := server.NewHTTPServer(e.Handler)
+	srv.ErrorLog = slog.NewLogLogger(e.Config.Logger.Handler(), slog.LevelDebug)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ln)
+	}()
+	e.T.Cleanup(func() {
+		_ = srv.Close()
+		<-done
+	})
+	e.socket = ln.Addr().String()
+}
+
+// Do serves r, in process or (after OverSockets) over a real connection, and checks the response with
+// CheckResponse.
 func (e *Env) Do(r Request) *httptest.ResponseRecorder {
 	e.T.Helper()
 	w := httptest.NewRecorder()
-	e.Handler.ServeHTTP(w, r.build())
-	CheckResponse(e.T, r.Path, w.Result())
+	if e.socket == "" {
+		e.Handler.ServeHTTP(w, r.build())
+		CheckResponse(e.T, r.Path, w.Result())
+		return w
+	}
+	res, body, err := roundTrip(e.socket, r.build())
+	if err != nil {
+		e.T.Fatalf("%s %s over a socket: %v", r.Method, r.Path, err)
+	}
+	CheckResponse(e.T, r.Path, res)
+	maps.Copy(w.Header(), res.Header)
+	w.WriteHeader(res.StatusCode)
+	w.Body.Write(body)
 	return w
+}
+
+// roundTrip writes req as it is (Host, path and all) on a new connection to addr and reads the answer.
+func roundTrip(addr string, req *http.Request) (*http.Response, []byte, error) {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer conn.Close()
+	if err := req.Write(conn); err != nil {
+		return nil, nil, err
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	return res, body, err
 }
 
 func (r Request) build() *http.Request {
@@ -119,6 +177,9 @@ func (r Request) build() *http.Request {
 	}
 	req := httptest.NewRequest(r.Method, "http://"+Host+"/", body)
 	req.URL.Path = r.Path
+	if r.Path == "*" { // the server-wide form, "OPTIONS * HTTP/1.1"
+		req.URL.Opaque = "*"
+	}
 	if i := strings.IndexByte(r.Path, '?'); i >= 0 {
 		req.URL.Path, req.URL.RawQuery = r.Path[:i], r.Path[i+1:]
 	}
