@@ -68,12 +68,6 @@ func NewHandler(store *Store, hub *sse.Hub, log *slog.Logger) *Handler {
 	}
 }
 
-// WithClock makes the write rate limit read time from now (tests). Call it before serving. It returns h.
-func (h *Handler) WithClock(now func() time.Time) *Handler {
-	h.writes.WithClock(now)
-	return h
-}
-
 // Register adds the board routes to r.
 func (h *Handler) Register(r *httprouter.Router) {
 	r.GET("/api/catalogue", h.handle(h.getCatalogue))

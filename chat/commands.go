@@ -291,7 +291,7 @@ func (g *Gateway) sendReturned(c *command, rec *record, w *sendWatch, err error)
 		g.run.notice = NoticeInputSubmitted
 	}
 	if !g.revoked {
-		w.timer = g.clock.AfterFunc(ObservationWindow, func() { g.windowEnded(w) })
+		w.timer = time.AfterFunc(ObservationWindow, func() { g.windowEnded(w) })
 	}
 	g.changedLocked()
 }

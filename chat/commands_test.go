@@ -4,9 +4,11 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -36,6 +38,10 @@ func TestSendAccepted(t *testing.T) {
 }
 
 func TestSendRefusalsNeverReachTheBridge(t *testing.T) {
+	synctest.Test(t, testSendRefusalsNeverReachTheBridge)
+}
+
+func testSendRefusalsNeverReachTheBridge(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	ep := e.binding.Epoch()
@@ -72,7 +78,7 @@ func TestSendRefusalsNeverReachTheBridge(t *testing.T) {
 		{"abort without a run", abortBody(newID(), ep, "run"), 409, "stale_run"},
 	}
 	for _, k := range cases {
-		e.clock.Advance(time.Second) // keep under the command rate limit
+		advance(time.Second) // keep under the command rate limit
 		r := e.command(c, k.body)
 		if r.status != k.status || r.code() != k.code {
 			t.Errorf("%s: %d %s, want %d %s", k.name, r.status, r.body, k.status, k.code)
@@ -137,7 +143,7 @@ func (e *env) doHost(method, path, body string, hdr map[string]string, cookie *h
 		req.Header.Set(k, v)
 	}
 	req.AddCookie(&http.Cookie{Name: cookie.Name, Value: cookie.Value})
-	res, err := e.srv.Client().Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -147,11 +153,15 @@ func (e *env) doHost(method, path, body string, hdr map[string]string, cookie *h
 }
 
 func TestSendAcceptedOnlyWhenPiIsFree(t *testing.T) {
+	synctest.Test(t, testSendAcceptedOnlyWhenPiIsFree)
+}
+
+func testSendAcceptedOnlyWhenPiIsFree(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	check := func(name, code string) {
 		t.Helper()
-		e.clock.Advance(time.Second)
+		advance(time.Second)
 		if r := e.send(c, newID(), "hi"); r.status != 409 || r.code() != code {
 			t.Fatalf("%s: %d %s, want 409 %s", name, r.status, r.body, code)
 		}
@@ -279,7 +289,9 @@ func TestRefusedCommandIsNotRemembered(t *testing.T) {
 	}
 }
 
-func TestSubmissionUncertain(t *testing.T) {
+func TestSubmissionUncertain(t *testing.T) { synctest.Test(t, testSubmissionUncertain) }
+
+func testSubmissionUncertain(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	e.bridge.sendErr = errors.New("link call timed out")
@@ -302,7 +314,7 @@ func TestSubmissionUncertain(t *testing.T) {
 	if r := e.send(c, newID(), "again"); r.code() != "busy" {
 		t.Fatalf("send during the window: %d %s", r.status, r.body)
 	}
-	e.clock.Advance(ObservationWindow)
+	advance(ObservationWindow)
 	if st := e.status(c); st["notice"] != "submission-uncertain" || st["status"] != "idle" {
 		t.Fatalf("after the window: %v", st)
 	}
@@ -311,7 +323,9 @@ func TestSubmissionUncertain(t *testing.T) {
 	}
 }
 
-func TestBridgeTimeoutIsUncertain(t *testing.T) {
+func TestBridgeTimeoutIsUncertain(t *testing.T) { synctest.Test(t, testBridgeTimeoutIsUncertain) }
+
+func testBridgeTimeoutIsUncertain(t *testing.T) {
 	e := newEnv(t)
 	e.gw.bridgeTimeout = 20 * time.Millisecond // real time: the context deadline of the link call
 	e.bridge.gate = make(chan struct{})        // never opened: Send waits for its context
@@ -321,18 +335,20 @@ func TestBridgeTimeoutIsUncertain(t *testing.T) {
 	}
 }
 
-func TestObservationWindow(t *testing.T) {
+func TestObservationWindow(t *testing.T) { synctest.Test(t, testObservationWindow) }
+
+func testObservationWindow(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	id := newID()
 	if r := e.send(c, id, "hi"); r.status != 202 {
 		t.Fatal(r.status)
 	}
-	e.clock.Advance(ObservationWindow - time.Millisecond)
+	advance(ObservationWindow - time.Millisecond)
 	if st := e.status(c); st["notice"] != "input-submitted" || st["status"] != "submitting" {
 		t.Fatalf("before 8 s: %v", st)
 	}
-	e.clock.Advance(time.Millisecond)
+	advance(time.Millisecond)
 	st := e.status(c)
 	if st["notice"] != "input-unobserved" || st["status"] != "idle" || st["idleVersion"] != float64(1) {
 		t.Fatalf("after 8 s: %v", st)
@@ -341,7 +357,7 @@ func TestObservationWindow(t *testing.T) {
 	if n := len(e.bridge.Calls()); n != 1 {
 		t.Fatalf("%d bridge calls after the window", n)
 	}
-	e.clock.Advance(time.Hour)
+	advance(time.Hour)
 	if n := len(e.bridge.Calls()); n != 1 {
 		t.Fatalf("%d bridge calls later", n)
 	}
@@ -350,7 +366,9 @@ func TestObservationWindow(t *testing.T) {
 	}
 }
 
-func TestInputObserved(t *testing.T) {
+func TestInputObserved(t *testing.T) { synctest.Test(t, testInputObserved) }
+
+func testInputObserved(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	id := newID()
@@ -361,12 +379,12 @@ func TestInputObserved(t *testing.T) {
 	if st := e.status(c); st["notice"] != "input-submitted" {
 		t.Fatalf("%v", st)
 	}
-	e.clock.Advance(3 * time.Second)
+	advance(3 * time.Second)
 	e.gw.InputObserved(id)
 	if st := e.status(c); st["notice"] != "input-observed" {
 		t.Fatalf("%v", st)
 	}
-	e.clock.Advance(ObservationWindow)
+	advance(ObservationWindow)
 	if st := e.status(c); st["notice"] != "input-observed" {
 		t.Fatalf("after the window: %v", st)
 	}
@@ -384,6 +402,10 @@ func TestInputObserved(t *testing.T) {
 }
 
 func TestObservedInputWithoutARunDoesNotHoldTheReservation(t *testing.T) {
+	synctest.Test(t, testObservedInputWithoutARunDoesNotHoldTheReservation)
+}
+
+func testObservedInputWithoutARunDoesNotHoldTheReservation(t *testing.T) {
 	// Another extension may take the input (`handled`): seen, but no run starts.
 	e := newEnv(t)
 	c := e.pair()
@@ -395,7 +417,7 @@ func TestObservedInputWithoutARunDoesNotHoldTheReservation(t *testing.T) {
 	if r := e.send(c, newID(), "again"); r.code() != "busy" {
 		t.Fatalf("inside the window: %d %s", r.status, r.body)
 	}
-	e.clock.Advance(ObservationWindow)
+	advance(ObservationWindow)
 	if st := e.status(c); st["status"] != "idle" || st["notice"] != "input-observed" {
 		t.Fatalf("%v", st)
 	}
@@ -405,6 +427,10 @@ func TestObservedInputWithoutARunDoesNotHoldTheReservation(t *testing.T) {
 }
 
 func TestInputObservedBeforeTheBridgeAnswers(t *testing.T) {
+	synctest.Test(t, testInputObservedBeforeTheBridgeAnswers)
+}
+
+func testInputObservedBeforeTheBridgeAnswers(t *testing.T) {
 	// Pi runs the input hook inside sendUserMessage: the `input` note and even `agent_start` can
 	// arrive before the `send` call returns.
 	e := newEnv(t)
@@ -420,13 +446,15 @@ func TestInputObservedBeforeTheBridgeAnswers(t *testing.T) {
 	if st["notice"] != "input-observed" || st["status"] != "running" {
 		t.Fatalf("%v", st)
 	}
-	e.clock.Advance(ObservationWindow)
+	advance(ObservationWindow)
 	if st := e.status(c); st["notice"] != "input-observed" || st["status"] != "running" {
 		t.Fatalf("after the window: %v", st)
 	}
 }
 
-func TestSettledUnobserved(t *testing.T) {
+func TestSettledUnobserved(t *testing.T) { synctest.Test(t, testSettledUnobserved) }
+
+func testSettledUnobserved(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	if r := e.send(c, newID(), "hi"); r.status != 202 {
@@ -439,8 +467,10 @@ func TestSettledUnobserved(t *testing.T) {
 	if st["notice"] != "settled-unobserved" || st["status"] != "idle" || st["idleVersion"] != float64(2) {
 		t.Fatalf("%v", st)
 	}
-	if e.clock.Pending() != 0 {
-		t.Fatal("timer left behind")
+	// The observation window of the send ended with the run: its end changes nothing now.
+	advance(ObservationWindow)
+	if after := e.status(c); !reflect.DeepEqual(after, st) {
+		t.Fatalf("the window's end changed the view after the run settled:\n%v\n%v", st, after)
 	}
 	// The next run's notice is not carried into it.
 	e.gw.AgentStart()
@@ -525,6 +555,10 @@ func TestAbortFailure(t *testing.T) {
 }
 
 func TestSecondAbortSharesTheFirstsOutcome(t *testing.T) {
+	synctest.Test(t, testSecondAbortSharesTheFirstsOutcome)
+}
+
+func testSecondAbortSharesTheFirstsOutcome(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	e.gw.AgentStart()
@@ -533,17 +567,13 @@ func TestSecondAbortSharesTheFirstsOutcome(t *testing.T) {
 	e.bridge.abortGate, e.bridge.abortErr = gate, errors.New("link closed")
 	first := make(chan resp, 1)
 	go func() { first <- e.command(c, abortBody(newID(), e.binding.Epoch(), run)) }()
-	deadline := time.Now().Add(waitLimit)
-	for len(e.bridge.Calls()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+	synctest.Wait() // the first abort waits in the bridge
+	if n := len(e.bridge.Calls()); n != 1 {
+		t.Fatalf("%d bridge calls while the first abort is out", n)
 	}
 	second := make(chan resp, 1)
 	go func() { second <- e.command(c, abortBody(newID(), e.binding.Epoch(), run)) }()
-	for remembered := 0; remembered < 2 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		e.gw.mu.Lock()
-		remembered = len(e.gw.commands)
-		e.gw.mu.Unlock()
-	}
+	synctest.Wait() // the second waits for the first's outcome
 	if st := e.status(c); st["status"] != "stopping" {
 		t.Fatalf("not stopping while the first abort is out: %v", st)
 	}
@@ -575,7 +605,9 @@ func TestNewRunVoidsAStop(t *testing.T) {
 	}
 }
 
-func TestCommandLimit(t *testing.T) {
+func TestCommandLimit(t *testing.T) { synctest.Test(t, testCommandLimit) }
+
+func testCommandLimit(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	e.gw.AgentStart()
@@ -583,7 +615,7 @@ func TestCommandLimit(t *testing.T) {
 	ep := e.binding.Epoch()
 	var firstBody string
 	for i := range MaxCommands {
-		e.clock.Advance(CommandEvery)
+		advance(CommandEvery)
 		body := abortBody(newID(), ep, run)
 		if i == 0 {
 			firstBody = body
@@ -592,17 +624,17 @@ func TestCommandLimit(t *testing.T) {
 			t.Fatalf("command %d: %d %s", i+1, r.status, r.body)
 		}
 	}
-	e.clock.Advance(CommandEvery)
+	advance(CommandEvery)
 	r := e.command(c, abortBody(newID(), ep, run))
 	if r.status != 429 || r.code() != "command_limit" {
 		t.Fatalf("257th: %d %s", r.status, r.body)
 	}
-	e.clock.Advance(CommandEvery)
+	advance(CommandEvery)
 	if r := e.send(c, newID(), "hi"); r.code() != "command_limit" {
 		t.Fatalf("257th send: %d %s", r.status, r.body)
 	}
 	// Known ids still replay; nothing was evicted.
-	e.clock.Advance(CommandEvery)
+	advance(CommandEvery)
 	if r := e.command(c, firstBody); r.status != 202 {
 		t.Fatalf("replay at the limit: %d %s", r.status, r.body)
 	}
@@ -611,7 +643,9 @@ func TestCommandLimit(t *testing.T) {
 	}
 }
 
-func TestCommandRateLimit(t *testing.T) {
+func TestCommandRateLimit(t *testing.T) { synctest.Test(t, testCommandRateLimit) }
+
+func testCommandRateLimit(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	body := sendBody(newID(), "stale", 1, "hi") // refused by state, never remembered
@@ -624,22 +658,26 @@ func TestCommandRateLimit(t *testing.T) {
 	if r.status != 429 || r.code() != "rate_limited" || r.header.Get("Retry-After") != "1" {
 		t.Fatalf("21st: %d %v %s", r.status, r.header, r.body)
 	}
-	e.clock.Advance(CommandEvery)
+	advance(CommandEvery)
 	if r := e.command(c, body); r.code() != "stale_epoch" {
 		t.Fatalf("after 100 ms: %d %s", r.status, r.body)
 	}
 	noCalls(t, e)
 }
 
-func TestRevokeDuringTheWindow(t *testing.T) {
+func TestRevokeDuringTheWindow(t *testing.T) { synctest.Test(t, testRevokeDuringTheWindow) }
+
+func testRevokeDuringTheWindow(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	if r := e.send(c, newID(), "hi"); r.status != 202 {
 		t.Fatal(r.status)
 	}
 	e.gw.Revoke("off")
-	if e.clock.Pending() != 0 {
-		t.Fatal("observation timer survives revoke")
+	before := e.gw.View()
+	advance(ObservationWindow) // the window's end changes nothing after a revoke
+	if after := e.gw.View(); !reflect.DeepEqual(after, before) {
+		t.Fatalf("the window's end changed the view after the revoke:\n%+v\n%+v", before, after)
 	}
 	if r := e.send(c, newID(), "hi"); r.status != 410 {
 		t.Fatal(r.status)

@@ -31,7 +31,6 @@ type Config struct {
 	// Hub carries the chat streams; it should be made with MaxPerTopic 4 (SPEC 8). The gateway uses the
 	// topic Topic(binding id).
 	Hub    *sse.Hub
-	Clock  Clock        // nil = SystemClock()
 	Logger *slog.Logger // nil = discard
 	// BridgeTimeout bounds each bridge call; 0 = DefaultBridgeTimeout.
 	BridgeTimeout time.Duration
@@ -48,7 +47,6 @@ func Topic(binding string) string { return "chat/" + binding }
 // methods from the link goroutine, HTTP handlers call the rest.
 type Gateway struct {
 	cfg           Config
-	clock         Clock
 	log           *slog.Logger
 	topic         string
 	bridgeTimeout time.Duration
@@ -80,7 +78,6 @@ func NewGateway(cfg Config) *Gateway {
 	}
 	g := &Gateway{
 		cfg:           cfg,
-		clock:         cfg.Clock,
 		log:           cfg.Logger,
 		topic:         Topic(cfg.Binding.ID()),
 		bridgeTimeout: cfg.BridgeTimeout,
@@ -89,16 +86,13 @@ func NewGateway(cfg Config) *Gateway {
 		commands:      make(map[string]*record),
 		itemsSize:     len("[]"),
 	}
-	if g.clock == nil {
-		g.clock = SystemClock()
-	}
 	if g.log == nil {
 		g.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if g.bridgeTimeout <= 0 {
 		g.bridgeTimeout = DefaultBridgeTimeout
 	}
-	g.limiter = web.NewLimiter(CommandEvery, CommandBurst).WithClock(g.clock.Now)
+	g.limiter = web.NewLimiter(CommandEvery, CommandBurst)
 	g.mu.Lock()
 	g.changedLocked()
 	g.mu.Unlock()

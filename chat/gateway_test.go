@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/uuid"
@@ -80,34 +81,35 @@ func (b *fakeBridge) Calls() []bridgeCall {
 	return append([]bridgeCall(nil), b.calls...)
 }
 
-// env is one gateway behind a real HTTP server: httprouter + web.Guard, as the server wires it.
+// env is one gateway behind a real HTTP server: httprouter + web.Guard, as the server wires it. The
+// server and its client talk over an in-memory network (pipeNet), so a test can run inside a
+// testing/synctest bubble: its fake clock only moves when every goroutine of the bubble waits on
+// something the bubble can see, which a goroutine reading a loopback socket is not.
 type env struct {
 	t       testing.TB
-	clock   *ManualClock
 	binding *pairing.Binding
 	hub     *sse.Hub
 	gw      *Gateway
 	bridge  *fakeBridge
 	srv     *httptest.Server
+	client  *http.Client // reaches srv over the in-memory network
 	origin  string
 }
-
-var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
 // newEnv serves the gateway through httprouter and web.Guard; handler, when given, builds the whole
 // HTTP stack instead (server.Handler).
 func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 	t.Helper()
-	clock := NewManualClock(t0)
-	binding, err := pairing.NewBinding("welcome", clock.Now)
+	binding, err := pairing.NewBinding("welcome", time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, clock: clock, binding: binding, bridge: &fakeBridge{}}
+	e := &env{t: t, binding: binding, bridge: &fakeBridge{}}
 	e.hub = sse.NewHub(sse.Options{MaxPerTopic: MaxStreams, Heartbeat: -1})
-	e.gw = NewGateway(Config{Board: "welcome", Binding: binding, Bridge: e.bridge, Hub: e.hub, Clock: clock})
-	e.srv = httptest.NewUnstartedServer(nil)
-	port := e.srv.Listener.Addr().(*net.TCPAddr).Port
+	e.gw = NewGateway(Config{Board: "welcome", Binding: binding, Bridge: e.bridge, Hub: e.hub})
+	pn := newPipeNet()
+	e.srv = &httptest.Server{Listener: pn, Config: &http.Server{}}
+	port := pn.Addr().(*net.TCPAddr).Port
 	if len(handler) > 0 {
 		e.srv.Config.Handler = handler[0](e, port)
 	} else {
@@ -117,9 +119,59 @@ func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 	}
 	e.srv.Start()
 	e.origin = e.srv.URL // http://127.0.0.1:<port>
+	transport := &http.Transport{DialContext: pn.DialContext}
+	e.client = &http.Client{Transport: transport}
+	t.Cleanup(transport.CloseIdleConnections)
 	t.Cleanup(e.srv.Close)
 	t.Cleanup(e.hub.Close) // runs first: ends the streams so the server can close
 	return e
+}
+
+// advance lets d pass on the bubble's fake clock (the test runs in synctest.Test) and returns once
+// every goroutine the timers woke has finished or is blocked again.
+func advance(d time.Duration) {
+	time.Sleep(d)
+	synctest.Wait()
+}
+
+// pipeNet is an in-memory network of one listener: each dial is one net.Pipe whose other end Accept
+// returns. Its address is a loopback address with a port no socket uses, for the guard's Host check.
+type pipeNet struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newPipeNet() *pipeNet {
+	return &pipeNet{conns: make(chan net.Conn), closed: make(chan struct{})}
+}
+
+func (n *pipeNet) Accept() (net.Conn, error) {
+	select {
+	case c := <-n.conns:
+		return c, nil
+	case <-n.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (n *pipeNet) Close() error {
+	n.once.Do(func() { close(n.closed) })
+	return nil
+}
+
+func (n *pipeNet) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4317} }
+
+func (n *pipeNet) DialContext(ctx context.Context, _, _ string) (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case n.conns <- server:
+		return client, nil
+	case <-n.closed:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 type resp struct {
@@ -166,7 +218,7 @@ func (e *env) do(method, path, body string, hdr map[string]string, cookie *http.
 	if cookie != nil {
 		req.AddCookie(&http.Cookie{Name: cookie.Name, Value: cookie.Value})
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -253,7 +305,7 @@ func (e *env) openStream(cookie *http.Cookie) (*stream, resp) {
 	if cookie != nil {
 		req.AddCookie(&http.Cookie{Name: cookie.Name, Value: cookie.Value})
 	}
-	res, err := e.srv.Client().Do(req)
+	res, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -149,7 +149,7 @@ func (g *Gateway) handleEvents(w http.ResponseWriter, r *http.Request, ps httpro
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	expiry := g.clock.AfterFunc(session.ExpiresAt.Sub(g.clock.Now()), cancel)
+	expiry := time.AfterFunc(time.Until(session.ExpiresAt), cancel)
 	defer expiry.Stop()
 	g.cfg.Hub.Stream(w, r.WithContext(ctx), sub, first)
 }

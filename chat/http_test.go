@@ -6,13 +6,17 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"tele/pairing"
 )
 
-func TestPairSetsTheCookieOfSpec5(t *testing.T) {
+func TestPairSetsTheCookieOfSpec5(t *testing.T) { synctest.Test(t, testPairSetsTheCookieOfSpec5) }
+
+func testPairSetsTheCookieOfSpec5(t *testing.T) {
 	e := newEnv(t)
+	paired := time.Now() // the bubble's clock stands still until the test sleeps
 	r := e.post("/api/chat/pair", e.pairBody(e.binding.Invite()), nil)
 	if r.status != 200 {
 		t.Fatalf("pair: %d %s", r.status, r.body)
@@ -31,7 +35,7 @@ func TestPairSetsTheCookieOfSpec5(t *testing.T) {
 	}
 	body := r.json(t)
 	if len(body) != 3 || body["binding"] != e.binding.ID() || body["epoch"] != e.binding.Epoch() ||
-		body["expiresAt"] != t0.Add(8*time.Hour).Format(time.RFC3339) {
+		body["expiresAt"] != paired.Add(8*time.Hour).Format(time.RFC3339) {
 		t.Fatalf("pair body %s", r.body)
 	}
 	if r.header.Get("Cache-Control") != "no-store" || r.header.Get("Content-Type") != "application/json" {
@@ -85,14 +89,18 @@ func TestPairRefusesBadRequests(t *testing.T) {
 }
 
 func TestEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
+	synctest.Test(t, testEveryBadInvitationGetsTheSameAnswer)
+}
+
+func testEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 	e := newEnv(t)
-	other, _ := pairing.NewBinding("welcome", e.clock.Now)
+	other, _ := pairing.NewBinding("welcome", time.Now)
 	used := e.binding.Invite()
 	if r := e.post("/api/chat/pair", e.pairBody(used), nil); r.status != 200 {
 		t.Fatal(r.status)
 	}
 	expired := e.binding.Invite()
-	e.clock.Advance(2 * time.Minute)
+	advance(2 * time.Minute)
 	current := e.binding.Invite()
 
 	bodies := map[string]string{
@@ -106,7 +114,7 @@ func TestEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 	}
 	var first *resp
 	for name, body := range bodies {
-		e.clock.Advance(pairing.FailureEvery) // stay under the failure limit
+		advance(pairing.FailureEvery) // stay under the failure limit
 		r := e.post("/api/chat/pair", body, nil)
 		if r.status != 403 || r.code() != "invitation_invalid" || len(r.header.Values("Set-Cookie")) != 0 {
 			t.Fatalf("%s: %d %s", name, r.status, r.body)
@@ -122,7 +130,9 @@ func TestEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 	}
 }
 
-func TestFailedPairingIsRateLimited(t *testing.T) {
+func TestFailedPairingIsRateLimited(t *testing.T) { synctest.Test(t, testFailedPairingIsRateLimited) }
+
+func testFailedPairingIsRateLimited(t *testing.T) {
 	e := newEnv(t)
 	inv := e.binding.Invite()
 	for i := range pairing.FailureBurst {
@@ -135,7 +145,7 @@ func TestFailedPairingIsRateLimited(t *testing.T) {
 		r.json(t)["error"].(map[string]any)["retryAfterMs"] != float64(10000) {
 		t.Fatalf("throttled: %d %v %s", r.status, r.header, r.body)
 	}
-	e.clock.Advance(pairing.FailureEvery)
+	advance(pairing.FailureEvery)
 	if r := e.post("/api/chat/pair", e.pairBody(inv), nil); r.status != 200 {
 		t.Fatalf("after the wait: %d %s", r.status, r.body)
 	}
@@ -144,7 +154,7 @@ func TestFailedPairingIsRateLimited(t *testing.T) {
 func TestCookieIsScopedToItsBinding(t *testing.T) {
 	e := newEnv(t)
 	jar, _ := cookiejar.New(nil)
-	client := e.srv.Client()
+	client := e.client
 	client.Jar = jar
 	req, _ := http.NewRequest("POST", e.srv.URL+"/api/chat/pair", strings.NewReader(e.pairBody(e.binding.Invite())))
 	req.Header.Set("Origin", e.origin)
@@ -189,13 +199,17 @@ func TestCookieIsScopedToItsBinding(t *testing.T) {
 }
 
 func TestSessionExpiresAfterEightHours(t *testing.T) {
+	synctest.Test(t, testSessionExpiresAfterEightHours)
+}
+
+func testSessionExpiresAfterEightHours(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
-	e.clock.Advance(8*time.Hour - time.Second)
+	advance(8*time.Hour - time.Second)
 	if r := e.do("GET", e.base(), "", nil, c); r.status != 200 {
 		t.Fatalf("before 8 h: %d", r.status)
 	}
-	e.clock.Advance(time.Second)
+	advance(time.Second)
 	for _, path := range []string{e.base(), e.base() + "/status", e.base() + "/events"} {
 		if r := e.do("GET", path, "", nil, c); r.status != 401 || r.code() != "unauthorized" {
 			t.Fatalf("%s after 8 h: %d %s", path, r.status, r.body)

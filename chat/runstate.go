@@ -1,6 +1,9 @@
 package chat
 
-import "tele/web"
+import (
+	"tele/web"
+	"time"
+)
 
 // Status values of the view (SPEC 7).
 const (
@@ -47,7 +50,7 @@ type sendWatch struct {
 	uncertain bool // Bridge.Send failed or timed out
 	observed  bool // InputObserved(command)
 	expired   bool // the observation window ended
-	timer     Timer
+	timer     *time.Timer
 }
 
 func newRunState() runState {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"tele/sse"
@@ -33,6 +34,10 @@ func TestStreamStartsWithASnapshot(t *testing.T) {
 }
 
 func TestEveryChangeSendsACompleteSnapshot(t *testing.T) {
+	synctest.Test(t, testEveryChangeSendsACompleteSnapshot)
+}
+
+func testEveryChangeSendsACompleteSnapshot(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	s, _ := e.openStream(c)
@@ -91,13 +96,15 @@ func TestEveryChangeSendsACompleteSnapshot(t *testing.T) {
 	if v := snapshot(); v["notice"] != "input-submitted" {
 		t.Fatalf("submitted: %v", v)
 	}
-	e.clock.Advance(ObservationWindow)
+	advance(ObservationWindow)
 	if v := snapshot(); v["notice"] != "input-unobserved" || v["status"] != "idle" {
 		t.Fatalf("unobserved: %v", v)
 	}
 }
 
-func TestFifthStreamIsRefused(t *testing.T) {
+func TestFifthStreamIsRefused(t *testing.T) { synctest.Test(t, testFifthStreamIsRefused) }
+
+func testFifthStreamIsRefused(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	var streams []*stream
@@ -116,10 +123,7 @@ func TestFifthStreamIsRefused(t *testing.T) {
 	// A client that leaves frees its place.
 	streams[0].res.Body.Close()
 	streams[0].waitEnd(t)
-	deadline := time.Now().Add(waitLimit)
-	for e.hub.Count(Topic(e.binding.ID())) == MaxStreams && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	synctest.Wait() // the server has seen the client go and ended its stream
 	if s, r := e.openStream(c); s == nil {
 		t.Fatalf("after one left: %d %s", r.status, r.body)
 	}
@@ -147,25 +151,29 @@ func TestRevokeClosesEveryStream(t *testing.T) {
 }
 
 func TestExpiryClosesThatSessionsStreams(t *testing.T) {
+	synctest.Test(t, testExpiryClosesThatSessionsStreams)
+}
+
+func testExpiryClosesThatSessionsStreams(t *testing.T) {
 	e := newEnv(t)
 	early := e.pair()
-	e.clock.Advance(time.Hour)
+	advance(time.Hour)
 	late := e.pair()
 	s1, _ := e.openStream(early)
 	s2, _ := e.openStream(late)
 	s1.next(t)
 	s2.next(t)
-	e.clock.Advance(7*time.Hour - time.Second)
+	advance(7*time.Hour - time.Second)
 	e.gw.SetState(false, false, false)
 	s1.next(t)
 	s2.next(t)
-	e.clock.Advance(time.Second) // the early session is 8 hours old
+	advance(time.Second) // the early session is 8 hours old
 	s1.waitEnd(t)
 	e.gw.SetState(true, false, false)
 	if ev := s2.next(t); ev.Name != "snapshot" {
 		t.Fatal(ev)
 	}
-	e.clock.Advance(time.Hour)
+	advance(time.Hour)
 	s2.waitEnd(t)
 }
 
@@ -177,7 +185,7 @@ func TestSnapshotIsOneDataLine(t *testing.T) {
 	c := e.pair()
 	req, _ := http.NewRequest("GET", e.srv.URL+e.base()+"/events", nil)
 	req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
-	res, err := e.srv.Client().Do(req)
+	res, err := e.client.Do(req)
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("stream: %v %v", res, err)
 	}

@@ -53,9 +53,6 @@ type Config struct {
 	DataDir string // the board store's directory
 	Logger  *slog.Logger
 	Version string // tele's version, logged at start
-	// Clock drives pairing, the chat gateway's timers and rate limits; nil = the system clock. Tests
-	// inject a chat.ManualClock.
-	Clock chat.Clock
 	// BridgeTimeout bounds each send/abort call to the bridge; 0 = the gateway's default.
 	BridgeTimeout time.Duration
 }
@@ -292,11 +289,7 @@ func (h *host) start(f link.Fields) {
 		return
 	}
 
-	clock := h.cfg.Clock
-	if clock == nil {
-		clock = chat.SystemClock()
-	}
-	binding, err := pairing.NewBinding(hl.board, clock.Now)
+	binding, err := pairing.NewBinding(hl.board, time.Now)
 	if err != nil {
 		h.sendFatal(FatalInternal, fmt.Sprintf("cannot make a binding: %v", err))
 		return
@@ -312,7 +305,6 @@ func (h *host) start(f link.Fields) {
 		Binding:       binding,
 		Bridge:        bridge{conn: h.conn},
 		Hub:           chatHub,
-		Clock:         clock,
 		Logger:        h.log,
 		BridgeTimeout: h.cfg.BridgeTimeout,
 	})

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -27,11 +26,10 @@ type ChatRoutes interface{ Register(r *httprouter.Router) }
 // Config is what Handler serves.
 type Config struct {
 	Store    *board.Store
-	BoardHub *sse.Hub         // receives the store's commits (OpenStore wires it)
-	Assets   *assets.Assets   // nil serves no pages and no static files (tests)
-	Chat     ChatRoutes       // nil under `tele serve`: /api/capabilities says {"chat":false}
-	Logger   *slog.Logger     // access log and errors; nil means slog.Default()
-	Clock    func() time.Time // time of the rate limits; nil means time.Now (tests set it)
+	BoardHub *sse.Hub       // receives the store's commits (OpenStore wires it)
+	Assets   *assets.Assets // nil serves no pages and no static files (tests)
+	Chat     ChatRoutes     // nil under `tele serve`: /api/capabilities says {"chat":false}
+	Logger   *slog.Logger   // access log and errors; nil means slog.Default()
 }
 
 var (
@@ -107,9 +105,6 @@ func Handler(cfg Config, port int) http.Handler {
 		web.WriteJSON(w, http.StatusOK, caps)
 	})
 	boards := board.NewHandler(cfg.Store, cfg.BoardHub, log)
-	if cfg.Clock != nil {
-		boards.WithClock(cfg.Clock)
-	}
 	boards.Register(r)
 	if cfg.Chat != nil {
 		cfg.Chat.Register(r)

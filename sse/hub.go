@@ -66,9 +66,6 @@ type Options struct {
 	MaxQueuedBytes int           // unsent bytes above this close the stream (slow client); 0 = DefaultMaxQueuedBytes
 	Heartbeat      time.Duration // 0 = DefaultHeartbeat; < 0 disables heartbeats
 	WriteTimeout   time.Duration // deadline of each write; 0 = DefaultWriteTimeout
-	// NewTicker makes the heartbeat ticker of one stream: a channel and its stop function.
-	// nil = time.NewTicker; tests inject their own to drive heartbeats without waiting.
-	NewTicker func(time.Duration) (<-chan time.Time, func())
 }
 
 // Hub fans events out to the subscriptions of each topic. It is safe for concurrent use.
@@ -90,12 +87,6 @@ func NewHub(o Options) *Hub {
 	}
 	if o.WriteTimeout <= 0 {
 		o.WriteTimeout = DefaultWriteTimeout
-	}
-	if o.NewTicker == nil {
-		o.NewTicker = func(d time.Duration) (<-chan time.Time, func()) {
-			t := time.NewTicker(d)
-			return t.C, t.Stop
-		}
 	}
 	return &Hub{opts: o, topics: make(map[string]map[*Subscription]struct{})}
 }

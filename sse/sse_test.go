@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -326,53 +327,80 @@ func TestClientLeavingReleasesSlot(t *testing.T) {
 	r2.next(t)
 }
 
-// fakeTicker hands every stream's heartbeat channel to the test.
-type fakeTicker struct {
-	chans   chan chan time.Time
-	stopped chan struct{}
-}
+// TestHeartbeat runs in a testing/synctest bubble, so the stream's ticker runs on the bubble's fake
+// clock: the test lets exactly the heartbeat interval pass and sees exactly one comment per interval.
+// The stream writes to an in-process recorder (a loopback socket would keep the bubble's clock still).
+func TestHeartbeat(t *testing.T) { synctest.Test(t, testHeartbeat) }
 
-func newFakeTicker() *fakeTicker {
-	return &fakeTicker{chans: make(chan chan time.Time, 8), stopped: make(chan struct{}, 8)}
-}
-
-func (ft *fakeTicker) new(d time.Duration) (<-chan time.Time, func()) {
-	if d != DefaultHeartbeat {
-		panic(fmt.Sprintf("heartbeat interval %v, want %v", d, DefaultHeartbeat))
+func testHeartbeat(t *testing.T) {
+	hub := NewHub(Options{})
+	defer hub.Close()
+	sub, err := hub.Subscribe("a")
+	if err != nil {
+		t.Fatal(err)
 	}
-	c := make(chan time.Time)
-	ft.chans <- c
-	return c, func() { ft.stopped <- struct{}{} }
-}
-
-func TestHeartbeat(t *testing.T) {
-	ft := newFakeTicker()
-	f := newFixture(t, Options{NewTicker: ft.new})
-	r, sub := f.open(t, "/a")
-	r.next(t)
-	tick := <-ft.chans
-	for i := 0; i < 3; i++ {
-		tick <- time.Now()
-		if m := r.next(t); m.Comment == "" || m.Event != "" {
-			t.Fatalf("after tick %d got %+v, want a comment", i, m)
+	w := &streamRecorder{header: http.Header{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		hub.Stream(w, httptest.NewRequest("GET", "/a", nil).WithContext(ctx), sub, Event{Name: "snap", Data: []byte(`{}`)})
+	}()
+	synctest.Wait()
+	want := "event: snap\ndata: {}\n\n"
+	if got := w.text(); got != want {
+		t.Fatalf("at the start the stream holds %q, want %q", got, want)
+	}
+	for i := range 3 {
+		time.Sleep(DefaultHeartbeat - time.Millisecond)
+		synctest.Wait()
+		if got := w.text(); got != want {
+			t.Fatalf("heartbeat %d came early: %q", i+1, got)
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		want += ": hb\n\n"
+		if got := w.text(); got != want {
+			t.Fatalf("after %d heartbeat intervals the stream holds %q, want %q", i+1, got, want)
 		}
 	}
 	// Events and heartbeats interleave on the same writer.
-	f.hub.Publish("a", Event{Name: "board", Seq: 1, Data: []byte(`{}`)})
-	if m := r.next(t); m.Event != "board" {
-		t.Fatalf("got %+v, want the event", m)
-	}
-	tick <- time.Now()
-	if m := r.next(t); m.Comment == "" {
-		t.Fatalf("got %+v, want a comment", m)
+	hub.Publish("a", Event{Name: "board", Seq: 1, Data: []byte(`{}`)})
+	synctest.Wait()
+	want += "event: board\ndata: {}\n\n"
+	time.Sleep(DefaultHeartbeat)
+	synctest.Wait()
+	want += ": hb\n\n"
+	if got := w.text(); got != want {
+		t.Fatalf("the stream holds %q, want %q", got, want)
 	}
 	sub.Close()
-	r.waitEnd(t)
-	select {
-	case <-ft.stopped:
-	case <-time.After(testTimeout):
-		t.Fatal("ticker not stopped when the stream ended")
-	}
+	<-ended
+}
+
+// streamRecorder is an in-process ResponseWriter for a stream: it keeps what was written and can be
+// flushed (which http.ResponseController needs); it has no write deadlines.
+type streamRecorder struct {
+	header http.Header
+	mu     sync.Mutex
+	buf    bytes.Buffer
+}
+
+func (w *streamRecorder) Header() http.Header { return w.header }
+func (w *streamRecorder) WriteHeader(int)     {}
+func (w *streamRecorder) Flush()              {}
+
+func (w *streamRecorder) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+func (w *streamRecorder) text() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
 
 func TestCloseTopicEndsOnlyThatTopic(t *testing.T) {

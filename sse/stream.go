@@ -56,9 +56,9 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 
 	var tick <-chan time.Time
 	if h.opts.Heartbeat > 0 {
-		c, stop := h.opts.NewTicker(h.opts.Heartbeat)
-		defer stop()
-		tick = c
+		ticker := time.NewTicker(h.opts.Heartbeat)
+		defer ticker.Stop()
+		tick = ticker.C
 	}
 	ctx := r.Context()
 	for {

@@ -17,7 +17,6 @@ type Limiter struct {
 	limit  rate.Limit
 	burst  int
 	idle   time.Duration // time for an empty bucket to refill completely
-	now    func() time.Time
 	mu     sync.Mutex
 	keys   map[string]*bucket
 	pruned time.Time
@@ -35,21 +34,14 @@ func NewLimiter(every time.Duration, burst int) *Limiter {
 		limit: rate.Every(every),
 		burst: burst,
 		idle:  every * time.Duration(burst),
-		now:   time.Now,
 		keys:  make(map[string]*bucket),
 	}
-}
-
-// WithClock makes l read time from now (tests). Call it before first use. It returns l.
-func (l *Limiter) WithClock(now func() time.Time) *Limiter {
-	l.now = now
-	return l
 }
 
 // Allow takes one event from key's bucket. When the bucket is empty it takes nothing and reports how
 // long until an event will be allowed.
 func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
-	now := l.now()
+	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now.Sub(l.pruned) >= l.idle {

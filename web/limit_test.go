@@ -4,29 +4,17 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+// The tests that need time run in a testing/synctest bubble: time.Sleep moves the bubble's fake clock,
+// which the Limiter reads through time.Now.
 
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
+func TestLimiterBurstThenRate(t *testing.T) { synctest.Test(t, testLimiterBurstThenRate) }
 
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
-
-func TestLimiterBurstThenRate(t *testing.T) {
-	clock := &fakeClock{now: time.Unix(1000, 0)}
-	l := NewLimiter(50*time.Millisecond, 40).WithClock(clock.Now) // board writes: burst 40, 20/s
+func testLimiterBurstThenRate(t *testing.T) {
+	l := NewLimiter(50*time.Millisecond, 40) // board writes: burst 40, 20/s
 
 	for i := range 40 {
 		if ok, _ := l.Allow("a"); !ok {
@@ -40,11 +28,11 @@ func TestLimiterBurstThenRate(t *testing.T) {
 	if ok, _ := l.Allow("b"); !ok {
 		t.Fatalf("another key shares the bucket")
 	}
-	clock.Advance(20 * time.Millisecond)
+	time.Sleep(20 * time.Millisecond)
 	if ok, retry := l.Allow("a"); ok || retry != 30*time.Millisecond {
 		t.Fatalf("after 20ms: ok=%v retry=%v, want refused, 30ms", ok, retry)
 	}
-	clock.Advance(30 * time.Millisecond)
+	time.Sleep(30 * time.Millisecond)
 	if ok, _ := l.Allow("a"); !ok {
 		t.Fatalf("after a full interval: refused")
 	}
@@ -53,32 +41,34 @@ func TestLimiterBurstThenRate(t *testing.T) {
 	}
 }
 
-func TestLimiterRefusalTakesNothing(t *testing.T) {
-	clock := &fakeClock{now: time.Unix(1000, 0)}
-	l := NewLimiter(10*time.Second, 1).WithClock(clock.Now) // pairing-like: slow refill
+func TestLimiterRefusalTakesNothing(t *testing.T) { synctest.Test(t, testLimiterRefusalTakesNothing) }
+
+func testLimiterRefusalTakesNothing(t *testing.T) {
+	l := NewLimiter(10*time.Second, 1) // pairing-like: slow refill
 	l.Allow("k")
 	for range 5 {
-		clock.Advance(time.Second)
+		time.Sleep(time.Second)
 		l.Allow("k") // refused; must not push the next allowed time further out
 	}
-	clock.Advance(5 * time.Second)
+	time.Sleep(5 * time.Second)
 	if ok, retry := l.Allow("k"); !ok {
 		t.Fatalf("refusals consumed tokens: retry=%v", retry)
 	}
 }
 
-func TestLimiterPrunesIdleKeys(t *testing.T) {
-	clock := &fakeClock{now: time.Unix(1000, 0)}
-	l := NewLimiter(time.Second, 2).WithClock(clock.Now) // a key refills completely in 2 s
+func TestLimiterPrunesIdleKeys(t *testing.T) { synctest.Test(t, testLimiterPrunesIdleKeys) }
+
+func testLimiterPrunesIdleKeys(t *testing.T) {
+	l := NewLimiter(time.Second, 2) // a key refills completely in 2 s
 	for i := range 100 {
 		l.Allow(fmt.Sprint("key-", i))
 	}
 	if n := l.Len(); n != 100 {
 		t.Fatalf("Len = %d, want 100", n)
 	}
-	clock.Advance(time.Second)
+	time.Sleep(time.Second)
 	l.Allow("fresh")
-	clock.Advance(time.Second) // the 100 are now full again, "fresh" is not
+	time.Sleep(time.Second) // the 100 are now full again, "fresh" is not
 	l.Allow("other")
 	if n := l.Len(); n != 2 {
 		t.Fatalf("after idle: Len = %d, want 2 (fresh, other)", n)
