@@ -22,11 +22,13 @@ import (
 //     for the tool call at block k, <entry>.n for the notice.
 //   - message/toolResult: no item; it turns the newest `calling` tool item with its toolCallId
 //     `completed`, or `failed` when isError is true. Its content is skipped unread.
-//   - compaction: a `context-compacted` notice, id = entry id (never the summary). The entries before
-//     it stay: getBranch() still holds them.
-//   - everything else is ignored unread: bashExecution, custom and unknown message roles, custom,
-//     custom_message, branch_summary, label, session_info, model and thinking level changes, unknown
-//     entry types, and in messages every field not named above (arguments, results, details, usage...).
+//   - compaction: a `context-compacted` notice, id = entry id (never the summary, nor the system-prompt
+//     checkpoint Pi 1.x keeps in it). The entries before it stay: getBranch() still holds them.
+//   - everything else is ignored unread: bashExecution, custom, system (Pi 1.x: the system prompt and
+//     tool declarations) and unknown message roles, custom, custom_message, branch_summary, label,
+//     session_info, usage and context_edit (Pi 1.x; an edit changes only what the model sees next),
+//     model and thinking level changes, unknown entry types, and in messages every field not named
+//     above (arguments, results, details, usage, thinkingLevel...).
 //
 // Strictness: an entry that is not an object, has no string `type` or no valid `id` (1..128 bytes of
 // printable ASCII other than '.'), repeats an id already in the branch, or whose projected fields have
