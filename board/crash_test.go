@@ -2,11 +2,13 @@ package board
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -58,8 +60,25 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// crashChild opens the store, creates missing boards, then commits revisions round-robin forever,
-// writing "ack <id> <rev>" to stdout after each acknowledged (durable) write. The parent kills it.
+// crashRevision is what the crash child commits as revision rev of board id: every seventh revision
+// restores the one two before it; the others are written alternately by Pi and the browser. A pure
+// function, so the parent can check every kept revision exactly.
+func crashRevision(id string, rev int64) Board {
+	if rev%7 == 0 {
+		b := crashRevision(id, rev-2)
+		b.Revision, b.Author, b.RestoredFrom = rev, AuthorBrowser, rev-2
+		return b
+	}
+	author := AuthorPi
+	if rev%2 == 0 {
+		author = AuthorBrowser
+	}
+	return Board{ID: id, Revision: rev, Content: crashContent(id, rev), Author: author}
+}
+
+// crashChild opens the store, creates missing boards, then commits revisions round-robin forever (a Put
+// or a Restore, as crashRevision says), writing "ack <id> <rev>" to stdout after each acknowledged
+// (durable) write. The parent kills it.
 func crashChild(dir string) {
 	fail := func(err error) {
 		fmt.Fprintln(os.Stderr, "crash child:", err)
@@ -78,17 +97,69 @@ func crashChild(dir string) {
 		for _, id := range crashBoards {
 			b, err := s.Get(id)
 			if err != nil {
-				if _, _, err := s.Create(id, crashContent(id, 1)); err != nil {
+				if _, _, err := s.Create(id, crashContent(id, 1), crashRevision(id, 1).Author); err != nil {
 					fail(err)
 				}
 				fmt.Fprintf(out, "ack %s 1\n", id)
 				continue
 			}
-			if _, err := s.Put(id, b.Revision, crashContent(id, b.Revision+1)); err != nil {
+			next := crashRevision(id, b.Revision+1)
+			if next.RestoredFrom != 0 {
+				_, err = s.Restore(id, b.Revision, next.RestoredFrom, next.Author)
+			} else {
+				_, err = s.Put(id, b.Revision, next.Content, next.Author)
+			}
+			if err != nil {
 				fail(err)
 			}
 			fmt.Fprintf(out, "ack %s %d\n", id, b.Revision+1)
 		}
+	}
+}
+
+// crashHistory checks board id's history on disk after a kill: the kept revisions are contiguous, the
+// newest is cur, at least the newest KeepRevisions are there (one more when the kill fell between a
+// commit and its prune), and every file parses, validates and is exactly the revision crashRevision
+// says. Files are immutable, so one verified before is only checked to be the same file (inode, size,
+// time) and parsed again only if it is not.
+func crashHistory(t *testing.T, run int, dir, id string, cur Board, verified map[string]os.FileInfo) {
+	t.Helper()
+	bdir := filepath.Join(dir, "boards", id)
+	rd, err := scanRevisionDir(bdir)
+	if err != nil {
+		t.Fatalf("run %d: %s: %v", run, id, err)
+	}
+	if len(rd.stale)+len(rd.temps)+len(rd.other) != 0 {
+		t.Fatalf("run %d: %s: stray files after Open: %+v", run, id, rd)
+	}
+	if rd.newest != cur.Revision {
+		t.Fatalf("run %d: %s: the newest revision file is %d, the current board %d", run, id, rd.newest, cur.Revision)
+	}
+	kept := rd.newest - rd.oldest + 1
+	if kept < min(rd.newest, KeepRevisions) || kept > KeepRevisions+1 {
+		t.Fatalf("run %d: %s: %d revisions kept (%d..%d)", run, id, kept, rd.oldest, rd.newest)
+	}
+	for rev := rd.oldest; rev <= rd.newest; rev++ {
+		path := filepath.Join(bdir, revisionName(rev))
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if old, ok := verified[path]; ok && os.SameFile(old, fi) && old.Size() == fi.Size() && old.ModTime().Equal(fi.ModTime()) {
+			continue
+		}
+		b, err := readRevisionFile(bdir, id, rev)
+		if err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		want := crashRevision(id, rev)
+		if !reflect.DeepEqual(b.Content, want.Content) || b.Author != want.Author || b.RestoredFrom != want.RestoredFrom {
+			t.Fatalf("run %d: %s revision %d is not what was committed: %s", run, id, rev, b.JSON())
+		}
+		if rev == cur.Revision && !bytes.Equal(b.JSON(), cur.JSON()) {
+			t.Fatalf("run %d: %s: the newest revision file differs from the current board", run, id)
+		}
+		verified[path] = fi
 	}
 }
 
@@ -105,9 +176,12 @@ func TestCrashSafety(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	// alpha starts a few revisions short of KeepRevisions, so the kills also land in commits that prune.
+	seedRevisions(t, dir, "alpha", KeepRevisions-4, func(rev int64) Board { return crashRevision("alpha", rev) })
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
-	acked := map[string]int64{}                   // the last acknowledged revision of each board, over all runs
-	deadline := time.Now().Add(120 * time.Second) // about 8 s normally, 40 s under -race on a busy machine
+	acked := map[string]int64{"alpha": KeepRevisions - 4} // the last acknowledged revision of each board, over all runs
+	verified := map[string]os.FileInfo{}                  // revision files checked in full, by path
+	deadline := time.Now().Add(300 * time.Second)         // about 10 s normally; minutes on a busy shared machine
 	var inFlightSeen, midCommitKills int
 	for run := range kills {
 		if time.Now().After(deadline) {
@@ -210,8 +284,16 @@ func TestCrashSafety(t *testing.T) {
 			default:
 				t.Fatalf("run %d: board %s holds revision %d; acknowledged %d", run, id, b.Revision, acked[id])
 			}
-			if want := crashContent(id, b.Revision); !reflect.DeepEqual(b.Content, want) {
-				t.Fatalf("run %d: board %s revision %d has the wrong content", run, id, b.Revision)
+			if want := crashRevision(id, b.Revision); !reflect.DeepEqual(b.Content, want.Content) || b.Author != want.Author || b.RestoredFrom != want.RestoredFrom {
+				t.Fatalf("run %d: board %s revision %d is not what was committed", run, id, b.Revision)
+			}
+			crashHistory(t, run, dir, id, b, verified)
+			// The store's own view agrees (alpha's thousand rows are read only now and then: it is slow).
+			if id != "alpha" || run%50 == 0 {
+				rows, _, err := s.Revisions(id, 0, 3)
+				if err != nil || len(rows) == 0 || !bytes.Equal(rows[0].JSON(), b.row().JSON()) {
+					t.Fatalf("run %d: %s: the store lists %v, %v; current %s", run, id, rows, err, b.JSON())
+				}
 			}
 		}
 		if tf := tempFiles(t, dir); len(tf) != 0 {

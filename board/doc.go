@@ -4,10 +4,13 @@
 //
 // # On disk
 //
-//	<dir>/            mode 0700 when the store creates it; refused when group or others can write it
-//	<dir>/.lock       holds "pid port" of the one process that owns the directory; never a link
-//	<dir>/boards/     mode 0700; <id>.json is the board: {"id","revision","content","updatedAt"}
-//	<dir>/caps/       mode 0700; <id> is the board's write capability, mode 0600
+//	<dir>/                    mode 0700 when the store creates it; refused when group or others can write it
+//	<dir>/.lock               holds "pid port" of the one process that owns the directory; never a link
+//	<dir>/boards/<id>/        mode 0700; one file per kept revision of the board, <revision>.json, mode
+//	                          0600: {"id","revision","content","updatedAt","author","restoredFrom"}
+//	<dir>/caps/               mode 0700; <id> is the board's write capability, mode 0600
+//	<dir>/boards/<id>.json    the previous version's layout (the current revision only); Open moves it
+//	                          into boards/<id>/ as a revision by Tele
 //
 // # Invariants
 //
@@ -15,17 +18,26 @@
 //     on a descriptor of <dir> itself, so deleting or replacing .lock frees nothing; on Windows .lock
 //     held open without FILE_SHARE_DELETE, so it cannot be deleted. A second Open, in this process or
 //     another, fails at once with *LockedError naming the directory and what the lock file says of its
-//     owner (pid, port). ReadCapability and RunningOwner are the only readers that need no lock: they
-//     read one file and change nothing.
+//     owner (pid, port). ReadCapability, ReadHistory and RunningOwner are the only readers that need no
+//     lock: they read files and change nothing.
 //   - A private directory. On unix Open refuses a data directory that another user owns or that group or
 //     others can write (whoever can write it can swap the boards), and opens .lock without following a
 //     symbolic link, so a planted link cannot make Tele write or empty another file.
-//   - Durable before visible (publish after commit). A write encodes the board first, then writes a
-//     temporary file in the same directory, fsyncs and closes it, renames it over the board file and
-//     fsyncs the directory. Only then does the new revision replace the old one in memory and reach
-//     Options.OnCommit, and only then is the write acknowledged. A crash at any moment leaves the old or
-//     the new revision on disk, never a torn file; a failed write changes nothing (a temporary file is
-//     removed, and a rename whose directory fsync failed is rolled back).
+//   - Durable before visible (publish after commit). A write encodes the board first, then writes it to
+//     a temporary file in the board's directory, fsyncs and closes it, hard-links it to the revision's
+//     name (which fails if the name exists: a revision file is created exclusively, never replaced),
+//     removes the temporary name and fsyncs the directory: one round of fsyncs, as a rename would need.
+//     Only then does the new revision replace the old one in memory and reach Options.OnCommit, and
+//     only then is the write acknowledged. A crash at any moment leaves the old or the new revision as
+//     the newest file, never a torn file; a failed write changes nothing (a temporary file is removed,
+//     and a revision whose directory fsync failed is removed again).
+//   - The history is the files. Every committed revision is kept, with its author (set by the write
+//     path: browser, pi or tele) and, for a restore, the revision it brought back; the newest file is
+//     the current board, so history and current board cannot disagree. The newest KeepRevisions are
+//     kept; older ones are removed oldest first after a commit (no fsync: a removal a crash undoes is
+//     done again), so the kept revisions are always contiguous, and Open removes anything older than a
+//     gap. Open reads only the newest revision of each board; the rows of a history are read from
+//     its files the first time they are listed and kept up to date by every commit after that.
 //   - One writer per board. Each board has a commit lock; the revision check (If-Match) and the commit
 //     run under it, so of several writers holding the same revision exactly one wins and the others get
 //     *ConflictError. OnCommit runs under it too, so a board's commits are published in revision order.

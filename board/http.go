@@ -246,7 +246,7 @@ func (h *Handler) putBoard(w http.ResponseWriter, r *http.Request, ps httprouter
 		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
 			Message: "too many writes to this board; retry later", RetryAfter: wait}
 	}
-	b, err := h.store.Put(id, expected, c)
+	b, err := h.store.Put(id, expected, c, AuthorBrowser)
 	if err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ func (h *Handler) createBoard(w http.ResponseWriter, r *http.Request, _ httprout
 			return contentPath(err)
 		}
 	}
-	b, capability, err := h.store.Create(req.ID, c)
+	b, capability, err := h.store.Create(req.ID, c, AuthorBrowser)
 	if err != nil {
 		return contentPath(err)
 	}

@@ -309,7 +309,7 @@ func TestPutBoard(t *testing.T) {
 			}
 			var sent, stored any
 			json.Unmarshal([]byte(tt.body), &sent)
-			json.Unmarshal(mustRead(t, filepath.Join(e.Dir, "boards", "song.json")), &stored)
+			json.Unmarshal(mustRead(t, filepath.Join(e.Dir, "boards", "song", strconv.FormatInt(after.Revision, 10)+".json")), &stored)
 			if c := stored.(map[string]any)["content"]; !reflect.DeepEqual(c, sent) {
 				t.Errorf("on disk %v, sent %v", c, sent)
 			}
@@ -427,7 +427,7 @@ func TestRacingWriters(t *testing.T) {
 		t.Fatal("no winner")
 	}
 	var onDisk, answered map[string]any
-	json.Unmarshal(mustRead(t, filepath.Join(l.Dir, "boards", "race.json")), &onDisk)
+	json.Unmarshal(mustRead(t, filepath.Join(l.Dir, "boards", "race", "2.json")), &onDisk)
 	json.Unmarshal(winner.body, &answered)
 	if !reflect.DeepEqual(onDisk, answered) {
 		t.Errorf("on disk:\n%v\nwinner:\n%v", onDisk, answered)

@@ -108,7 +108,7 @@ func TestLockSurvivesLockFileDeletion(t *testing.T) {
 			t.Fatalf(".lock %s: second Open = %v, want *LockedError", attack.name, err)
 		}
 	}
-	if _, err := s.Put("x", 1, content("X")); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Put("x", 1, content("X"), AuthorBrowser); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the first store stopped working: %v", err)
 	}
 	s.Close()

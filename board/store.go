@@ -19,8 +19,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"tele/strictjson"
 )
 
 // Errors of the store. Use errors.Is (they may be wrapped with detail).
@@ -43,17 +41,20 @@ func (e *ConflictError) Error() string {
 
 // Board is one revision of a board. Its Content is shared with the store: read only.
 type Board struct {
-	ID        string
-	Revision  int64
-	Content   Content
-	UpdatedAt time.Time // UTC, millisecond precision
+	ID           string
+	Revision     int64
+	Content      Content
+	UpdatedAt    time.Time // UTC, millisecond precision
+	Author       Author    // who wrote this revision
+	RestoredFrom int64     // the revision a restore brought back; 0 when this revision is not a restore
 
 	raw []byte // the JSON encoding, made once per commit
 }
 
-// JSON returns the board's encoding, {"id","revision","content","updatedAt"} with updatedAt in RFC 3339
-// UTC, without a trailing newline. For boards from the store it is made once per commit and shared: do
-// not modify it.
+// JSON returns the board's encoding, {"id","revision","content","updatedAt","author","restoredFrom"}
+// with updatedAt in RFC 3339 UTC and restoredFrom null unless the revision is a restore, without a
+// trailing newline. It is also the revision's file, with a newline. For boards from the store it is
+// made once per commit and shared: do not modify it.
 func (b Board) JSON() []byte {
 	if b.raw != nil {
 		return b.raw
@@ -66,24 +67,29 @@ func (b Board) MarshalJSON() ([]byte, error) { return b.JSON(), nil }
 
 // boardFile is the JSON shape of a Board.
 type boardFile struct {
-	ID        string  `json:"id"`
-	Revision  int64   `json:"revision"`
-	Content   Content `json:"content"`
-	UpdatedAt string  `json:"updatedAt"`
+	ID           string  `json:"id"`
+	Revision     int64   `json:"revision"`
+	Content      Content `json:"content"`
+	UpdatedAt    string  `json:"updatedAt"`
+	Author       Author  `json:"author"`
+	RestoredFrom *int64  `json:"restoredFrom"`
 }
 
-// boardFileIn is boardFile as read back, checked strictly.
+// boardFileIn is boardFile as read back, checked strictly. A board file of the previous version of
+// Tele (boards/<id>.json) has neither author nor restoredFrom.
 type boardFileIn struct {
-	ID        string          `json:"id"`
-	Revision  int64           `json:"revision"`
-	Content   json.RawMessage `json:"content"`
-	UpdatedAt string          `json:"updatedAt"`
+	ID           string          `json:"id"`
+	Revision     int64           `json:"revision"`
+	Content      json.RawMessage `json:"content"`
+	UpdatedAt    string          `json:"updatedAt"`
+	Author       *string         `json:"author"`
+	RestoredFrom *int64          `json:"restoredFrom"`
 }
 
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
 func encodeBoard(b Board) []byte {
-	data, err := json.Marshal(boardFile{b.ID, b.Revision, b.Content, b.UpdatedAt.UTC().Format(timeLayout)})
+	data, err := json.Marshal(boardFile{b.ID, b.Revision, b.Content, b.UpdatedAt.UTC().Format(timeLayout), b.Author, nullable(b.RestoredFrom)})
 	if err != nil { // cannot happen: Content holds only strings, ints and slices of them
 		panic("board: cannot encode a board: " + err.Error())
 	}
@@ -137,6 +143,8 @@ type entry struct {
 	mu         sync.Mutex // the commit lock
 	cur        atomic.Pointer[Board]
 	capability string // fixed at creation
+	dir        string // boards/<id>: one file per kept revision
+	hist       history
 }
 
 // Open opens the data directory dir, creating it (mode 0700) when it does not exist, takes its lock, and
@@ -217,124 +225,6 @@ func isTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
 }
 
-func (s *Store) load() error {
-	for _, d := range []string{s.boardsDir, s.capsDir} {
-		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("cannot create %s: %v", d, unwrapPath(err))
-		}
-		fi, err := os.Stat(d)
-		if err != nil {
-			return fmt.Errorf("cannot read %s: %v", d, unwrapPath(err))
-		}
-		if !fi.IsDir() {
-			return fmt.Errorf("%s is not a directory", d)
-		}
-		if fi.Mode().Perm() != 0o700 {
-			if err := os.Chmod(d, 0o700); err != nil {
-				return fmt.Errorf("cannot make %s private (mode 0700): %v", d, unwrapPath(err))
-			}
-		}
-	}
-	ents, err := os.ReadDir(s.boardsDir)
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %v", s.boardsDir, unwrapPath(err))
-	}
-	for _, de := range ents {
-		name := de.Name()
-		path := filepath.Join(s.boardsDir, name)
-		id, isJSON := strings.CutSuffix(name, ".json")
-		switch {
-		case isTemp(name):
-			s.removeStray(path)
-		case !de.Type().IsRegular() || !isJSON || !ValidID(id):
-			s.log.Warn("board: ignoring an unexpected entry in the boards directory", "path", path)
-		default:
-			b, err := readBoardFile(path, id)
-			if err != nil {
-				return err
-			}
-			e := &entry{}
-			e.cur.Store(&b)
-			s.boards[id] = e
-		}
-	}
-	caps, err := os.ReadDir(s.capsDir)
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %v", s.capsDir, unwrapPath(err))
-	}
-	for _, de := range caps {
-		name := de.Name()
-		path := filepath.Join(s.capsDir, name)
-		switch e := s.boards[name]; {
-		case isTemp(name):
-			s.removeStray(path)
-		case !de.Type().IsRegular() || !ValidID(name):
-			s.log.Warn("board: ignoring an unexpected entry in the capabilities directory", "path", path)
-		case e == nil:
-			// A creation interrupted between the capability and the board file: no board to open.
-			s.removeStray(path)
-		default:
-			c, err := readCapabilityFile(path)
-			if err != nil {
-				return err
-			}
-			e.capability = c
-		}
-	}
-	for id, e := range s.boards {
-		if e.capability != "" {
-			continue
-		}
-		c := newCapability()
-		if err := s.commitFile(s.capsDir, id, []byte(c)); err != nil {
-			return fmt.Errorf("board %q has no capability file and a new one cannot be written: %v", id, err)
-		}
-		e.capability = c
-		s.log.Warn("board: capability file was missing; made a new one (old edit links stop working)", "board", id)
-	}
-	return nil
-}
-
-func (s *Store) removeStray(path string) {
-	if err := os.Remove(path); err != nil {
-		s.log.Warn("board: cannot remove a leftover file", "path", path, "err", unwrapPath(err))
-		return
-	}
-	s.log.Info("board: removed a leftover file of an interrupted write", "path", path)
-}
-
-// readBoardFile reads and checks one board file strictly.
-func readBoardFile(path, id string) (Board, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Board{}, fmt.Errorf("cannot read board file %s: %v", path, unwrapPath(err))
-	}
-	var in boardFileIn
-	if err := strictjson.Decode(data, &in); err != nil {
-		return Board{}, fmt.Errorf("board file %s is damaged: %v", path, err)
-	}
-	if in.ID != id {
-		return Board{}, fmt.Errorf("board file %s holds board %q, not %q", path, in.ID, id)
-	}
-	if in.Revision < 1 {
-		return Board{}, fmt.Errorf("board file %s has revision %d; revisions start at 1", path, in.Revision)
-	}
-	if in.Content == nil {
-		return Board{}, fmt.Errorf("board file %s has no content", path)
-	}
-	t, err := time.Parse(time.RFC3339Nano, in.UpdatedAt)
-	if err != nil {
-		return Board{}, fmt.Errorf("board file %s: updatedAt %q is not an RFC 3339 time", path, in.UpdatedAt)
-	}
-	c, err := ParseContent(in.Content)
-	if err != nil {
-		return Board{}, fmt.Errorf("board file %s: %v", path, err)
-	}
-	b := Board{ID: id, Revision: in.Revision, Content: c, UpdatedAt: t.UTC()}
-	b.raw = encodeBoard(b)
-	return b, nil
-}
-
 // readCapabilityFile reads a capability and checks its form.
 func readCapabilityFile(path string) (string, error) {
 	data, err := os.ReadFile(path)
@@ -369,10 +259,8 @@ func ReadCapability(dir, id string) (string, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return "", fmt.Errorf("data directory %s: %w", dir, unwrapPath(err))
 	}
-	if _, err := os.Stat(filepath.Join(dir, "boards", id+".json")); errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("%w: no board %q in %s", ErrNotFound, id, dir)
-	} else if err != nil {
-		return "", fmt.Errorf("cannot read board %q in %s: %v", id, dir, unwrapPath(err))
+	if err := boardExists(dir, id); err != nil {
+		return "", err
 	}
 	c, err := readCapabilityFile(filepath.Join(dir, "caps", id))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -434,11 +322,15 @@ func (s *Store) Authorize(id, capability string) error {
 	return nil
 }
 
-// Create makes board id (a random id when id is "") at revision 1 with content c, and returns it with
-// its capability. The content is validated (*ValidationError); an existing id is ErrExists.
-func (s *Store) Create(id string, c Content) (Board, string, error) {
+// Create makes board id (a random id when id is "") at revision 1 with content c, written by author,
+// and returns it with its capability. The content is validated (*ValidationError); an existing id is
+// ErrExists.
+func (s *Store) Create(id string, c Content, author Author) (Board, string, error) {
 	if id != "" && !ValidID(id) {
 		return Board{}, "", fmt.Errorf("%w %q", ErrInvalidID, id)
+	}
+	if !author.Valid() {
+		return Board{}, "", fmt.Errorf("board: invalid author %q", author)
 	}
 	if err := c.Validate(); err != nil {
 		return Board{}, "", err
@@ -456,39 +348,38 @@ func (s *Store) Create(id string, c Content) (Board, string, error) {
 	} else if s.entry(id) != nil {
 		return Board{}, "", ErrExists
 	}
-	b := Board{ID: id, Revision: 1, Content: c.Clone(), UpdatedAt: s.stamp()}
-	b.raw = encodeBoard(b)
 	capability := newCapability()
-	// The capability first: a crash before the board file leaves only an orphan capability, which the
-	// next Open removes; a board is never without its capability.
+	e := &entry{capability: capability, dir: filepath.Join(s.boardsDir, id)}
+	e.hist.oldest = 1
+	// The capability first: a crash before the first revision leaves only an orphan capability (and
+	// perhaps an empty directory), which the next Open removes; a board is never without its capability.
 	if err := s.commitFile(s.capsDir, id, []byte(capability)); err != nil {
 		if errors.As(err, new(*afterRenameError)) {
 			s.undoCreate(s.capsDir, id)
 		}
 		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
 	}
-	if err := s.commitFile(s.boardsDir, id+".json", boardFileBytes(b.raw)); err != nil {
-		if errors.As(err, new(*afterRenameError)) {
-			s.undoCreate(s.boardsDir, id+".json")
-		}
+	if err := s.makeBoardDir(e.dir); err != nil {
+		s.undoCreate(s.boardsDir, id)
 		s.undoCreate(s.capsDir, id)
 		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
 	}
-	e := &entry{capability: capability}
-	e.cur.Store(&b)
 	e.mu.Lock() // so that OnCommit of revision 1 precedes any later revision's
+	defer e.mu.Unlock()
+	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c.Clone(), UpdatedAt: s.stamp(), Author: author})
+	if err != nil {
+		s.undoCreate(s.boardsDir, id)
+		s.undoCreate(s.capsDir, id)
+		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
+	}
 	s.mu.Lock()
 	s.boards[id] = e
 	s.mu.Unlock()
-	if s.opts.OnCommit != nil {
-		s.opts.OnCommit(b)
-	}
-	e.mu.Unlock()
 	return b, capability, nil
 }
 
-// undoCreate removes a file of a creation that failed, so that the board does not appear at the next
-// Open (best effort: Open also removes a capability without a board).
+// undoCreate removes a file (or the empty directory) of a creation that failed, so that the board does
+// not appear at the next Open (best effort: Open also removes a capability without a board).
 func (s *Store) undoCreate(dir, name string) {
 	if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		s.log.Warn("board: cannot remove a file of a board not created", "path", filepath.Join(dir, name), "err", unwrapPath(err))
@@ -499,7 +390,8 @@ func (s *Store) undoCreate(dir, name string) {
 	}
 }
 
-// EnsureExample returns board id, creating it from the teaching example when it does not exist.
+// EnsureExample returns board id, creating it from the teaching example, written by Tele, when it does
+// not exist.
 func (s *Store) EnsureExample(id string) (Board, bool, error) {
 	if !ValidID(id) {
 		return Board{}, false, fmt.Errorf("%w %q", ErrInvalidID, id)
@@ -507,7 +399,7 @@ func (s *Store) EnsureExample(id string) (Board, bool, error) {
 	if b, err := s.Get(id); err == nil {
 		return b, false, nil
 	}
-	b, _, err := s.Create(id, Example())
+	b, _, err := s.Create(id, Example(), AuthorTele)
 	if errors.Is(err, ErrExists) {
 		b, err = s.Get(id)
 		return b, false, err
@@ -518,10 +410,13 @@ func (s *Store) EnsureExample(id string) (Board, bool, error) {
 	return b, true, nil
 }
 
-// Put replaces the content of board id, which must be at expectedRevision, and returns the new
-// revision once it is durable. Errors: *ValidationError, ErrNotFound, *ConflictError (with the current
-// revision), ErrClosed, or an I/O error. A failed Put changes nothing.
-func (s *Store) Put(id string, expectedRevision int64, c Content) (Board, error) {
+// Put replaces the content of board id, which must be at expectedRevision, with a revision written by
+// author, and returns the new revision once it is durable. Errors: *ValidationError, ErrNotFound,
+// *ConflictError (with the current revision), ErrClosed, or an I/O error. A failed Put changes nothing.
+func (s *Store) Put(id string, expectedRevision int64, c Content, author Author) (Board, error) {
+	if !author.Valid() {
+		return Board{}, fmt.Errorf("board: invalid author %q", author)
+	}
 	if err := c.Validate(); err != nil {
 		return Board{}, err
 	}
@@ -540,23 +435,9 @@ func (s *Store) Put(id string, expectedRevision int64, c Content) (Board, error)
 	if cur.Revision != expectedRevision {
 		return Board{}, &ConflictError{Current: cur.Revision}
 	}
-	b := Board{ID: id, Revision: cur.Revision + 1, Content: c.Clone(), UpdatedAt: s.stamp()}
-	b.raw = encodeBoard(b)
-	if err := s.commitFile(s.boardsDir, id+".json", boardFileBytes(b.raw)); err != nil {
-		var ar *afterRenameError
-		if errors.As(err, &ar) {
-			// The new file is in place but not known to be durable: put the old one back, so that
-			// memory and disk agree on the revision the caller was told is current.
-			if rbErr := s.commitFile(s.boardsDir, id+".json", boardFileBytes(cur.raw)); rbErr != nil {
-				s.log.Error("board: a failed write could not be rolled back; the file may hold the unacknowledged revision",
-					"board", id, "revision", b.Revision, "err", rbErr)
-			}
-		}
+	b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c.Clone(), UpdatedAt: s.stamp(), Author: author})
+	if err != nil {
 		return Board{}, fmt.Errorf("cannot write board %q: %w", id, err)
-	}
-	e.cur.Store(&b)
-	if s.opts.OnCommit != nil {
-		s.opts.OnCommit(b)
 	}
 	return b, nil
 }

@@ -90,7 +90,7 @@ func BenchmarkPut(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	if _, _, err := s.Create("bench", c); err != nil {
+	if _, _, err := s.Create("bench", c, AuthorBrowser); err != nil {
 		b.Fatal(err)
 	}
 	rev := int64(1)
@@ -98,7 +98,7 @@ func BenchmarkPut(b *testing.B) {
 	start := cpuTime()
 	defer reportCPU(b, start)
 	for b.Loop() {
-		nb, err := s.Put("bench", rev, c)
+		nb, err := s.Put("bench", rev, c, AuthorBrowser)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -62,6 +63,60 @@ func tempFiles(t *testing.T, dir string) []string {
 		return nil
 	})
 	return out
+}
+
+// revFile is the path of revision rev of board id in data directory dir.
+func revFile(dir, id string, rev int64) string {
+	return filepath.Join(dir, "boards", id, fmt.Sprintf("%d.json", rev))
+}
+
+// dirState is every file under dir but the lock file, with its mode and bytes, by relative path: what
+// a refused or failed write must leave as it was.
+func dirState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == ".lock" {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			files[rel+"/"] = info.Mode().String()
+			return nil
+		}
+		files[rel] = info.Mode().String() + "\x00" + string(readFile(t, p))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+func sameState(t *testing.T, what string, before, after map[string]string) {
+	t.Helper()
+	if !maps.Equal(before, after) {
+		var diff []string
+		for k := range before {
+			if after[k] != before[k] {
+				diff = append(diff, k)
+			}
+		}
+		for k := range after {
+			if _, ok := before[k]; !ok {
+				diff = append(diff, k+" (new)")
+			}
+		}
+		slices.Sort(diff)
+		t.Fatalf("%s changed the data directory: %v", what, diff)
+	}
 }
 
 func readFile(t *testing.T, path string) []byte {
@@ -142,7 +197,7 @@ func TestCreateGetPut(t *testing.T) {
 	t0 := time.Date(2025, 3, 4, 5, 6, 7, 891_234_567, time.FixedZone("x", 3600))
 	s.now = func() time.Time { return t0 }
 
-	b, capability, err := s.Create("song", content("Song"))
+	b, capability, err := s.Create("song", content("Song"), AuthorBrowser)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,12 +214,14 @@ func TestCreateGetPut(t *testing.T) {
 	if m := mode(t, capPath); m != 0o600 {
 		t.Fatalf("capability file mode %o, want 0600", m)
 	}
-	boardPath := filepath.Join(dir, "boards", "song.json")
-	if m := mode(t, boardPath); m != 0o600 {
-		t.Fatalf("board file mode %o, want 0600", m)
+	if m := mode(t, filepath.Join(dir, "boards", "song")); m != 0o700 {
+		t.Fatalf("board directory mode %o, want 0700", m)
 	}
-	if got := readFile(t, boardPath); !bytes.Equal(got, append(b.JSON(), '\n')) {
-		t.Fatalf("board file %s, JSON %s", got, b.JSON())
+	if m := mode(t, revFile(dir, "song", 1)); m != 0o600 {
+		t.Fatalf("revision file mode %o, want 0600", m)
+	}
+	if got := readFile(t, revFile(dir, "song", 1)); !bytes.Equal(got, append(b.JSON(), '\n')) {
+		t.Fatalf("revision file %s, JSON %s", got, b.JSON())
 	}
 	if strings.Contains(string(b.JSON()), capability) {
 		t.Fatal("the board's JSON carries the capability")
@@ -178,17 +235,22 @@ func TestCreateGetPut(t *testing.T) {
 		t.Fatal("Capability differs")
 	}
 
+	prev := b
 	for rev := int64(1); rev < 5; rev++ {
-		nb, err := s.Put("song", rev, content(fmt.Sprintf("Song %d", rev+1)))
+		nb, err := s.Put("song", rev, content(fmt.Sprintf("Song %d", rev+1)), AuthorBrowser)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if nb.Revision != rev+1 || nb.Content.Title != fmt.Sprintf("Song %d", rev+1) {
 			t.Fatalf("Put = %+v", nb)
 		}
-		if got := readFile(t, boardPath); !bytes.Equal(got, append(nb.JSON(), '\n')) {
-			t.Fatalf("after Put the file holds %s", got)
+		if got := readFile(t, revFile(dir, "song", nb.Revision)); !bytes.Equal(got, append(nb.JSON(), '\n')) {
+			t.Fatalf("after Put the revision file holds %s", got)
 		}
+		if got := readFile(t, revFile(dir, "song", rev)); !bytes.Equal(got, append(prev.JSON(), '\n')) {
+			t.Fatalf("after Put the previous revision's file holds %s", got)
+		}
+		prev = nb
 	}
 	if len(commits) != 5 {
 		t.Fatalf("OnCommit ran %d times", len(commits))
@@ -205,7 +267,7 @@ func TestCreateGetPut(t *testing.T) {
 
 func TestBoardJSON(t *testing.T) {
 	s := openT(t, t.TempDir(), Options{})
-	b, _, err := s.Create("j", Example())
+	b, _, err := s.Create("j", Example(), AuthorBrowser)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +284,7 @@ func TestBoardJSON(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	if strings.Join(keys, ",") != "content,id,revision,updatedAt" {
+	if strings.Join(keys, ",") != "author,content,id,restoredFrom,revision,updatedAt" {
 		t.Fatalf("keys %v", keys)
 	}
 	var at string
@@ -238,7 +300,10 @@ func TestBoardJSON(t *testing.T) {
 		t.Fatal("json.Marshal(board) differs from JSON()")
 	}
 	// A Board built by hand encodes too.
-	if !bytes.Equal(Board{ID: b.ID, Revision: b.Revision, Content: b.Content, UpdatedAt: b.UpdatedAt}.JSON(), raw) {
+	if string(m["author"]) != `"browser"` || string(m["restoredFrom"]) != "null" {
+		t.Fatalf("author %s, restoredFrom %s", m["author"], m["restoredFrom"])
+	}
+	if !bytes.Equal(Board{ID: b.ID, Revision: b.Revision, Content: b.Content, UpdatedAt: b.UpdatedAt, Author: AuthorBrowser}.JSON(), raw) {
 		t.Fatal("encoding differs")
 	}
 }
@@ -246,22 +311,22 @@ func TestBoardJSON(t *testing.T) {
 func TestCreateErrors(t *testing.T) {
 	dir := t.TempDir()
 	s := openT(t, dir, Options{})
-	if _, _, err := s.Create("x", content("X")); err != nil {
+	if _, _, err := s.Create("x", content("X"), AuthorBrowser); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Create("x", content("Y")); !errors.Is(err, ErrExists) {
+	if _, _, err := s.Create("x", content("Y"), AuthorBrowser); !errors.Is(err, ErrExists) {
 		t.Fatalf("duplicate Create = %v", err)
 	}
 	if b, _ := s.Get("x"); b.Content.Title != "X" {
 		t.Fatal("a refused Create changed the board")
 	}
 	for _, id := range []string{"-x", "a/b", "../x", ".x", strings.Repeat("a", 65)} {
-		if _, _, err := s.Create(id, content("Z")); !errors.Is(err, ErrInvalidID) {
+		if _, _, err := s.Create(id, content("Z"), AuthorBrowser); !errors.Is(err, ErrInvalidID) {
 			t.Errorf("Create(%q) = %v", id, err)
 		}
 	}
 	bad := content("")
-	if _, _, err := s.Create("y", bad); err == nil {
+	if _, _, err := s.Create("y", bad, AuthorBrowser); err == nil {
 		t.Fatal("invalid content accepted")
 	} else if ve, ok := errors.AsType[*ValidationError](err); !ok || ve.Path != "title" {
 		t.Fatalf("Create with a blank title = %v", err)
@@ -281,7 +346,7 @@ func TestCreateRandomID(t *testing.T) {
 	s := openT(t, t.TempDir(), Options{})
 	seen := map[string]bool{}
 	for range 20 {
-		b, _, err := s.Create("", Example())
+		b, _, err := s.Create("", Example(), AuthorBrowser)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,9 +364,9 @@ func TestCreateRandomID(t *testing.T) {
 func TestList(t *testing.T) {
 	s := openT(t, t.TempDir(), Options{})
 	for _, id := range []string{"b", "C", "a", "a-1"} {
-		s.Create(id, content("T "+id))
+		s.Create(id, content("T "+id), AuthorBrowser)
 	}
-	s.Put("a", 1, content("A2"))
+	s.Put("a", 1, content("A2"), AuthorBrowser)
 	list := s.List()
 	var ids []string
 	for _, l := range list {
@@ -317,8 +382,8 @@ func TestList(t *testing.T) {
 
 func TestAuthorize(t *testing.T) {
 	s := openT(t, t.TempDir(), Options{})
-	_, capability, _ := s.Create("a", Example())
-	_, other, _ := s.Create("b", Example())
+	_, capability, _ := s.Create("a", Example(), AuthorBrowser)
+	_, other, _ := s.Create("b", Example(), AuthorBrowser)
 	if err := s.Authorize("a", capability); err != nil {
 		t.Fatal(err)
 	}
@@ -339,18 +404,17 @@ func TestPutRefusals(t *testing.T) {
 	dir := t.TempDir()
 	var commits int
 	s := openT(t, dir, Options{OnCommit: func(Board) { commits++ }})
-	b, _, _ := s.Create("a", content("One"))
-	s.Put("a", 1, content("Two"))
-	path := filepath.Join(dir, "boards", "a.json")
-	before := readFile(t, path)
-	fi0, _ := os.Stat(path)
+	b, _, _ := s.Create("a", content("One"), AuthorBrowser)
+	s.Put("a", 1, content("Two"), AuthorBrowser)
+	before := dirState(t, dir)
+	fi0, _ := os.Stat(revFile(dir, "a", 2))
 	commits = 0
 
-	if _, err := s.Put("nope", 1, content("x")); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Put("nope", 1, content("x"), AuthorBrowser); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown board: %v", err)
 	}
 	for _, rev := range []int64{0, 1, 3, -1} {
-		_, err := s.Put("a", rev, content("Stale"))
+		_, err := s.Put("a", rev, content("Stale"), AuthorBrowser)
 		ce, ok := errors.AsType[*ConflictError](err)
 		if !ok || ce.Current != 2 {
 			t.Errorf("Put at revision %d = %v, want a conflict at 2", rev, err)
@@ -358,15 +422,16 @@ func TestPutRefusals(t *testing.T) {
 	}
 	bad := content("x")
 	bad.Tempo = 500
-	if _, err := s.Put("a", 2, bad); err == nil {
+	if _, err := s.Put("a", 2, bad, AuthorBrowser); err == nil {
 		t.Error("invalid content accepted")
 	} else if ve, ok := errors.AsType[*ValidationError](err); !ok || ve.Path != "tempo" {
 		t.Errorf("invalid content: %v", err)
 	}
-	if got := readFile(t, path); !bytes.Equal(got, before) {
-		t.Fatal("a refused Put changed the file")
+	if _, err := s.Put("a", 2, content("x"), Author("claimed")); err == nil {
+		t.Error("an invalid author accepted")
 	}
-	if fi, _ := os.Stat(path); !os.SameFile(fi, fi0) {
+	sameState(t, "a refused Put", before, dirState(t, dir))
+	if fi, _ := os.Stat(revFile(dir, "a", 2)); !os.SameFile(fi, fi0) {
 		t.Fatal("a refused Put replaced the file")
 	}
 	if got, _ := s.Get("a"); got.Revision != 2 || got.Content.Title != "Two" {
@@ -383,9 +448,9 @@ func TestPutRefusals(t *testing.T) {
 
 func TestPutKeepsItsOwnCopy(t *testing.T) {
 	s := openT(t, t.TempDir(), Options{})
-	s.Create("a", Example())
+	s.Create("a", Example(), AuthorBrowser)
 	c := content("Mine")
-	b, err := s.Put("a", 1, c)
+	b, err := s.Put("a", 1, c, AuthorBrowser)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,82 +463,73 @@ func TestPutKeepsItsOwnCopy(t *testing.T) {
 }
 
 // TestCommitFailures injects a failure at each step of a commit: nothing changes on disk or in memory,
-// nothing is published, and no temporary file is left.
+// nothing is published, and no temporary file is left. A revision is committed with write, sync, link
+// and syncdir; a capability file (the first half of a creation) with write, sync, rename and syncdir.
 func TestCommitFailures(t *testing.T) {
-	for _, step := range []string{"write", "sync", "rename", "syncdir"} {
+	for _, step := range []string{"write", "sync", "rename", "link", "syncdir"} {
 		t.Run(step, func(t *testing.T) {
 			dir := t.TempDir()
 			var commits int
 			s := openT(t, dir, Options{OnCommit: func(Board) { commits++ }})
-			s.Create("a", content("One"))
-			path := filepath.Join(dir, "boards", "a.json")
-			before := readFile(t, path)
-			commits = 0
+			s.Create("a", content("One"), AuthorBrowser)
 			boom := errors.New("injected " + step)
-			s.hook = func(name string) error {
-				if name == step {
-					return boom
-				}
-				return nil
-			}
-			if _, err := s.Put("a", 1, content("Two")); !errors.Is(err, boom) {
-				t.Fatalf("Put = %v, want the injected error", err)
-			}
-			s.hook = nil
-			if got := readFile(t, path); !bytes.Equal(got, before) {
-				t.Fatalf("the file changed: %s", got)
-			}
-			if got, _ := s.Get("a"); got.Revision != 1 || got.Content.Title != "One" {
-				t.Fatalf("memory changed: %+v", got)
-			}
-			if commits != 0 {
-				t.Fatal("a failed Put published")
-			}
-			if tf := tempFiles(t, dir); len(tf) != 0 {
-				t.Fatalf("temporary files left: %v", tf)
-			}
-			// The store keeps working.
-			if b, err := s.Put("a", 1, content("Two")); err != nil || b.Revision != 2 {
-				t.Fatalf("Put after the failure = %+v, %v", b, err)
-			}
-			s.hook = func(name string) error {
-				if name == step {
-					return boom
-				}
-				return nil
-			}
-			if _, _, err := s.Create("b", content("B")); !errors.Is(err, boom) {
-				t.Fatalf("Create = %v", err)
-			}
-			s.hook = nil
-			if _, err := s.Get("b"); !errors.Is(err, ErrNotFound) {
-				t.Fatal("a failed Create made a board")
-			}
-			if tf := tempFiles(t, dir); len(tf) != 0 {
-				t.Fatalf("temporary files left: %v", tf)
-			}
-			for _, p := range []string{filepath.Join(dir, "caps", "b"), filepath.Join(dir, "boards", "b.json")} {
-				if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
-					t.Fatalf("a failed Create left %s", p)
-				}
-			}
-			// A failure at the board file (after the capability is in place) is undone too.
-			n := 0
-			s.hook = func(name string) error {
-				if name == step {
-					if n++; n == 2 {
-						return boom
+			// failAt makes the nth occurrence of step fail, and reports whether it did.
+			failAt := func(n int) *bool {
+				seen, failed := 0, false
+				s.hook = func(name string) error {
+					if name == step {
+						if seen++; seen == n {
+							failed = true
+							return boom
+						}
 					}
+					return nil
 				}
-				return nil
+				return &failed
 			}
-			if _, _, err := s.Create("c", content("C")); !errors.Is(err, boom) {
-				t.Fatalf("Create = %v", err)
-			}
+			before := dirState(t, dir)
+			commits = 0
+			failed := failAt(1)
+			_, err := s.Put("a", 1, content("Two"), AuthorBrowser)
 			s.hook = nil
-			for _, p := range []string{filepath.Join(dir, "caps", "c"), filepath.Join(dir, "boards", "c.json")} {
-				if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
-					t.Fatalf("a failed Create left %s", p)
+			if *failed != (step != "rename") || (*failed && !errors.Is(err, boom)) || (!*failed && err != nil) {
+				t.Fatalf("Put = %v (injected: %v)", err, *failed)
+			}
+			if *failed {
+				sameState(t, "a failed Put", before, dirState(t, dir))
+				if got, _ := s.Get("a"); got.Revision != 1 || got.Content.Title != "One" {
+					t.Fatalf("memory changed: %+v", got)
+				}
+				if commits != 0 {
+					t.Fatal("a failed Put published")
+				}
+				if rows, _, _ := s.Revisions("a", 0, 10); len(rows) != 1 {
+					t.Fatalf("history after a failed Put: %v", rows)
+				}
+				// The store keeps working.
+				if b, err := s.Put("a", 1, content("Two"), AuthorBrowser); err != nil || b.Revision != 2 {
+					t.Fatalf("Put after the failure = %+v, %v", b, err)
+				}
+			}
+			// A creation fails at its capability (first occurrence) or at its first revision (second, or
+			// the first link) and leaves nothing behind.
+			for n, id := range []string{"b", "c"} {
+				before := dirState(t, dir)
+				failed := failAt(n + 1)
+				_, _, err := s.Create(id, content("B"), AuthorBrowser)
+				s.hook = nil
+				if !*failed {
+					if err != nil {
+						t.Fatalf("Create %s = %v", id, err)
+					}
+					continue
+				}
+				if !errors.Is(err, boom) {
+					t.Fatalf("Create %s = %v", id, err)
+				}
+				sameState(t, "a failed Create", before, dirState(t, dir))
+				if _, err := s.Get(id); !errors.Is(err, ErrNotFound) {
+					t.Fatal("a failed Create made a board")
 				}
 			}
 			if tf := tempFiles(t, dir); len(tf) != 0 {
@@ -489,19 +545,19 @@ func TestReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Create("a", content("A"))
-	_, capB, _ := s.Create("b", content("B"))
-	b2, _ := s.Put("b", 1, content("B2"))
+	s.Create("a", content("A"), AuthorBrowser)
+	_, capB, _ := s.Create("b", content("B"), AuthorBrowser)
+	b2, _ := s.Put("b", 1, content("B2"), AuthorBrowser)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if got := readFile(t, filepath.Join(dir, ".lock")); len(got) != 0 {
 		t.Fatalf("the lock file still names an owner after Close: %q", got)
 	}
-	if _, err := s.Put("b", 2, content("B3")); !errors.Is(err, ErrClosed) {
+	if _, err := s.Put("b", 2, content("B3"), AuthorBrowser); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Put after Close = %v", err)
 	}
-	if _, _, err := s.Create("c", content("C")); !errors.Is(err, ErrClosed) {
+	if _, _, err := s.Create("c", content("C"), AuthorBrowser); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Create after Close = %v", err)
 	}
 	if err := s.Close(); err != nil {
@@ -519,7 +575,7 @@ func TestReopen(t *testing.T) {
 	if len(s2.List()) != 2 {
 		t.Fatal("boards lost")
 	}
-	if _, err := s2.Put("b", 2, content("B3")); err != nil {
+	if _, err := s2.Put("b", 2, content("B3"), AuthorBrowser); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -582,7 +638,7 @@ func TestLock(t *testing.T) {
 func TestReadCapability(t *testing.T) {
 	dir := t.TempDir()
 	s := openT(t, dir, Options{})
-	_, capability, _ := s.Create("song", Example())
+	_, capability, _ := s.Create("song", Example(), AuthorBrowser)
 
 	// While the store holds the lock.
 	got, err := ReadCapability(dir, "song")
@@ -617,7 +673,7 @@ func TestReadCapability(t *testing.T) {
 func TestOpenCleansUp(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := Open(dir, Options{Logger: quiet})
-	s.Create("a", content("A"))
+	s.Create("a", content("A"), AuthorBrowser)
 	s.Close()
 	boards, caps := filepath.Join(dir, "boards"), filepath.Join(dir, "caps")
 	strays := []string{
@@ -654,7 +710,7 @@ func TestOpenCleansUp(t *testing.T) {
 
 func TestOpenRefusesDamagedBoards(t *testing.T) {
 	valid := func() []byte {
-		b := Board{ID: "x", Revision: 3, Content: Example(), UpdatedAt: time.Now()}
+		b := Board{ID: "x", Revision: 3, Content: Example(), UpdatedAt: time.Now(), Author: AuthorPi}
 		return b.JSON()
 	}
 	for _, tt := range []struct {
@@ -663,17 +719,20 @@ func TestOpenRefusesDamagedBoards(t *testing.T) {
 		{"torn", string(valid()[:100]), "damaged"},
 		{"empty", "", "damaged"},
 		{"wrong-id", strings.Replace(string(valid()), `"id":"x"`, `"id":"y"`, 1), `holds board "y"`},
-		{"revision-0", strings.Replace(string(valid()), `"revision":3`, `"revision":0`, 1), "revision 0"},
+		{"wrong-revision", strings.Replace(string(valid()), `"revision":3`, `"revision":2`, 1), "holds revision 2"},
 		{"bad-content", strings.Replace(string(valid()), `"tempo":96`, `"tempo":9`, 1), "tempo"},
 		{"bad-time", strings.Replace(string(valid()), `"updatedAt":"`, `"updatedAt":"yesterday`, 1), "updatedAt"},
 		{"unknown-field", strings.Replace(string(valid()), `"id":"x"`, `"id":"x","extra":1`, 1), "unknown field"},
 		{"trailing", string(valid()) + "{}", "unexpected data"},
-		{"no-content", `{"id":"x","revision":1,"updatedAt":"2025-01-01T00:00:00Z"}`, "no content"},
+		{"no-content", `{"id":"x","revision":3,"updatedAt":"2025-01-01T00:00:00Z","author":"pi"}`, "no content"},
+		{"no-author", strings.Replace(string(valid()), `"author":"pi"`, `"author":null`, 1), "author"},
+		{"claimed-author", strings.Replace(string(valid()), `"author":"pi"`, `"author":"root"`, 1), "author"},
+		{"restored-from-later", strings.Replace(string(valid()), `"restoredFrom":null`, `"restoredFrom":3`, 1), "restoredFrom"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			os.MkdirAll(filepath.Join(dir, "boards"), 0o700)
-			path := filepath.Join(dir, "boards", "x.json")
+			os.MkdirAll(filepath.Join(dir, "boards", "x"), 0o700)
+			path := revFile(dir, "x", 3)
 			os.WriteFile(path, []byte(tt.data), 0o600)
 			_, err := Open(dir, Options{Logger: quiet})
 			if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.want) {
@@ -682,7 +741,7 @@ func TestOpenRefusesDamagedBoards(t *testing.T) {
 			// The failed Open released the lock.
 			os.WriteFile(path, valid(), 0o600)
 			s := openT(t, dir, Options{})
-			if b, err := s.Get("x"); err != nil || b.Revision != 3 {
+			if b, err := s.Get("x"); err != nil || b.Revision != 3 || b.Author != AuthorPi {
 				t.Fatalf("Get = %+v, %v", b, err)
 			}
 		})
@@ -692,7 +751,7 @@ func TestOpenRefusesDamagedBoards(t *testing.T) {
 func TestMissingCapabilityIsRemade(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := Open(dir, Options{Logger: quiet})
-	_, old, _ := s.Create("a", Example())
+	_, old, _ := s.Create("a", Example(), AuthorBrowser)
 	s.Close()
 	os.Remove(filepath.Join(dir, "caps", "a"))
 	s2 := openT(t, dir, Options{})
@@ -720,7 +779,7 @@ func TestEnsureExample(t *testing.T) {
 	if err != nil || !created || b.Revision != 1 || !reflect.DeepEqual(b.Content, Example()) {
 		t.Fatalf("EnsureExample = %+v, %v, %v", b, created, err)
 	}
-	s.Put("welcome", 1, content("Mine now"))
+	s.Put("welcome", 1, content("Mine now"), AuthorBrowser)
 	b, created, err = s.EnsureExample("welcome")
 	if err != nil || created || b.Revision != 2 || b.Content.Title != "Mine now" {
 		t.Fatalf("second EnsureExample = %+v, %v, %v", b, created, err)
@@ -763,7 +822,7 @@ func TestRacingWriters(t *testing.T) {
 		published = append(published, b.Revision)
 		mu.Unlock()
 	}})
-	s.Create("race", content("start"))
+	s.Create("race", content("start"), AuthorBrowser)
 	for round := int64(1); round <= 5; round++ {
 		var wg sync.WaitGroup
 		results := make([]error, writers)
@@ -772,7 +831,7 @@ func TestRacingWriters(t *testing.T) {
 		for i := range writers {
 			wg.Go(func() {
 				<-start
-				boards[i], results[i] = s.Put("race", round, content(fmt.Sprintf("writer %d round %d", i, round)))
+				boards[i], results[i] = s.Put("race", round, content(fmt.Sprintf("writer %d round %d", i, round)), AuthorBrowser)
 			})
 		}
 		close(start)
@@ -793,7 +852,7 @@ func TestRacingWriters(t *testing.T) {
 		if winner < 0 {
 			t.Fatalf("round %d: nobody won", round)
 		}
-		onDisk := readFile(t, filepath.Join(dir, "boards", "race.json"))
+		onDisk := readFile(t, revFile(dir, "race", round+1))
 		if !bytes.Equal(onDisk, append(boards[winner].JSON(), '\n')) {
 			t.Fatalf("round %d: the file is not the winner's board", round)
 		}
@@ -825,12 +884,12 @@ func TestConcurrentBoards(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 4 {
 		id := fmt.Sprintf("b%d", i)
-		s.Create(id, content(id))
+		s.Create(id, content(id), AuthorBrowser)
 		for range 2 {
 			wg.Go(func() {
 				for range 10 {
 					b, _ := s.Get(id)
-					_, err := s.Put(id, b.Revision, content(id+" again"))
+					_, err := s.Put(id, b.Revision, content(id+" again"), AuthorBrowser)
 					if _, ok := errors.AsType[*ConflictError](err); err != nil && !ok {
 						t.Error(err)
 					}
@@ -853,7 +912,7 @@ func TestConcurrentBoards(t *testing.T) {
 func TestCloseWaitsForCommits(t *testing.T) {
 	dir := t.TempDir()
 	s, _ := Open(dir, Options{Logger: quiet})
-	s.Create("a", content("A"))
+	s.Create("a", content("A"), AuthorBrowser)
 	inSync, release := make(chan struct{}), make(chan struct{})
 	s.hook = func(step string) error {
 		if step == "sync" {
@@ -864,7 +923,7 @@ func TestCloseWaitsForCommits(t *testing.T) {
 	}
 	putDone := make(chan error, 1)
 	go func() {
-		_, err := s.Put("a", 1, content("B"))
+		_, err := s.Put("a", 1, content("B"), AuthorBrowser)
 		putDone <- err
 	}()
 	<-inSync

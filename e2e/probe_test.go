@@ -564,7 +564,7 @@ func runPiProbe(t *testing.T, mode string, start func(p *probe) *Pi) {
 		if code != 200 || v.Get("id").String() != board || v.Get("revision").Int() != 1 {
 			t.Fatalf("board over HTTP: %d %s", code, v.Raw)
 		}
-		if _, err := os.Stat(filepath.Join(pi.DataDir, "boards", board+".json")); err != nil {
+		if _, err := os.Stat(filepath.Join(pi.DataDir, "boards", board, "1.json")); err != nil {
 			t.Fatalf("board file: %v", err)
 		}
 		code, v = c.request(t, "GET", "/api/capabilities", nil)
@@ -602,11 +602,11 @@ func runPiProbe(t *testing.T, mode string, start func(p *probe) *Pi) {
 				t.Fatal("the capability reached the model")
 			}
 		}
-		disk, err := os.ReadFile(filepath.Join(pi.DataDir, "boards", board+".json"))
+		disk, err := os.ReadFile(filepath.Join(pi.DataDir, "boards", board, "2.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if d := gjson.ParseBytes(disk); d.Get("revision").Int() != 2 || d.Get("content.title").String() != "Probe Title" {
+		if d := gjson.ParseBytes(disk); d.Get("revision").Int() != 2 || d.Get("content.title").String() != "Probe Title" || d.Get("author").String() != "pi" {
 			t.Fatalf("board file after put: %.300s", disk)
 		}
 		code, v := c.request(t, "GET", "/api/boards/"+board, nil)

@@ -227,8 +227,12 @@ func TestUnknownBoardCreatedFromExample(t *testing.T) {
 	if got.ID != "fresh-board" || string(got.Content) != string(want) {
 		t.Fatalf("board %s, want content %s", body, want)
 	}
-	if _, err := os.Stat(filepath.Join(fb.dir, "boards", "fresh-board.json")); err != nil {
-		t.Fatal(err)
+	// Tele wrote it: the example is revision 1 by tele, on disk and in the board.
+	if f := readFile(t, filepath.Join(fb.dir, "boards", "fresh-board", "1.json")); !strings.Contains(f, `"author":"tele"`) {
+		t.Fatalf("revision file %s", f)
+	}
+	if !strings.Contains(body, `"author":"tele","restoredFrom":null`) {
+		t.Fatalf("board %s, want author tele", body)
 	}
 }
 
@@ -298,7 +302,8 @@ func TestToolGetAndCatalogueNeverCarryTheCapability(t *testing.T) {
 	r := fb.call("tool", `{"action":"get"}`)
 	var got map[string]json.RawMessage
 	json.Unmarshal(r.m["ok"], &got)
-	if len(got) != 3 || got["id"] == nil || got["revision"] == nil || got["content"] == nil {
+	if len(got) != 5 || got["id"] == nil || got["revision"] == nil || got["content"] == nil ||
+		string(got["author"]) != `"tele"` || string(got["restoredFrom"]) != "null" {
 		t.Fatalf("get result %s", r.m["ok"])
 	}
 	cat := fb.call("tool", `{"action":"catalogue"}`)
@@ -336,9 +341,20 @@ func getBoard(t *testing.T, fb *fakeBridge) (int64, board.Content) {
 func TestToolPut(t *testing.T) {
 	fb := startHost(t, hostOpts{})
 	r := fb.ready("songs")
-	file := filepath.Join(fb.dir, "boards", "songs.json")
+	boardDir := filepath.Join(fb.dir, "boards", "songs")
+	files := func() string { // every revision file of the board, with its bytes
+		ents, err := os.ReadDir(boardDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, e := range ents {
+			b.WriteString(e.Name() + "\n" + readFile(t, filepath.Join(boardDir, e.Name())) + "\n")
+		}
+		return b.String()
+	}
 	rev, content := getBoard(t, fb)
-	before := readFile(t, file)
+	before := files()
 
 	stream := openSSE(t, r.origin+"/api/boards/songs/events", nil)
 	if ev := stream.next(t); ev.name != "board" {
@@ -360,8 +376,8 @@ func TestToolPut(t *testing.T) {
 	if e.Err.Code != "revision_conflict" || e.Err.CurrentRevision != rev || e.Err.Message == "" {
 		t.Fatalf("stale put: %s", stale.line)
 	}
-	if readFile(t, file) != before {
-		t.Fatal("a stale put changed the file")
+	if files() != before {
+		t.Fatal("a stale put changed the board's files")
 	}
 
 	// Invalid content: an error naming path and rule, nothing changed.
@@ -377,8 +393,8 @@ func TestToolPut(t *testing.T) {
 	if !strings.Contains(dup.line, `"code":"invalid_content"`) {
 		t.Fatalf("duplicate key in content: %s", dup.line)
 	}
-	if readFile(t, file) != before {
-		t.Fatal("an invalid put changed the file")
+	if files() != before {
+		t.Fatal("an invalid put changed the board's files")
 	}
 	select {
 	case ev := <-stream.events:
@@ -389,19 +405,24 @@ func TestToolPut(t *testing.T) {
 	// A good put: the result, the file, and the board stream.
 	good := fb.call("tool", fmt.Sprintf(`{"action":"put","expectedRevision":%d,"content":%s}`, rev, cb))
 	var res struct {
-		ID       string
-		Revision int64
-		Content  board.Content
+		ID           string
+		Revision     int64
+		Content      board.Content
+		Author       string
+		RestoredFrom *int64
 	}
-	if err := json.Unmarshal(good.m["ok"], &res); err != nil || res.Revision != rev+1 || res.Content.Title != "Changed" {
+	if err := json.Unmarshal(good.m["ok"], &res); err != nil || res.Revision != rev+1 || res.Content.Title != "Changed" || res.Author != "pi" || res.RestoredFrom != nil {
 		t.Fatalf("good put: %s", good.line)
 	}
 	ev := stream.next(t)
 	if ev.name != "board" || !strings.Contains(ev.data, `"title":"Changed"`) || !strings.Contains(ev.data, fmt.Sprintf(`"revision":%d`, rev+1)) {
 		t.Fatalf("stream event %+v", ev)
 	}
-	if !strings.Contains(readFile(t, file), `"Changed"`) {
-		t.Fatal("the file lacks the put")
+	if ev.name != "board" || !strings.Contains(ev.data, `"author":"pi"`) {
+		t.Fatalf("stream event %+v, want author pi", ev)
+	}
+	if f := readFile(t, filepath.Join(boardDir, fmt.Sprintf("%d.json", rev+1))); !strings.Contains(f, `"Changed"`) || !strings.Contains(f, `"author":"pi"`) {
+		t.Fatalf("the revision file lacks the put: %s", f)
 	}
 	capability, _ := board.ReadCapability(fb.dir, "songs")
 	if strings.Contains(good.line, capability) {

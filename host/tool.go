@@ -19,11 +19,22 @@ const (
 	CodeRevoked          = "revoked"           // a call after the binding was revoked
 )
 
-// boardResult is the tool's view of a board: never the capability, never updatedAt.
+// boardResult is the tool's view of a board: never the capability, never updatedAt. Author and
+// restoredFrom let the model see who wrote the revision it read (a person may have undone its change).
 type boardResult struct {
-	ID       string        `json:"id"`
-	Revision int64         `json:"revision"`
-	Content  board.Content `json:"content"`
+	ID           string        `json:"id"`
+	Revision     int64         `json:"revision"`
+	Content      board.Content `json:"content"`
+	Author       board.Author  `json:"author"`
+	RestoredFrom *int64        `json:"restoredFrom"`
+}
+
+func resultOf(b board.Board) boardResult {
+	r := boardResult{ID: b.ID, Revision: b.Revision, Content: b.Content, Author: b.Author}
+	if b.RestoredFrom != 0 {
+		r.RestoredFrom = &b.RestoredFrom
+	}
+	return r
 }
 
 // Call answers the bridge's calls: `tool` (the tele_board tool) and `invite`.
@@ -86,7 +97,7 @@ func (h *host) tool(args []byte) (any, error) {
 		if err != nil {
 			return nil, h.storeError(err)
 		}
-		return boardResult{b.ID, b.Revision, b.Content}, nil
+		return resultOf(b), nil
 	case "put":
 		return h.put(f)
 	}
@@ -113,12 +124,12 @@ func (h *host) put(f link.Fields) (any, error) {
 	if err != nil {
 		return nil, h.storeError(err)
 	}
-	b, err := h.store.Put(h.boardID, rev, c)
+	b, err := h.store.Put(h.boardID, rev, c, board.AuthorPi)
 	if err != nil {
 		return nil, h.storeError(err)
 	}
 	h.log.Info("host: tool put", "board", b.ID, "revision", b.Revision)
-	return boardResult{b.ID, b.Revision, b.Content}, nil
+	return resultOf(b), nil
 }
 
 // storeError maps the store's and the schema's errors to err replies.

@@ -287,7 +287,7 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 
 	// Durable: on disk, not only in memory.
-	data, err := os.ReadFile(filepath.Join(l.Dir, "boards", "song.json"))
+	data, err := os.ReadFile(filepath.Join(l.Dir, "boards", "song", "2.json"))
 	if err != nil || !strings.Contains(string(data), "Written during shutdown") || !strings.Contains(string(data), `"revision":2`) {
 		t.Fatalf("on disk after shutdown: %s %v", data, err)
 	}
