@@ -12,11 +12,12 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // fakeBridge plays the Pi bridge frame by frame over pipes, with host.Run in process.
@@ -94,6 +95,9 @@ func startHost(t testing.TB, o hostOpts) *fakeBridge {
 		raw: make(chan string, 256), readEnd: make(chan struct{}),
 	}
 	fb.t = t
+	// Runs after the cleanup below has stopped the host: every goroutine it started must have ended.
+	before := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, before) })
 	go func() {
 		fb.done <- Run(o.ctx, inR, outW, cfg)
 		outW.Close()
@@ -416,28 +420,4 @@ func compact(b []byte) string {
 		panic(err)
 	}
 	return out.String()
-}
-
-// noGoroutinesLeft fails if a goroutine started by the module's packages (not by test code) is still
-// running: after Run returns, every goroutine the host started must have stopped.
-func noGoroutinesLeft(t *testing.T) {
-	t.Helper()
-	var left []string
-	for deadline := time.Now().Add(3 * time.Second); ; {
-		left = left[:0]
-		buf := make([]byte, 1<<20)
-		buf = buf[:runtime.Stack(buf, true)]
-		for _, g := range strings.Split(string(buf), "\n\n") {
-			if strings.Contains(g, "tele/") && !strings.Contains(g, "_test.go") {
-				left = append(left, g)
-			}
-		}
-		if len(left) == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if len(left) > 0 {
-		t.Fatalf("%d goroutines of the host still run:\n%s", len(left), strings.Join(left, "\n\n"))
-	}
 }

@@ -187,7 +187,6 @@ func TestFatalDataLocked(t *testing.T) {
 	if err := fb.runResult(); !errors.As(err, &fe) || fe.Code != "data_locked" {
 		t.Fatalf("Run: %v", err)
 	}
-	noGoroutinesLeft(t)
 }
 
 func TestFatalPortInUse(t *testing.T) {
@@ -207,7 +206,6 @@ func TestFatalPortInUse(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(fb.dir, "boards")); !os.IsNotExist(err) {
 		t.Fatal("a busy port changed the data directory")
 	}
-	noGoroutinesLeft(t)
 }
 
 func TestUnknownBoardCreatedFromExample(t *testing.T) {
@@ -506,7 +504,6 @@ func TestRevokeClosesEverything(t *testing.T) {
 	if !strings.Contains(fb.logs.String(), "reason=off") {
 		t.Fatal("the revoke reason was not logged")
 	}
-	noGoroutinesLeft(t)
 }
 
 func TestStdinEOFEndsPromptly(t *testing.T) {
@@ -532,7 +529,6 @@ func TestStdinEOFEndsPromptly(t *testing.T) {
 		t.Fatalf("the lock was not released: %v", err)
 	}
 	s.Close()
-	noGoroutinesLeft(t)
 }
 
 func TestContextEndStopsTheHost(t *testing.T) {
@@ -555,7 +551,6 @@ func TestContextEndStopsTheHost(t *testing.T) {
 		t.Fatalf("the lock was not released: %v", err)
 	}
 	s.Close()
-	noGoroutinesLeft(t)
 }
 
 func TestEOFBeforeHello(t *testing.T) {

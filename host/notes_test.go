@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 )
 
 // chatView reads GET /api/chat/:binding/status as the paired browser.
@@ -32,15 +31,28 @@ func (b *browser) status(t *testing.T) map[string]json.RawMessage {
 	return m
 }
 
-// eventually polls cond (over HTTP) until it holds: notes are applied asynchronously to the HTTP side.
-func eventually(t *testing.T, what string, cond func() bool) {
+// watch opens the paired browser's chat stream. Notes reach the HTTP side asynchronously; each change
+// they make is published to the stream as a complete snapshot, the document GET status answers.
+func (b *browser) watch(t *testing.T) *sseClient {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("never: %s", what)
+	return openSSE(t, b.origin+"/api/chat/"+b.binding+"/events", b.cookie)
+}
+
+// await reads snapshots from s until one satisfies cond, and returns it.
+func await(t *testing.T, s *sseClient, what string, cond func(view map[string]json.RawMessage) bool) map[string]json.RawMessage {
+	t.Helper()
+	for {
+		ev := wait(t, s.events, what)
+		if ev.name != "snapshot" {
+			continue
 		}
-		time.Sleep(5 * time.Millisecond)
+		var view map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(ev.data), &view); err != nil {
+			t.Fatalf("snapshot %q: %v", ev.data, err)
+		}
+		if cond(view) {
+			return view
+		}
 	}
 }
 
@@ -52,10 +64,11 @@ func TestNotesDriveTheChatView(t *testing.T) {
 	fb := startHost(t, hostOpts{})
 	r := fb.ready("songs")
 	b, _ := pair(t, r, r.Invite)
+	view := b.watch(t)
 
 	fb.send(`{"note":"branch","reset":true,"entries":` + compact(fixture) + `}`)
-	eventually(t, "the branch projected", func() bool {
-		return strings.Contains(string(b.status(t)["items"]), `"role":"user"`)
+	await(t, view, "the branch projected", func(v map[string]json.RawMessage) bool {
+		return strings.Contains(string(v["items"]), `"role":"user"`)
 	})
 	items := string(b.status(t)["items"])
 	if !strings.Contains(items, "SCRIPTED_REPLY to: hello") {
@@ -72,26 +85,25 @@ func TestNotesDriveTheChatView(t *testing.T) {
 	fb.send(`{"note":"stream","message":"text"}`)
 
 	fb.send(`{"note":"agent_start"}`)
-	eventually(t, "running", func() bool { return string(b.status(t)["status"]) == `"running"` })
+	await(t, view, "running", func(v map[string]json.RawMessage) bool { return string(v["status"]) == `"running"` })
 	if string(b.status(t)["runId"]) == "null" {
 		t.Fatal("no runId after agent_start")
 	}
 	fb.send(`{"note":"stream","message":{"role":"assistant","content":[{"type":"text","text":"Streaming words"}],"timestamp":1}}`)
-	eventually(t, "the streaming item", func() bool {
-		return strings.Contains(string(b.status(t)["items"]), "Streaming words")
+	await(t, view, "the streaming item", func(v map[string]json.RawMessage) bool {
+		return strings.Contains(string(v["items"]), "Streaming words")
 	})
 	fb.send(`{"note":"turn_end"}`)
-	eventually(t, "the streaming item gone", func() bool {
-		return !strings.Contains(string(b.status(t)["items"]), "Streaming words")
+	await(t, view, "the streaming item gone", func(v map[string]json.RawMessage) bool {
+		return !strings.Contains(string(v["items"]), "Streaming words")
 	})
 	fb.send(`{"note":"state","idle":false,"pending":true,"prompt":true}`)
-	eventually(t, "terminal prompt", func() bool { return string(b.status(t)["status"]) == `"terminal-prompt"` })
+	await(t, view, "terminal prompt", func(v map[string]json.RawMessage) bool { return string(v["status"]) == `"terminal-prompt"` })
 	fb.send(`{"note":"state","idle":false,"pending":false,"prompt":false}`)
 	fb.send(`{"note":"agent_end"}`)
 	fb.send(`{"note":"settled"}`)
-	eventually(t, "settled", func() bool {
-		s := b.status(t)
-		return string(s["status"]) == `"idle"` && string(s["idleVersion"]) == "2" && string(s["runId"]) == "null"
+	await(t, view, "settled", func(v map[string]json.RawMessage) bool {
+		return string(v["status"]) == `"idle"` && string(v["idleVersion"]) == "2" && string(v["runId"]) == "null"
 	})
 	if logs := fb.logs.String(); strings.Contains(logs, "SCRIPTED_REPLY") || strings.Contains(logs, "Streaming words") {
 		t.Fatal("message text in the logs")
@@ -102,10 +114,11 @@ func TestAbortAndFailedSendReachTheBridge(t *testing.T) {
 	fb := startHost(t, hostOpts{})
 	r := fb.ready("songs")
 	b, _ := pair(t, r, r.Invite)
+	view := b.watch(t)
 	fb.send(`{"note":"agent_start"}`)
 	var runID string
-	eventually(t, "a run", func() bool {
-		json.Unmarshal(b.status(t)["runId"], &runID)
+	await(t, view, "a run", func(v map[string]json.RawMessage) bool {
+		json.Unmarshal(v["runId"], &runID)
 		return runID != ""
 	})
 	done := make(chan int, 1)
@@ -125,7 +138,7 @@ func TestAbortAndFailedSendReachTheBridge(t *testing.T) {
 		t.Fatalf("abort: %d", code)
 	}
 	fb.send(`{"note":"settled"}`)
-	eventually(t, "idle", func() bool { return string(b.status(t)["status"]) == `"idle"` })
+	await(t, view, "idle", func(v map[string]json.RawMessage) bool { return string(v["status"]) == `"idle"` })
 
 	// The bridge refuses a send: the browser hears the submission is uncertain.
 	go func() {
