@@ -15,8 +15,9 @@ import (
 	"tele/web"
 )
 
-// This file is the board's HTTP edge (SPEC 4): the only file of the package that knows about HTTP and
-// streams. The store itself knows neither; the server wires its OnCommit to Publisher.
+// This file and http_history.go are the board's HTTP edge (SPEC 4): the only files of the package that
+// know about HTTP and streams. The store itself knows neither; the server wires its OnCommit to
+// Publisher.
 
 // Limits of the board routes.
 const (
@@ -76,6 +77,9 @@ func (h *Handler) Register(r *httprouter.Router) {
 	r.GET("/api/boards/:board", h.handle(h.getBoard))
 	r.PUT("/api/boards/:board", h.handle(h.putBoard))
 	r.GET("/api/boards/:board/events", h.handle(h.streamBoard))
+	r.GET("/api/boards/:board/revisions", h.handle(h.listRevisions))
+	r.GET("/api/boards/:board/revisions/:revision", h.handle(h.getRevision))
+	r.POST("/api/boards/:board/restore", h.handle(h.restoreBoard))
 }
 
 // handle adapts a route that returns an error: every error goes through httpError and web.WriteError,
@@ -103,6 +107,8 @@ func httpError(err error) error {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return errNotFound
+	case errors.Is(err, ErrRevisionNotFound):
+		return errRevisionNotFound
 	case errors.Is(err, ErrInvalidID):
 		return invalidContent("id", "an id is 1-64 letters, digits, _ or -, starting with a letter or digit")
 	case errors.Is(err, ErrExists):
