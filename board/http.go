@@ -28,6 +28,16 @@ const (
 	// runaway client or model loop cannot grind the disk.
 	WriteBurst = 40
 	WriteEvery = 50 * time.Millisecond
+	// CreateBurst and CreateEvery limit board creation over the whole server: a person makes a few boards
+	// a minute, a runaway script hundreds a second, each a file pair that stays.
+	CreateBurst = 20
+	CreateEvery = 3 * time.Second
+	// MaxStreamsPerBoard and MaxStreams bound live board streams (per board: a band and its audience;
+	// in all: what one machine's pages need), so a local process cannot open streams until memory or
+	// descriptors run out. Beyond either, a stream is refused with 429 and Retry-After StreamRetry.
+	MaxStreamsPerBoard = 64
+	MaxStreams         = 256
+	StreamRetry        = 10 * time.Second
 )
 
 // EventName is the name of the SSE event that carries a whole board.
@@ -51,6 +61,7 @@ type Handler struct {
 	hub       *sse.Hub
 	log       *slog.Logger
 	writes    *web.Limiter // per board id
+	creates   *web.Limiter // one bucket for the server
 	catalogue []byte
 }
 
@@ -65,6 +76,7 @@ func NewHandler(store *Store, hub *sse.Hub, log *slog.Logger) *Handler {
 		hub:       hub,
 		log:       log,
 		writes:    web.NewLimiter(WriteEvery, WriteBurst),
+		creates:   web.NewLimiter(CreateEvery, CreateBurst),
 		catalogue: CatalogueJSON(),
 	}
 }
@@ -116,7 +128,8 @@ func httpError(err error) error {
 	case errors.Is(err, ErrBadCapability):
 		return web.NewError(http.StatusForbidden, "bad_capability", "the capability does not match this board")
 	case errors.Is(err, sse.ErrTooManyStreams):
-		return web.NewError(http.StatusTooManyRequests, "rate_limited", "too many streams")
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "too many live views of boards are open; close one and retry later", RetryAfter: StreamRetry}
 	case errors.Is(err, sse.ErrHubClosed), errors.Is(err, ErrClosed):
 		return web.NewError(http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
 	}
@@ -270,8 +283,9 @@ type createRequest struct {
 // createBoard handles POST /api/boards: only this server's own pages may create a board, so a present
 // Sec-Fetch-Site must be same-origin (the guard refused cross-site and same-site; this also refuses
 // "none", a request no page made) and a present Origin must be ours. Requests without either (curl, Pi)
-// pass, as for writes. The answer, 201, is the only response that ever carries a capability: the
-// board's fields plus "capability".
+// pass, as for writes. A creation that passed every check but exceeds the server's creation rate
+// (CreateBurst, then one per CreateEvery) is 429 with Retry-After. The answer, 201, is the only response
+// that ever carries a capability: the board's fields plus "capability".
 func (h *Handler) createBoard(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
 		return errNotFromPage
@@ -289,6 +303,10 @@ func (h *Handler) createBoard(w http.ResponseWriter, r *http.Request, _ httprout
 		if err := c.Validate(); err != nil {
 			return contentPath(err)
 		}
+	}
+	if ok, wait := h.creates.Allow(""); !ok {
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "too many boards created in a short time; retry later", RetryAfter: wait}
 	}
 	b, capability, err := h.store.Create(req.ID, c, AuthorBrowser)
 	if err != nil {

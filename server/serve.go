@@ -21,8 +21,8 @@ var ErrPortInUse = errors.New("port already in use")
 // Timeouts of Serve.
 const (
 	// ReadHeaderTimeout bounds how long a client may take to send its request headers (slowloris).
-	// There is no overall read or write timeout: SSE responses live for hours, and bodies are bounded by
-	// size per route.
+	// There is no overall read or write timeout: SSE responses live for hours. Bodies are bounded by
+	// size per route and in time by BodyTimeout (Handler), which spares requests without a body.
 	ReadHeaderTimeout = 10 * time.Second
 	// IdleTimeout closes keep-alive connections nobody uses.
 	IdleTimeout = 2 * time.Minute
@@ -108,7 +108,9 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, hubs ...*sse.Hu
 // published to the board's topic (board.Publisher) after it is durable. Close the store, then the hub
 // (Serve closes the hub when it stops).
 func OpenStore(dir string) (*board.Store, *sse.Hub, error) {
-	hub := sse.NewHub(sse.Options{}) // heartbeat 15 s, slow-client cut at 512 KiB: several whole boards
+	// Heartbeat 15 s, slow-client cut at 512 KiB (several whole boards), and room for a band on one board
+	// without letting a local process open streams until memory or descriptors run out.
+	hub := sse.NewHub(sse.Options{MaxPerTopic: board.MaxStreamsPerBoard, MaxStreams: board.MaxStreams})
 	store, err := board.Open(dir, board.Options{OnCommit: board.Publisher(hub)})
 	if err != nil {
 		hub.Close()

@@ -2,7 +2,7 @@
 // router with the board routes, the pages and the static files, the optional chat routes, the request
 // guard of SPEC 4.1, panic recovery, the access log, and a graceful shutdown.
 //
-// Outermost first, every request passes: recovery and access log → web.Guard (headers, Host, Fetch
+// Outermost first, every request passes: the body's read deadline → recovery and access log → web.Guard (headers, Host, Fetch
 // Metadata, preflight) → the router → the route's own checks.
 package server
 
@@ -111,7 +111,7 @@ func Handler(cfg Config, port int) http.Handler {
 	}
 
 	guarded := web.Guard(web.GuardConfig{Port: port, IsPage: IsPage, OriginRequired: OriginRequired, Logger: log}, r)
-	return accessLog(log, guarded)
+	return bodyDeadline(BodyTimeout, accessLog(log, guarded))
 }
 
 // notFound answers every unknown path, page or API, with the API's JSON error: one error shape everywhere.

@@ -41,8 +41,9 @@ const (
 // Errors. Subscribe returns ErrTooManyStreams and ErrHubClosed; Subscription.Err reports why a
 // subscription ended.
 var (
-	// ErrTooManyStreams is returned by Subscribe when the topic already has MaxPerTopic subscriptions.
-	ErrTooManyStreams = errors.New("sse: too many streams on this topic")
+	// ErrTooManyStreams is returned by Subscribe when the topic already has MaxPerTopic subscriptions
+	// or the hub MaxStreams.
+	ErrTooManyStreams = errors.New("sse: too many streams")
 	// ErrHubClosed is returned by Subscribe after Close, and is the Err of subscriptions ended by Close.
 	ErrHubClosed = errors.New("sse: hub closed")
 	// ErrTopicClosed is the Err of subscriptions ended by CloseTopic.
@@ -63,6 +64,7 @@ type Event struct {
 // Options configure a Hub. The zero value is usable.
 type Options struct {
 	MaxPerTopic    int           // 0 = unlimited; the chat hub uses 4
+	MaxStreams     int           // subscriptions over all topics; 0 = unlimited
 	MaxQueuedBytes int           // unsent bytes above this close the stream (slow client); 0 = DefaultMaxQueuedBytes
 	Heartbeat      time.Duration // 0 = DefaultHeartbeat; < 0 disables heartbeats
 	WriteTimeout   time.Duration // deadline of each write; 0 = DefaultWriteTimeout
@@ -92,7 +94,7 @@ func NewHub(o Options) *Hub {
 }
 
 // Subscribe registers a new subscription on topic. Events published from now on are queued for it.
-// It fails with ErrTooManyStreams when the topic is full and ErrHubClosed after Close.
+// It fails with ErrTooManyStreams when the topic or the hub is full and ErrHubClosed after Close.
 func (h *Hub) Subscribe(topic string) (*Subscription, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -101,6 +103,9 @@ func (h *Hub) Subscribe(topic string) (*Subscription, error) {
 	}
 	subs := h.topics[topic]
 	if h.opts.MaxPerTopic > 0 && len(subs) >= h.opts.MaxPerTopic {
+		return nil, ErrTooManyStreams
+	}
+	if h.opts.MaxStreams > 0 && h.countLocked() >= h.opts.MaxStreams {
 		return nil, ErrTooManyStreams
 	}
 	if subs == nil {
@@ -176,6 +181,16 @@ func (h *Hub) Count(topic string) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return len(h.topics[topic])
+}
+
+// countLocked counts the subscriptions of every topic: Subscribe is rare next to Publish, so the sum
+// is cheaper than a counter every removal path must keep right.
+func (h *Hub) countLocked() int {
+	n := 0
+	for _, subs := range h.topics {
+		n += len(subs)
+	}
+	return n
 }
 
 func (h *Hub) removeLocked(s *Subscription) {
