@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/tidwall/gjson"
 )
 
 // userTextEqualToNotice shows a terminal message equal to a localized notice verbatim in both languages.
@@ -77,7 +79,18 @@ func (r *chatRig) terminalPrompt(t *testing.T) string {
 	a := r.tab
 	a.do(chromedp.Click(chromedp.ID("chat-input")))
 	a.do(chromedp.KeyEvent(kb.End + " too"))
-	r.pi.Prompt("/chatprobe prompt open")
+	// Pi 1.x says when its own dialogs open and close (ui_prompt_start/end): a real ctx.ui.confirm. On 0.73.1
+	// only the pi.events convention of cooperating extensions can say it.
+	from := r.pi.Mark()
+	var dialog gjson.Result
+	if r.line.Has("ui_prompt") {
+		r.pi.Send(map[string]any{"type": "prompt", "message": "/chatprobe confirm"})
+		dialog = r.pi.Wait(from, 30*time.Second, "the confirm dialog", func(l gjson.Result) bool {
+			return l.Get("type").String() == "extension_ui_request" && l.Get("method").String() == "confirm"
+		})
+	} else {
+		r.pi.Prompt("/chatprobe prompt open")
+	}
 	a.waitJS(`document.getElementById('chat').dataset.status === 'terminal-prompt'`, "terminal-prompt in the panel")
 	run := evalJS[string](a, `document.getElementById('chat-run').textContent`)
 	if !strings.HasPrefix(run, "Needs terminal action") {
@@ -93,8 +106,17 @@ func (r *chatRig) terminalPrompt(t *testing.T) string {
 	}
 	r.shot(a, "terminal-prompt-desktop-zh")
 	switchLanguageScripted(a, "en")
-	r.pi.Prompt("/chatprobe prompt close")
+	if r.line.Has("ui_prompt") {
+		answerDialog(t, r.pi, dialog)
+		r.pi.WaitNotify(from, "chatprobe: confirm closed true")
+	} else {
+		r.pi.Prompt("/chatprobe prompt close")
+	}
 	waitChatIdle(a)
 	a.waitJS(`!document.getElementById('chat-send').disabled`, "send is enabled again with a draft")
-	return "a terminal dialog: “Needs terminal action” / “需要终端操作”, send disabled; enabled again when it closes"
+	how := "announced on pi.events"
+	if r.line.Has("ui_prompt") {
+		how = "Pi's own ctx.ui.confirm (ui_prompt_start/end)"
+	}
+	return "a terminal dialog, " + how + ": “Needs terminal action” / “需要终端操作”, send disabled; enabled again when it closes"
 }

@@ -9,9 +9,13 @@ import "testing"
 // page are checked. Screenshots of every state and a secret-free report go to .audit/chat/.
 //
 // The scenarios run in order against one Pi and one paired tab, each building on the conversation the
-// earlier ones left; they live in chat_*_test.go by theme.
+// earlier ones left; they live in chat_*_test.go by theme. All of it runs once per supported Pi line.
 func TestChatPanel(t *testing.T) {
-	r := startChatRig(t)
+	forEachPi(t, testChatPanel)
+}
+
+func testChatPanel(t *testing.T, line piLine) {
+	r := startChatRig(t, line)
 	defer r.writeReport()
 	scenarios := []struct {
 		name string

@@ -53,6 +53,9 @@ const chatProbeExtension = `export default function (pi) {
 			if (verb === "prompt") {
 				pi.events.emit("tele:terminal-prompt", { open: arg === "open" });
 				ctx.ui.notify("chatprobe: prompt " + arg, "info");
+			} else if (verb === "confirm") {
+				const ok = await ctx.ui.confirm("Tele chat probe", "a dialog of Pi's own");
+				ctx.ui.notify("chatprobe: confirm closed " + ok, "info");
 			}
 		},
 	});
@@ -81,6 +84,7 @@ const chatRecorderScript = `(() => {
 
 type chatRig struct {
 	t        *testing.T // the whole panel test: the report and everything that lives as long as it
+	line     piLine
 	start    time.Time
 	fm       *FakeModel
 	pi       *Pi
@@ -101,6 +105,7 @@ type chatRig struct {
 type chatReport struct {
 	Pi          string     `json:"pi"`
 	Node        string     `json:"node"`
+	Native      []string   `json:"native"` // Pi events the bridge took as they are; it imitated the rest
 	Chromium    string     `json:"chromium"`
 	Board       string     `json:"board"`
 	UpdatedAt   string     `json:"updatedAt"`
@@ -117,11 +122,11 @@ type chatStep struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-func startChatRig(t *testing.T) *chatRig {
+func startChatRig(t *testing.T, line piLine) *chatRig {
 	t.Helper()
-	requirePi(t, piLines[0])
+	requirePi(t, line)
 	requireTool(t, "Debian chromium", chromiumPath)
-	r := &chatRig{t: t, start: time.Now(), report: chatReport{Board: chatBoardID}}
+	r := &chatRig{t: t, line: line, start: time.Now(), report: chatReport{Board: chatBoardID}}
 	r.fm = StartFakeModel(t)
 	r.fm.Script(r.model)
 	home := t.TempDir()
@@ -136,7 +141,7 @@ func startChatRig(t *testing.T) *chatRig {
 	if err := os.WriteFile(ext, []byte(chatProbeExtension), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.pi = StartPi(t, r.fm, PiOptions{Line: piLines[0], Home: home, Extensions: []string{ext, bridge}})
+	r.pi = StartPi(t, r.fm, PiOptions{Line: line, Home: home, Extensions: []string{ext, bridge}})
 	from := r.pi.Mark()
 	r.pi.Prompt("/tele " + chatBoardID)
 	r.takeInvitation(t, r.pi.WaitNotify(from, "one-time link"))
@@ -255,7 +260,7 @@ func (r *chatRig) shot(p *Page, name string) {
 	if err != nil {
 		p.t.Fatalf("screenshot %s: %v", name, err)
 	}
-	dir := filepath.Join(repoRoot(p.t), ".audit", "chat")
+	dir := r.auditDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		p.t.Fatal(err)
 	}
@@ -265,12 +270,16 @@ func (r *chatRig) shot(p *Page, name string) {
 	r.report.Screenshots = append(r.report.Screenshots, name+".png")
 }
 
-// writeReport writes .audit/chat/panel-report.json, refusing to write anything that holds a secret.
+// auditDir is .audit/chat/<pi line>/, where the screenshots and the report of that line's run go.
+func (r *chatRig) auditDir() string {
+	return filepath.Join(repoRoot(r.t), ".audit", "chat", r.line.Name())
+}
+
+// writeReport writes .audit/chat/<pi line>/panel-report.json, refusing to write anything that holds a secret.
 func (r *chatRig) writeReport() {
-	r.report.Pi = piVersion()
-	if out, err := exec.Command("node", "--version").Output(); err == nil {
-		r.report.Node = strings.TrimSpace(string(out))
-	}
+	r.report.Pi = r.line.Package + "@" + r.line.Version()
+	r.report.Node = r.line.NodeVersion()
+	r.report.Native = r.line.Native
 	if out, err := exec.Command(chromiumPath, "--version").Output(); err == nil {
 		r.report.Chromium = strings.TrimSpace(string(out))
 	}
@@ -291,7 +300,7 @@ func (r *chatRig) writeReport() {
 			return
 		}
 	}
-	dir := filepath.Join(repoRoot(r.t), ".audit", "chat")
+	dir := r.auditDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		r.t.Error(err)
 		return

@@ -46,7 +46,8 @@ var helloLogRe = regexp.MustCompile(`msg="host: hello" bridge=\S+ pi=(\S+) nativ
 func TestPiNativeEvents(t *testing.T) {
 	forEachPi(t, func(t *testing.T, line piLine) {
 		requirePi(t, line)
-		p := &probe{t: t, mode: "native-events", start: time.Now()}
+		p := &probe{t: t, line: line, mode: "native-events", start: time.Now()}
+		defer p.finish("native-events")
 		real, err := filepath.EvalSymlinks(teleBinary(t))
 		if err != nil {
 			t.Fatal(err)
@@ -95,9 +96,9 @@ func TestPiNativeEvents(t *testing.T) {
 		if string(m[1]) != line.Version() {
 			t.Errorf("tele host logged pi=%s, want %s", m[1], line.Version())
 		}
-		want := []string{""}
-		if line.Dir == "1.x" {
-			want = []string{"agent_settled", "ui_prompt"}
+		want := line.Native
+		if len(want) == 0 {
+			want = []string{""}
 		}
 		if !slices.Equal(native, want) {
 			t.Errorf("tele host logged native=%q, want %q", native, want)
@@ -114,7 +115,7 @@ func TestPiNativeEvents(t *testing.T) {
 					slices.Contains(assistantTexts(v), "reply to a plain browser message")
 			})
 		})
-		if !slices.Contains(native, "ui_prompt") {
+		if !line.Has("ui_prompt") {
 			return // Pi 0.73.1: dialogs only through the pi.events convention (the bridge probe's terminal-prompt step)
 		}
 

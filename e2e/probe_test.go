@@ -97,10 +97,14 @@ type probeCheck struct {
 }
 
 type probeRun struct {
-	Mode    string       `json:"mode"`
-	OK      bool         `json:"ok"`
-	Seconds float64      `json:"seconds"`
-	Checks  []probeCheck `json:"checks"`
+	Mode     string       `json:"mode"`
+	Pi       string       `json:"pi"`       // package@version
+	Node     string       `json:"node"`     // node --version of the Node that ran it
+	Native   []string     `json:"native"`   // Pi events the bridge took as they are
+	Imitated []string     `json:"imitated"` // the ones it imitated (settled: idle check; dialogs: pi.events only)
+	OK       bool         `json:"ok"`
+	Seconds  float64      `json:"seconds"`
+	Checks   []probeCheck `json:"checks"`
 }
 
 var reportMu sync.Mutex
@@ -113,8 +117,6 @@ func writeProbeReport(t *testing.T, name string, run probeRun, secrets []string)
 	defer reportMu.Unlock()
 	path := filepath.Join("..", ".audit", "chat", "probe.json")
 	doc := struct {
-		Pi        string              `json:"pi"`
-		Node      string              `json:"node"`
 		UpdatedAt string              `json:"updatedAt"`
 		Runs      map[string]probeRun `json:"runs"`
 	}{Runs: map[string]probeRun{}}
@@ -124,9 +126,10 @@ func writeProbeReport(t *testing.T, name string, run probeRun, secrets []string)
 			doc.Runs = map[string]probeRun{}
 		}
 	}
-	doc.Pi = piVersion()
-	if out, err := exec.Command("node", "--version").Output(); err == nil {
-		doc.Node = strings.TrimSpace(string(out))
+	for k := range doc.Runs {
+		if !strings.Contains(k, "/") {
+			delete(doc.Runs, k) // a run from before the report was kept per Pi line
+		}
 	}
 	doc.UpdatedAt = time.Now().UTC().Format(time.RFC3339)
 	doc.Runs[name] = run
@@ -147,12 +150,11 @@ func writeProbeReport(t *testing.T, name string, run probeRun, secrets []string)
 	}
 }
 
-func piVersion() string { return piLines[0].Version() }
-
 // ---- the probe ----
 
 type probe struct {
 	t       *testing.T
+	line    piLine
 	mode    string
 	fm      *FakeModel
 	pi      *Pi
@@ -187,12 +189,24 @@ func (p *probe) step(name string, fn func(t *testing.T) string) {
 
 func (p *probe) finish(name string) {
 	p.run.Mode = p.mode
+	p.run.Pi = p.line.Package + "@" + p.line.Version()
+	p.run.Node = p.line.NodeVersion()
+	p.run.Native = append([]string{}, p.line.Native...)
+	p.run.Imitated = []string{}
+	for _, e := range []string{"agent_settled", "ui_prompt"} {
+		if !p.line.Has(e) {
+			p.run.Imitated = append(p.run.Imitated, e)
+		}
+	}
 	p.run.Seconds = time.Since(p.start).Round(time.Millisecond).Seconds()
+	if p.run.Checks == nil {
+		p.run.Checks = []probeCheck{} // its subtests are the checks (native-events)
+	}
 	p.run.OK = !p.t.Failed()
 	for _, c := range p.run.Checks {
 		p.run.OK = p.run.OK && c.OK
 	}
-	writeProbeReport(p.t, name, p.run, p.secrets)
+	writeProbeReport(p.t, p.line.Name()+"/"+name, p.run, p.secrets)
 }
 
 func (p *probe) secret(s ...string) {
@@ -486,8 +500,8 @@ func (p *probe) sessionFileWith(t *testing.T, text string) string {
 
 // ---- the probe steps ----
 
-func runPiProbe(t *testing.T, mode string, start func(p *probe) *Pi) {
-	p := &probe{t: t, mode: mode, start: time.Now()}
+func runPiProbe(t *testing.T, line piLine, mode string, start func(p *probe) *Pi) {
+	p := &probe{t: t, line: line, mode: mode, start: time.Now()}
 	defer p.finish(mode)
 	bin := teleBinary(t)
 	real, err := filepath.EvalSymlinks(bin)
@@ -1013,47 +1027,93 @@ func teleCmd(t *testing.T, dir string, env []string, args ...string) []byte {
 	return out
 }
 
-// TestPiProbeExtensionFlag: the bridge from `tele pi print`, loaded with -e.
+// TestPiProbeExtensionFlag: the bridge from `tele pi print`, loaded with -e, on each Pi line.
 func TestPiProbeExtensionFlag(t *testing.T) {
-	requirePi(t, piLines[0])
-	runPiProbe(t, "extension-flag", func(p *probe) *Pi {
-		home := t.TempDir()
-		bridge := filepath.Join(home, "bridge", "tele.js")
-		os.MkdirAll(filepath.Dir(bridge), 0o700)
-		src := teleCmd(t, home, []string{"HOME=" + home}, "pi", "print")
-		if err := os.WriteFile(bridge, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		// The probe extension loads first, so its input hook runs before the bridge's; the second one after.
-		after := filepath.Join(home, "probe-after.js")
-		if err := os.WriteFile(after, []byte(probeAfterExtension), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p.secondLine = true
-		return StartPi(t, p.fm, PiOptions{Line: piLines[0], Home: home, Extensions: []string{writeProbeExtension(t, home), bridge, after}})
+	forEachPi(t, func(t *testing.T, line piLine) {
+		requirePi(t, line)
+		runPiProbe(t, line, "extension-flag", func(p *probe) *Pi {
+			home := t.TempDir()
+			bridge := filepath.Join(home, "bridge", "tele.js")
+			os.MkdirAll(filepath.Dir(bridge), 0o700)
+			src := teleCmd(t, home, []string{"HOME=" + home}, "pi", "print")
+			if err := os.WriteFile(bridge, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The probe extension loads first, so its input hook runs before the bridge's; the second one after.
+			after := filepath.Join(home, "probe-after.js")
+			if err := os.WriteFile(after, []byte(probeAfterExtension), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p.secondLine = true
+			return StartPi(t, p.fm, PiOptions{Line: line, Home: home, Extensions: []string{writeProbeExtension(t, home), bridge, after}})
+		})
 	})
 }
 
-// TestPiProbeProjectInstall: the bridge installed by `tele pi install --project` and discovered by Pi.
+// TestPiProbeProjectInstall: the bridge installed by `tele pi install --project` and discovered by Pi in
+// the project's .pi/extensions, on each Pi line (Pi 1.x loads it only in a trusted project: --approve).
 func TestPiProbeProjectInstall(t *testing.T) {
-	requirePi(t, piLines[0])
-	runPiProbe(t, "project-install", func(p *probe) *Pi {
+	forEachPi(t, func(t *testing.T, line piLine) {
+		requirePi(t, line)
+		runPiProbe(t, line, "project-install", func(p *probe) *Pi {
+			home := t.TempDir()
+			project := filepath.Join(home, "project")
+			os.MkdirAll(project, 0o700)
+			out := teleCmd(t, project, []string{"HOME=" + home}, "pi", "install", "--project")
+			want := filepath.Join(project, ".pi", "extensions", "tele.js")
+			if strings.TrimSpace(string(out)) != want {
+				t.Fatalf("tele pi install --project printed %q, want %q", out, want)
+			}
+			return StartPi(t, p.fm, PiOptions{Line: line, Home: home, Cwd: project, Trust: true, Extensions: []string{writeProbeExtension(t, home)}})
+		})
+	})
+}
+
+// TestPiGlobalInstall: `tele pi install` puts the bridge in <agent dir>/extensions, the agent dir named by
+// PI_CODING_AGENT_DIR as Pi reads it; each Pi line discovers it there (no -e) and /tele connects.
+func TestPiGlobalInstall(t *testing.T) {
+	forEachPi(t, func(t *testing.T, line piLine) {
+		requirePi(t, line)
+		p := &probe{t: t, line: line, mode: "global-install", start: time.Now()}
+		defer p.finish("global-install")
+		bin, _ := filepath.EvalSymlinks(teleBinary(t))
+		p.teleBin = bin
+		p.fm = StartFakeModel(t)
 		home := t.TempDir()
-		project := filepath.Join(home, "project")
-		os.MkdirAll(project, 0o700)
-		out := teleCmd(t, project, []string{"HOME=" + home}, "pi", "install", "--project")
-		want := filepath.Join(project, ".pi", "extensions", "tele.js")
-		if strings.TrimSpace(string(out)) != want {
-			t.Fatalf("tele pi install --project printed %q, want %q", out, want)
+		agent := filepath.Join(home, "agent") // where StartPi points PI_CODING_AGENT_DIR
+		out := teleCmd(t, home, []string{"HOME=" + home, "PI_CODING_AGENT_DIR=" + agent}, "pi", "install")
+		if want := filepath.Join(agent, "extensions", "tele.js"); strings.TrimSpace(string(out)) != want {
+			t.Fatalf("tele pi install printed %q, want %q", out, want)
 		}
-		return StartPi(t, p.fm, PiOptions{Line: piLines[0], Home: home, Cwd: project, Extensions: []string{writeProbeExtension(t, home)}})
+		p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home})
+		p.step("discovered-in-the-agent-dir", func(t *testing.T) string {
+			n := 0
+			for _, c := range p.pi.Command(map[string]any{"type": "get_commands"}).Get("data.commands").Array() {
+				if c.Get("name").String() == "tele" {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("%d /tele commands", n)
+			}
+			c := p.connect(t)
+			if err := p.pi.Quit(); err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, 10*time.Second, "the host to exit", func() bool { return !alive(c.hostPID) })
+			return "one /tele from $PI_CODING_AGENT_DIR/extensions/tele.js; /tele demo connected; quit stopped the host"
+		})
 	})
 }
 
 // TestPiBridgeLoadedTwice: two copies of the bridge in one Pi — one registers, the other says so once.
 func TestPiBridgeLoadedTwice(t *testing.T) {
-	requirePi(t, piLines[0])
-	p := &probe{t: t, mode: "loaded-twice", start: time.Now()}
+	forEachPi(t, testPiBridgeLoadedTwice)
+}
+
+func testPiBridgeLoadedTwice(t *testing.T, line piLine) {
+	requirePi(t, line)
+	p := &probe{t: t, line: line, mode: "loaded-twice", start: time.Now()}
 	defer p.finish("loaded-twice")
 	bin, _ := filepath.EvalSymlinks(teleBinary(t))
 	p.teleBin = bin
@@ -1067,7 +1127,7 @@ func TestPiBridgeLoadedTwice(t *testing.T) {
 		os.WriteFile(path, src, 0o644)
 		paths = append(paths, path)
 	}
-	p.pi = StartPi(t, p.fm, PiOptions{Line: piLines[0], Home: home, Extensions: paths})
+	p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home, Extensions: paths})
 	p.step("second-copy-refused", func(t *testing.T) string {
 		msgs := p.pi.Notifies(0)
 		if len(msgs) != 1 || !strings.Contains(msgs[0], "loaded twice") {
