@@ -3,6 +3,7 @@ package board
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -37,7 +38,8 @@ func TestCatalogueContents(t *testing.T) {
 			t.Errorf("root %s has pitch class %d", r.Name, r.PitchClass)
 		}
 	}
-	required := strings.Fields("m 7 maj7 m7 6 m6 9 m9 maj9 add9 sus2 sus4 7sus4 dim dim7 m7b5 aug 7b9 7#9 13")
+	required := strings.Fields("m 7 maj7 m7 6 m6 9 m9 maj9 add9 sus2 sus4 7sus4 dim dim7 m7b5 aug 7b9 7#9 13 " +
+		"m(maj7) 6/9 9sus4 11 m11 13sus4 7#11 9#11 7b13 7b5 7#5 7alt add2 5 maj13 m13 7b9b13")
 	required = append(required, "")
 	seen := map[string]bool{}
 	for _, q := range doc.Qualities {
@@ -53,7 +55,7 @@ func TestCatalogueContents(t *testing.T) {
 				t.Errorf("quality %q: intervals %v not rising within two octaves", q.Suffix, q.Intervals)
 			}
 		}
-		if strings.ContainsAny(q.Suffix, "/ ") || strings.HasPrefix(q.Suffix, "#") || strings.HasPrefix(q.Suffix, "b") {
+		if ambiguousSpelling(q.Suffix) {
 			t.Errorf("quality %q would make symbols ambiguous", q.Suffix)
 		}
 	}
@@ -63,7 +65,9 @@ func TestCatalogueContents(t *testing.T) {
 		}
 	}
 	// Spot checks of voicings.
-	want := map[string][]int{"": {0, 4, 7}, "m": {0, 3, 7}, "7": {0, 4, 7, 10}, "maj7": {0, 4, 7, 11}, "m7b5": {0, 3, 6, 10}, "dim7": {0, 3, 6, 9}, "aug": {0, 4, 8}, "sus4": {0, 5, 7}}
+	want := map[string][]int{"": {0, 4, 7}, "m": {0, 3, 7}, "7": {0, 4, 7, 10}, "maj7": {0, 4, 7, 11}, "m7b5": {0, 3, 6, 10}, "dim7": {0, 3, 6, 9}, "aug": {0, 4, 8}, "sus4": {0, 5, 7},
+		"m(maj7)": {0, 3, 7, 11}, "6/9": {0, 4, 7, 9, 14}, "7#11": {0, 4, 7, 10, 18}, "7b13": {0, 4, 7, 10, 20}, "add2": {0, 2, 4, 7}, "5": {0, 7},
+		"maj13": {0, 4, 7, 11, 14, 21}, "m13": {0, 3, 7, 10, 14, 21}, "7b9b13": {0, 4, 7, 10, 13, 20}, "9sus4": {0, 5, 7, 10, 14}, "13sus4": {0, 5, 7, 10, 14, 21}}
 	for _, q := range doc.Qualities {
 		if w, ok := want[q.Suffix]; ok && !reflect.DeepEqual(q.Intervals, w) {
 			t.Errorf("%q = %v, want %v", q.Suffix, q.Intervals, w)
@@ -130,7 +134,7 @@ func TestCatalogueJSON(t *testing.T) {
 	if !reflect.DeepEqual(doc, Catalogue()) {
 		t.Fatal("CatalogueJSON does not decode to Catalogue()")
 	}
-	for _, s := range []string{`"version":1`, `"roots":[{"name":"C","pitchClass":0}`, `{"suffix":"","name":"major","intervals":[0,4,7]}`, `"noChord":"N.C."`} {
+	for _, s := range []string{`"version":2`, `{"alias":"ø","suffix":"m7b5"}`, `"accidentals":[{"alias":"♭","suffix":"b"},{"alias":"♯","suffix":"#"}]`, `"roots":[{"name":"C","pitchClass":0}`, `{"suffix":"","name":"major","intervals":[0,4,7]}`, `"noChord":"N.C."`} {
 		if !bytes.Contains(data, []byte(s)) {
 			t.Errorf("catalogue JSON lacks %s", s)
 		}
@@ -161,8 +165,8 @@ func TestParseChord(t *testing.T) {
 			t.Errorf("String() = %q, want %q", got.String(), tt.in)
 		}
 	}
-	for _, in := range []string{"", "H", "c", "Cb", "E#", "B#", "Fb", "CM7", "Cmaj", "C maj7", " C", "C ", "C/", "/C", "C/E/G",
-		"C/c", "Cmaj7/", "N.C", "NC", "n.c.", "N.C./C", "Am7b", "C##", "Cbb", "C7b13", "Cmin", "C-7", "C\x00"} {
+	for _, in := range []string{"", "H", "c", "Cb", "E#", "B#", "Fb", "Cmaj", "C maj7", " C", "C ", "C/", "/C", "C/E/G",
+		"C/c", "Cmaj7/", "N.C", "NC", "n.c.", "N.C./C", "Am7b", "C##", "Cbb", "Cmaj7#11", "Cø7", "C\x00", "C/9", "C6/9/", "C♭", "E♯", "C♭♭"} {
 		if c, ok := ParseChord(in); ok {
 			t.Errorf("ParseChord(%q) = %+v, want refusal", in, c)
 		}
@@ -181,6 +185,175 @@ func TestParseChord(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// ambiguousSpelling: a suffix or alias that could be read as part of a root ("b…", "#…") or hold a
+// bass ("/E"), or a space. Only "/" followed by a digit is allowed, as in 6/9: no root starts with one.
+func ambiguousSpelling(s string) bool {
+	if strings.ContainsAny(s, " ") || strings.HasPrefix(s, "#") || strings.HasPrefix(s, "b") {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '/' && (i+1 == len(s) || s[i+1] < '0' || s[i+1] > '9') {
+			return true
+		}
+	}
+	for _, a := range accidentals {
+		if strings.Contains(s, a.Alias) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestAliasTable(t *testing.T) {
+	doc := Catalogue()
+	seen := map[string]bool{}
+	suffixes := map[string]bool{}
+	for _, q := range doc.Qualities {
+		suffixes[q.Suffix] = true
+	}
+	for _, a := range doc.Aliases {
+		switch {
+		case seen[a.Alias]:
+			t.Errorf("alias %q twice", a.Alias)
+		case suffixes[a.Alias]:
+			t.Errorf("alias %q is a catalogue suffix too", a.Alias)
+		case !suffixes[a.Suffix]:
+			t.Errorf("alias %q stands for %q, not a catalogue suffix", a.Alias, a.Suffix)
+		case a.Alias == "" || ambiguousSpelling(a.Alias):
+			t.Errorf("alias %q would make symbols ambiguous", a.Alias)
+		}
+		seen[a.Alias] = true
+		if got, ok := qualityOf(a.Alias); !ok || got != a.Suffix {
+			t.Errorf("qualityOf(%q) = %q, %v; want %q", a.Alias, got, ok, a.Suffix)
+		}
+	}
+	// The spellings the issue names, each to its suffix.
+	for alias, suffix := range map[string]string{
+		"ø": "m7b5", "m7-5": "m7b5", "Δ": "maj7", "M7": "maj7", "ma7": "maj7", "Maj7": "maj7", "-": "m", "min": "m",
+		"°": "dim", "°7": "dim7", "+": "aug", "mMaj7": "m(maj7)", "mM7": "m(maj7)", "m(M7)": "m(maj7)", "69": "6/9",
+		"sus": "sus4", "7sus": "7sus4", "mmaj7": "m(maj7)",
+	} {
+		if got := aliasSuffix[alias]; got != suffix {
+			t.Errorf("alias %q stands for %q, want %q", alias, got, suffix)
+		}
+	}
+	for _, a := range doc.Accidentals {
+		if a.Alias != "♭" && a.Alias != "♯" || a.Suffix != "b" && a.Suffix != "#" {
+			t.Errorf("accidental %+v", a)
+		}
+	}
+}
+
+// spellings is testdata/chord-spellings.json, the table Go and the page are both tested against.
+type spellings struct {
+	Accepted [][2]string `json:"accepted"`
+	Refused  [][2]string `json:"refused"`
+}
+
+func readSpellings(t *testing.T) spellings {
+	t.Helper()
+	data, err := os.ReadFile("testdata/chord-spellings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sp spellings
+	if err := json.Unmarshal(data, &sp); err != nil {
+		t.Fatal(err)
+	}
+	if len(sp.Accepted) < 50 || len(sp.Refused) < 20 {
+		t.Fatalf("the table has %d accepted and %d refused spellings", len(sp.Accepted), len(sp.Refused))
+	}
+	return sp
+}
+
+func TestChordSpellings(t *testing.T) {
+	sp := readSpellings(t)
+	for _, tt := range sp.Accepted {
+		typed, want := tt[0], tt[1]
+		c, ok := ParseChord(typed)
+		if !ok || c.String() != want {
+			t.Errorf("ParseChord(%q) = %q, %v; want %q", typed, c.String(), ok, want)
+			continue
+		}
+		if canonical, ok := canonicalChord(typed); !ok || canonical != (typed == want) {
+			t.Errorf("canonicalChord(%q) = %v, %v", typed, canonical, ok)
+		}
+		if back, ok := ParseChord(want); !ok || back != c {
+			t.Errorf("ParseChord(%q) = %+v, %v; want %+v", want, back, ok, c)
+		}
+		if s, ok := SuggestChord(typed); ok {
+			t.Errorf("SuggestChord(%q) = %q for an accepted chord", typed, s)
+		}
+	}
+	for _, tt := range sp.Refused {
+		typed, want := tt[0], tt[1]
+		if c, ok := ParseChord(typed); ok {
+			t.Errorf("ParseChord(%q) = %q, want refusal", typed, c)
+			continue
+		}
+		got, ok := SuggestChord(typed)
+		if ok != (want != "") || got != want {
+			t.Errorf("SuggestChord(%q) = %q, %v; want %q", typed, got, ok, want)
+		}
+		err := chordError("sections[0].bars[0][0]", typed)
+		if err.Symbol != typed || err.Suggestion != want || !strings.HasPrefix(err.Rule, "Not a chord Tele knows: `"+typed+"`. ") {
+			t.Errorf("chordError(%q) = %+v", typed, err)
+		}
+		if want != "" && !strings.HasSuffix(err.Rule, "Did you mean `"+want+"`?") {
+			t.Errorf("chordError(%q).Rule = %q", typed, err.Rule)
+		}
+	}
+}
+
+// Validation accepts every spelling, and the store keeps the catalogue's.
+func TestStoreKeepsTheCataloguesSpelling(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sp := readSpellings(t)
+	c := Content{Title: "Spellings", Tempo: 120, BeatsPerBar: 4}
+	var want []string
+	for i := 0; i < len(sp.Accepted); i += 4 {
+		var bar, wantBar []string
+		for _, tt := range sp.Accepted[i:min(i+4, len(sp.Accepted))] {
+			bar, wantBar = append(bar, tt[0]), append(wantBar, tt[1])
+		}
+		c.Sections = append(c.Sections, Section{Bars: [][]string{bar}})
+		want = append(want, strings.Join(wantBar, " "))
+	}
+	got := func(b Board) []string {
+		var out []string
+		for _, sec := range b.Content.Sections {
+			out = append(out, strings.Join(sec.Bars[0], " "))
+		}
+		return out
+	}
+	b, _, err := s.Create("spell", c, AuthorBrowser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got(b), want) {
+		t.Fatalf("Create stored %q, want %q", got(b), want)
+	}
+	if b, err = s.Put("spell", 1, c, AuthorBrowser); err != nil || !reflect.DeepEqual(got(b), want) {
+		t.Fatalf("Put stored %q (%v), want %q", got(b), err, want)
+	}
+	if c.Sections[0].Bars[0][0] != sp.Accepted[0][0] {
+		t.Fatal("the store changed the caller's content")
+	}
+	s.Close()
+	s2, err := Open(s.dir, Options{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	if b, err := s2.Get("spell"); err != nil || !reflect.DeepEqual(got(b), want) {
+		t.Fatalf("after reopening: %q (%v)", got(b), err)
 	}
 }
 

@@ -42,7 +42,7 @@ const (
 	ruleBars        = "must hold 1–64 bars"
 	ruleTotalBars   = "too many bars: at most 512 in all sections together"
 	ruleBar         = "must hold 1–4 chord symbols"
-	ruleChord       = "must be a catalogue chord (root + quality, like Am7 or F#m7b5), optionally /<root> for the bass, or N.C."
+	ruleChord       = "a chord is a root (C, C#, Db … B) and a quality from the catalogue, like Am7 or F#m7b5, optionally /<root> for the bass, or N.C."
 	ruleUTF8        = "must be valid UTF-8"
 	ruleSize        = "must be at most 65,536 bytes serialized"
 	ruleRequired    = "is required"
@@ -65,10 +65,26 @@ type Section struct {
 }
 
 // ValidationError says which value breaks the content schema: Path is its JSON path
-// (`sections[1].bars[3][0]`, "" for the whole document) and Rule the rule, in a few words.
+// (`sections[1].bars[3][0]`, "" for the whole document) and Rule the rule, in a few words. For a chord
+// symbol the catalogue refuses, Symbol is the symbol and Suggestion a chord it may have meant ("" when
+// there is no good guess), so a page can say it in its own language.
 type ValidationError struct {
-	Path string
-	Rule string
+	Path       string
+	Rule       string
+	Symbol     string
+	Suggestion string
+}
+
+// chordError is the error of a refused chord symbol at path.
+func chordError(path, symbol string) *ValidationError {
+	e := &ValidationError{Path: path, Symbol: symbol}
+	if s, ok := SuggestChord(symbol); ok {
+		e.Suggestion = s
+		e.Rule = "Not a chord Tele knows: `" + symbol + "`. Did you mean `" + s + "`?"
+	} else {
+		e.Rule = "Not a chord Tele knows: `" + symbol + "`. " + strings.ToUpper(ruleChord[:1]) + ruleChord[1:]
+	}
+	return e
 }
 
 func (e *ValidationError) Error() string {
@@ -191,8 +207,8 @@ func (c Content) Validate() error {
 				return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
 			}
 			for k, sym := range bar {
-				if !validChord(sym) {
-					return &ValidationError{Path: barPath(i, j) + "[" + strconv.Itoa(k) + "]", Rule: ruleChord}
+				if _, ok := canonicalChord(sym); !ok {
+					return chordError(barPath(i, j)+"["+strconv.Itoa(k)+"]", sym)
 				}
 			}
 		}
@@ -365,3 +381,21 @@ var asciiJSONLen = func() (t [utf8.RuneSelf]uint8) {
 	}
 	return t
 }()
+
+// storedCopy returns a copy of valid content, as the store keeps it: every chord symbol in the
+// catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"). A symbol already so spelled is kept as is.
+func (c Content) storedCopy() Content {
+	out := c.Clone()
+	for _, s := range out.Sections {
+		for _, bar := range s.Bars {
+			for k, sym := range bar {
+				if canonical, _ := canonicalChord(sym); !canonical {
+					if ch, ok := ParseChord(sym); ok {
+						bar[k] = ch.String()
+					}
+				}
+			}
+		}
+	}
+	return out
+}

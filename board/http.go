@@ -114,7 +114,7 @@ func httpError(err error) error {
 			With("currentRevision", ce.Current)
 	}
 	if ve, ok := errors.AsType[*ValidationError](err); ok {
-		return invalidContent(ve.Path, ve.Rule)
+		return invalidChordFields(invalidContent(ve.Path, ve.Rule), ve)
 	}
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -153,6 +153,18 @@ func invalidContent(path, rule string) *web.Error {
 	}
 	return &web.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_content", Message: msg,
 		Fields: map[string]any{"path": path, "rule": rule}}
+}
+
+// invalidChordFields adds the refused chord symbol and the suggestion, when there are any, so that a
+// page can say it in its own language.
+func invalidChordFields(e *web.Error, ve *ValidationError) *web.Error {
+	if ve.Symbol != "" {
+		e.Fields["symbol"] = ve.Symbol
+		if ve.Suggestion != "" {
+			e.Fields["suggestion"] = ve.Suggestion
+		}
+	}
+	return e
 }
 
 // Shared header values, never modified (see web.Guard).
@@ -333,7 +345,7 @@ func contentPath(err error) error {
 		if ve.Path != "" {
 			p += "." + ve.Path
 		}
-		return invalidContent(p, ve.Rule)
+		return invalidChordFields(invalidContent(p, ve.Rule), ve)
 	}
 	return err
 }

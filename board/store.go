@@ -323,8 +323,8 @@ func (s *Store) Authorize(id, capability string) error {
 }
 
 // Create makes board id (a random id when id is "") at revision 1 with content c, written by author,
-// and returns it with its capability. The content is validated (*ValidationError); an existing id is
-// ErrExists.
+// and returns it with its capability. The content is validated (*ValidationError) and its chords stored
+// in the catalogue's spelling; an existing id is ErrExists.
 func (s *Store) Create(id string, c Content, author Author) (Board, string, error) {
 	if id != "" && !ValidID(id) {
 		return Board{}, "", fmt.Errorf("%w %q", ErrInvalidID, id)
@@ -366,7 +366,7 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 	}
 	e.mu.Lock() // so that OnCommit of revision 1 precedes any later revision's
 	defer e.mu.Unlock()
-	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c.Clone(), UpdatedAt: s.stamp(), Author: author})
+	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
 	if err != nil {
 		s.undoCreate(s.boardsDir, id)
 		s.undoCreate(s.capsDir, id)
@@ -411,8 +411,9 @@ func (s *Store) EnsureExample(id string) (Board, bool, error) {
 }
 
 // Put replaces the content of board id, which must be at expectedRevision, with a revision written by
-// author, and returns the new revision once it is durable. Errors: *ValidationError, ErrNotFound,
-// *ConflictError (with the current revision), ErrClosed, or an I/O error. A failed Put changes nothing.
+// author, and returns the new revision once it is durable; chords are stored in the catalogue's
+// spelling. Errors: *ValidationError, ErrNotFound, *ConflictError (with the current revision),
+// ErrClosed, or an I/O error. A failed Put changes nothing.
 func (s *Store) Put(id string, expectedRevision int64, c Content, author Author) (Board, error) {
 	if !author.Valid() {
 		return Board{}, fmt.Errorf("board: invalid author %q", author)
@@ -435,7 +436,7 @@ func (s *Store) Put(id string, expectedRevision int64, c Content, author Author)
 	if cur.Revision != expectedRevision {
 		return Board{}, &ConflictError{Current: cur.Revision}
 	}
-	b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c.Clone(), UpdatedAt: s.stamp(), Author: author})
+	b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
 	if err != nil {
 		return Board{}, fmt.Errorf("cannot write board %q: %w", id, err)
 	}

@@ -148,11 +148,11 @@ func (h *host) storeError(err error) error {
 		if ve.Path != "" {
 			path += "." + ve.Path
 		}
-		return &link.Error{
-			Code:    CodeInvalidContent,
-			Message: fmt.Sprintf("%s: %s", path, ve.Rule),
-			Fields:  map[string]any{"path": path, "rule": ve.Rule},
+		fields := map[string]any{"path": path, "rule": ve.Rule}
+		if ve.Suggestion != "" {
+			fields["suggestion"] = ve.Suggestion
 		}
+		return &link.Error{Code: CodeInvalidContent, Message: fmt.Sprintf("%s: %s", path, ve.Rule), Fields: fields}
 	}
 	if errors.Is(err, board.ErrNotFound) {
 		return &link.Error{Code: CodeNotFound, Message: fmt.Sprintf("board %q does not exist", h.boardID)}
