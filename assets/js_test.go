@@ -7,7 +7,7 @@ import (
 )
 
 // TestJavaScriptLogic runs the unit tests of the page's pure modules (content.js: ops, replay, diff;
-// chords.js: parsing and voicing) with node's test runner. Without node it skips loudly, and fails
+// chords.js: parsing, spellings, suggestions and voicing, against board/testdata) with node's test runner. Without node it skips loudly, and fails
 // when TELE_E2E_REQUIRED=1 (CI installs node for the Pi probes).
 func TestJavaScriptLogic(t *testing.T) {
 	node, err := exec.LookPath("node")

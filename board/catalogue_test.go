@@ -404,3 +404,22 @@ func flat(bars [][]string) []string {
 	}
 	return out
 }
+
+// testdata/catalogue.json is the catalogue as GET /api/catalogue serves it, for the page's unit tests
+// (assets/jstest), which check the page against the same spellings table. Regenerate it with
+// TELE_UPDATE_GOLDEN=1 go test ./board -run TestCatalogueGolden.
+func TestCatalogueGolden(t *testing.T) {
+	const path = "testdata/catalogue.json"
+	if os.Getenv("TELE_UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(path, append(CatalogueJSON(), '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(bytes.TrimSpace(data), CatalogueJSON()) {
+		t.Fatalf("%s is not the catalogue; regenerate it with TELE_UPDATE_GOLDEN=1 go test ./board -run TestCatalogueGolden", path)
+	}
+}

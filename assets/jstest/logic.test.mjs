@@ -103,8 +103,8 @@ const catalogueDoc = {
 
 test('catalogue parsing follows the server rules', () => {
   const c = new Catalogue(catalogueDoc);
-  assert.deepEqual(c.parse('F#m7b5/C#'), { root: 'F#', quality: 'm7b5', bass: 'C#', intervals: [0, 3, 6, 10] });
-  assert.deepEqual(c.parse('N.C.'), { nc: true });
+  assert.deepEqual(c.parse('F#m7b5/C#'), { root: 'F#', quality: 'm7b5', bass: 'C#', intervals: [0, 3, 6, 10], symbol: 'F#m7b5/C#' });
+  assert.deepEqual(c.parse('N.C.'), { nc: true, symbol: 'N.C.' });
   assert.equal(c.parse('Ab5').root, 'Ab');
   assert.equal(c.parse('Cb'), null);
   assert.equal(c.parse('Am7/H'), null);
@@ -114,9 +114,9 @@ test('catalogue parsing follows the server rules', () => {
 
 test('typed bars: normalization and unknown symbols', () => {
   const c = new Catalogue(catalogueDoc);
-  assert.deepEqual(parseBar('am7  d7/f#', c), { chords: ['Am7', 'D7/F#'], unknown: [] });
+  assert.deepEqual(parseBar('am7  d7/f#', c), { chords: ['Am7', 'D7/F#'], unknown: [], respelled: true });
   assert.deepEqual(parseBar('nc', c).chords, ['N.C.']);
-  assert.deepEqual(parseBar('C Xy', c).unknown, ['Xy']);
+  assert.deepEqual(parseBar('C Xy', c).unknown, [{ symbol: 'Xy', suggestion: '' }]);
 });
 
 test('voicing from intervals', () => {

@@ -2,7 +2,7 @@
 // catalogue (root, quality, optional bass), and to move, insert or remove the bar. It edits nothing
 // itself: it reports what the user asked for, and the page turns that into one op.
 
-import { byId } from './dom.js';
+import { byId, show } from './dom.js';
 import { bindText } from './i18n.js';
 import { parseBar } from './chords.js';
 
@@ -17,6 +17,8 @@ export class BarDialog {
     this.heading = byId('bar-dialog-heading');
     this.input = byId('bar-chords');
     this.error = byId('bar-error');
+    this.suggestBtn = byId('bar-suggest');
+    this.respelled = byId('bar-respelled');
     this.root = byId('pick-root');
     this.quality = byId('pick-quality');
     this.bass = byId('pick-bass');
@@ -25,6 +27,7 @@ export class BarDialog {
 
     this.input.addEventListener('input', () => this.validate());
     for (const sel of [this.root, this.quality, this.bass]) sel.addEventListener('change', () => this.updatePreview());
+    this.suggestBtn.addEventListener('click', () => this.useSuggestion());
     byId('pick-replace').addEventListener('click', () => this.pick(false));
     byId('pick-add').addEventListener('click', () => this.pick(true));
     byId('bar-cancel').addEventListener('click', () => this.close(null));
@@ -79,23 +82,42 @@ export class BarDialog {
     this.input.focus();
   }
 
-  // validate shows what is wrong with the typed chords and returns them when they can be applied.
+  // validate shows what is wrong with the typed chords and returns them, in the catalogue's spelling,
+  // when they can be applied. A refused symbol comes with the chord it may mean, offered as a button.
   validate() {
-    const { chords, unknown } = parseBar(this.input.value, this.catalogue);
+    const { chords, unknown, respelled } = parseBar(this.input.value, this.catalogue);
     let problem = null;
+    this.suggestion = null;
     if (!this.catalogue.ready) problem = ['dialog.loading'];
     else if (chords.length === 0) problem = ['dialog.empty'];
-    else if (unknown.length) problem = ['dialog.unknown', { symbols: unknown.join(' ') }];
-    else if (chords.length > 4) problem = ['dialog.tooMany'];
+    else if (unknown.length) {
+      problem = ['chord.unknown', unknown[0]];
+      if (unknown[0].suggestion) this.suggestion = unknown[0];
+    } else if (chords.length > 4) problem = ['dialog.tooMany'];
+    show(this.suggestBtn, Boolean(this.suggestion));
+    if (this.suggestion) bindText(this.suggestBtn, 'chord.useSuggestion', { suggestion: this.suggestion.suggestion });
+    if (!problem && respelled) bindText(this.respelled, 'dialog.respelled', { chords: chords.join(' ') });
+    else clearText(this.respelled);
     if (problem) {
       bindText(this.error, ...problem);
       this.input.setAttribute('aria-invalid', 'true');
       return null;
     }
-    this.error.textContent = '';
-    delete this.error.dataset.i18n;
+    clearText(this.error);
     this.input.removeAttribute('aria-invalid');
     return chords;
+  }
+
+  // useSuggestion puts the suggested chord in place of the refused one.
+  useSuggestion() {
+    const { symbol, suggestion } = this.suggestion || {};
+    if (!suggestion) return;
+    this.input.value = this.input.value
+      .split(/(\s+)/)
+      .map((tok) => (tok === symbol || this.catalogue.normalize(tok) === symbol ? suggestion : tok))
+      .join('');
+    this.validate();
+    this.input.focus();
   }
 
   // open edits bar b of section s; barCount tells which moves are possible.
@@ -132,3 +154,9 @@ export class BarDialog {
   }
 }
 
+
+function clearText(el) {
+  el.textContent = '';
+  delete el.dataset.i18n;
+  delete el.dataset.i18nArgs;
+}

@@ -348,9 +348,13 @@ class BoardPage {
         this.startConflict();
         return;
       case 400:
-      case 422:
-        this.showInvalid(err.fields.path, err.fields.rule || err.message);
+      case 422: {
+        // A refused chord is said in the page's language, with the server's suggestion.
+        const { symbol, suggestion } = err.fields;
+        const rule = typeof symbol === 'string' ? { $t: 'chord.unknown', params: { symbol, suggestion } } : err.fields.rule || err.message;
+        this.showInvalid(err.fields.path, rule);
         return;
+      }
       case 401:
       case 403:
         this.showMessage(['edit.unauthorized', { id: this.id }]);

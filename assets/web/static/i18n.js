@@ -76,8 +76,13 @@ const dictionaries = {
 
     'dialog.heading': 'Bar {n}',
     'dialog.chords': 'Chords',
-    'dialog.hint': 'One to four chords separated by spaces, such as Am7 D7 or F#m7b5/C#. N.C. means no chord.',
-    'dialog.unknown': 'Not in the catalogue: {symbols}',
+    'dialog.hint': 'One to four chords separated by spaces, such as Am7 D7 or F#m7b5/C#. N.C. means no chord. Cø, CΔ, C-7 and B♭ are fine too.',
+    'chord.unknown': (p) =>
+      p.suggestion
+        ? `Not a chord Tele knows: “${p.symbol}”. Did you mean “${p.suggestion}”?`
+        : `Not a chord Tele knows: “${p.symbol}”. Write a root (C … B) and a quality, such as Am7 or F#m7b5; add /E for a bass note; N.C. means no chord.`,
+    'chord.useSuggestion': 'Use {suggestion}',
+    'dialog.respelled': 'Will be written {chords}',
     'dialog.empty': 'A bar needs at least one chord (N.C. for none).',
     'dialog.tooMany': 'A bar holds at most four chords.',
     'dialog.loading': 'The chord catalogue is still loading.',
@@ -214,8 +219,13 @@ const dictionaries = {
 
     'dialog.heading': '第 {n} 小节',
     'dialog.chords': '和弦',
-    'dialog.hint': '一到四个和弦，用空格分隔，例如 Am7 D7 或 F#m7b5/C#。N.C. 表示无和弦。',
-    'dialog.unknown': '和弦库中没有：{symbols}',
+    'dialog.hint': '一到四个和弦，用空格分隔，例如 Am7 D7 或 F#m7b5/C#。N.C. 表示无和弦。也可以写 Cø、CΔ、C-7、B♭ 等。',
+    'chord.unknown': (p) =>
+      p.suggestion
+        ? `Tele 不认识这个和弦：“${p.symbol}”。你是想写“${p.suggestion}”吗？`
+        : `Tele 不认识这个和弦：“${p.symbol}”。请写根音（C … B）加和弦性质，例如 Am7 或 F#m7b5；加 /E 表示低音；N.C. 表示无和弦。`,
+    'chord.useSuggestion': '改用 {suggestion}',
+    'dialog.respelled': '将写作 {chords}',
     'dialog.empty': '每小节至少要有一个和弦（无和弦请写 N.C.）。',
     'dialog.tooMany': '每小节最多四个和弦。',
     'dialog.loading': '和弦库还在加载。',
