@@ -2,7 +2,6 @@ package board_test
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,15 +27,11 @@ func TestPutBoardChordSpellings(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("status %d: %v", code, out)
 	}
-	var file struct {
-		Content struct {
-			Sections []struct{ Bars [][]string } `json:"sections"`
-		} `json:"content"`
-	}
-	if err := json.Unmarshal(mustRead(t, filepath.Join(e.Dir, "boards", "song.json")), &file); err != nil {
+	stored, err := e.Store.Get("song")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(file.Content.Sections[0].Bars[2], " "); got != "Dm7b5 G7b9 Cmaj7 Am(maj7)" {
+	if got := strings.Join(stored.Content.Sections[0].Bars[2], " "); got != "Dm7b5 G7b9 Cmaj7 Am(maj7)" {
 		t.Errorf("stored %q, want the catalogue's spelling", got)
 	}
 	if got := out["content"].(map[string]any)["sections"].([]any)[0].(map[string]any)["bars"].([]any)[2]; strings.Join(strs(got), " ") != "Dm7b5 G7b9 Cmaj7 Am(maj7)" {
