@@ -51,7 +51,7 @@ func TestChordSpellings(t *testing.T) {
 	p.waitJS(`!document.getElementById('bar-dialog').open`, "the bar dialog closes")
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.waitJS(`document.getElementById('save-status').textContent.includes('revision 2')`, "the save is confirmed")
-	if bars := boardFile(t, s, "spellings").Content.Sections[0].Bars; strings.Join(bars[0], " ") != "Dm7b5 G7b9" || strings.Join(bars[1], " ") != "Cm7b5" {
+	if bars := apiGetBoard(t, s, "spellings").Content.Sections[0].Bars; strings.Join(bars[0], " ") != "Dm7b5 G7b9" || strings.Join(bars[1], " ") != "Cm7b5" {
 		t.Errorf("board file bars %v", bars[:2])
 	}
 	p.requireClean("chord spellings, English")
@@ -78,4 +78,14 @@ func openBarEditor(p *Page, s, b int) {
 	p.t.Helper()
 	p.do(chromedp.Click(chromedp.CSS(barButton(s, b))))
 	p.waitJS(`document.getElementById('bar-dialog').open && document.activeElement.id === 'bar-chords'`, "the bar dialog opens with the chords field focused")
+}
+
+// apiGetBoard reads a board through GET /api/boards/:board, as another client would.
+func apiGetBoard(t testing.TB, s *Server, id string) boardDoc {
+	t.Helper()
+	var doc boardDoc
+	if status := apiJSON(t, "GET", s.URL+"/api/boards/"+id, nil, nil, &doc); status != 200 {
+		t.Fatalf("GET board %s: status %d", id, status)
+	}
+	return doc
 }
