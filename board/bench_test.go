@@ -187,6 +187,45 @@ func benchLoopback(b *testing.B, url string, size int) {
 // refuse: the writes go round a pool of boards made before the timer starts, each taking at most
 // WriteBurst of them, and each with one subscriber streaming to a discarding writer.
 func BenchmarkBoardPUT(b *testing.B) {
+	put, _ := putPool(b, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime(b)
+	for i := range b.N {
+		put(i)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkBoardPUTVsFloor alternates one BenchmarkBoardPUT write and one BenchmarkBoardPUTFloor commit
+// of the same bytes in one loop, so both meet the same disk and the same neighbours on a shared machine,
+// and reports the ratio of their total times (put/floor).
+func BenchmarkBoardPUTVsFloor(b *testing.B) {
+	put, data := putPool(b, b.N)
+	dir := b.TempDir()
+	target := filepath.Join(dir, "bench.json")
+	var putTime, floorTime time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		t0 := time.Now()
+		put(i)
+		t1 := time.Now()
+		if err := rawCommit(dir, target, data); err != nil {
+			b.Fatal(err)
+		}
+		putTime += t1.Sub(t0)
+		floorTime += time.Since(t1)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(putTime)/float64(b.N), "put-ns/op")
+	b.ReportMetric(float64(floorTime)/float64(b.N), "floor-ns/op")
+	b.ReportMetric(float64(putTime)/float64(floorTime), "put/floor")
+}
+
+// putPool makes the boards for n writes (see BenchmarkBoardPUT) and returns put, which makes write i, and
+// the bytes of a board file, for the floor.
+func putPool(b *testing.B, n int) (put func(i int), file []byte) {
 	e, first := benchEnv(b)
 	type target struct {
 		req *http.Request
@@ -194,9 +233,9 @@ func BenchmarkBoardPUT(b *testing.B) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var streams sync.WaitGroup
-	defer func() { cancel(); streams.Wait() }()
+	b.Cleanup(func() { cancel(); streams.Wait() })
 	body := []byte(benchContent())
-	pool := make([]*target, (b.N+board.WriteBurst-1)/board.WriteBurst)
+	pool := make([]*target, (n+board.WriteBurst-1)/board.WriteBurst)
 	for i := range pool {
 		id, capability := "bench", first.Capability
 		if i > 0 {
@@ -218,10 +257,7 @@ func BenchmarkBoardPUT(b *testing.B) {
 		pool[i] = &target{req: req, rev: 1}
 	}
 	w := &discardWriter{h: http.Header{}}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime(b)
-	for i := range b.N {
+	put = func(i int) {
 		t := pool[i/board.WriteBurst]
 		t.req.Header["If-Match"] = []string{`"` + strconv.FormatInt(t.rev, 10) + `"`}
 		t.req.Body = io.NopCloser(bytes.NewReader(body))
@@ -232,8 +268,8 @@ func BenchmarkBoardPUT(b *testing.B) {
 		}
 		t.rev++
 	}
-	b.StopTimer()
-	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+	bd, _ := e.Store.Get("bench")
+	return put, append(bytes.Clone(bd.JSON()), '\n')
 }
 
 // BenchmarkBoardPUTFloor is the durable commit alone, as SPEC 3.1 describes it, of the bytes

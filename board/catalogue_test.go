@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"tele/strictjson"
+	"tele/strict"
 )
 
 func TestCatalogueContents(t *testing.T) {
@@ -128,7 +128,7 @@ func TestCatalogueIsACopy(t *testing.T) {
 func TestCatalogueJSON(t *testing.T) {
 	data := CatalogueJSON()
 	var doc CatalogueDoc
-	if err := strictjson.Decode(data, &doc); err != nil {
+	if err := strict.Decode(data, &doc); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(doc, Catalogue()) {

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"tele/strictjson"
+	"tele/strict"
 )
 
 // Limits of the content schema (SPEC 3.2, version 1). Text lengths are UTF-16 code units, as a browser
@@ -133,9 +133,8 @@ func ParseContent(data []byte) (Content, error) {
 		return Content{}, &ValidationError{Rule: fmt.Sprintf("%s, not %d", ruleSize, len(data))}
 	}
 	var doc contentDoc
-	if err := strictjson.Decode(data, &doc); err != nil {
-		var se *strictjson.Error
-		if errors.As(err, &se) {
+	if err := strict.Decode(data, &doc); err != nil {
+		if se, ok := errors.AsType[*strict.Error](err); ok {
 			return Content{}, &ValidationError{Path: se.Path, Rule: se.Rule}
 		}
 		return Content{}, err

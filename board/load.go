@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"tele/strictjson"
+	"tele/strict"
 )
 
 // load reads the data directory at Open: every board's directory with its newest revision, the
@@ -194,7 +194,7 @@ func readBoardFile(path, id string, legacy bool) (Board, error) {
 		return Board{}, fmt.Errorf("cannot read board file %s: %w", path, unwrapPath(err))
 	}
 	var in boardFileIn
-	if err := strictjson.Decode(data, &in); err != nil {
+	if err := strict.Decode(data, &in); err != nil {
 		return Board{}, fmt.Errorf("board file %s is damaged: %v", path, err)
 	}
 	if in.ID != id {

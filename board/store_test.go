@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"tele/strictjson"
+	"tele/strict"
 )
 
 // quiet is a logger for tests that expect warnings.
@@ -261,7 +261,7 @@ func TestBoardJSON(t *testing.T) {
 		t.Fatal("JSON ends with a newline")
 	}
 	var m map[string]json.RawMessage
-	if err := strictjson.Decode(raw, &m); err != nil {
+	if err := strict.Decode(raw, &m); err != nil {
 		t.Fatal(err)
 	}
 	var keys []string

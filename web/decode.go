@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"tele/strictjson"
+	"tele/strict"
 )
 
 // DecodeJSON reads r's body as exactly one JSON object into v, strictly (SPEC 4.1 rule 7):
@@ -30,8 +30,8 @@ func DecodeJSON(r *http.Request, limit int64, v any) error {
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return badJSON("", "the body must be one JSON object")
 	}
-	if err := strictjson.Decode(data, v); err != nil {
-		if se, ok := errors.AsType[*strictjson.Error](err); ok {
+	if err := strict.Decode(data, v); err != nil {
+		if se, ok := errors.AsType[*strict.Error](err); ok {
 			return badJSON(se.Path, se.Rule)
 		}
 		return badJSON("", err.Error())
