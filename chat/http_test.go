@@ -140,14 +140,18 @@ func testFailedPairingIsRateLimited(t *testing.T) {
 			t.Fatalf("failure %d: %d", i, r.status)
 		}
 	}
-	r := e.post("/api/chat/pair", e.pairBody(inv), nil)
+	r := e.post("/api/chat/pair", e.pairBody("wrong"), nil)
 	if r.status != 429 || r.code() != "rate_limited" || r.header.Get("Retry-After") != "10" ||
 		r.json(t)["error"].(map[string]any)["retryAfterMs"] != float64(10000) {
 		t.Fatalf("throttled: %d %v %s", r.status, r.header, r.body)
 	}
-	advance(pairing.FailureEvery)
+	// The valid invitation redeems while failures are throttled (issue 11 finding 5).
 	if r := e.post("/api/chat/pair", e.pairBody(inv), nil); r.status != 200 {
-		t.Fatalf("after the wait: %d %s", r.status, r.body)
+		t.Fatalf("the valid invitation while throttled: %d %s", r.status, r.body)
+	}
+	advance(pairing.FailureEvery)
+	if r := e.post("/api/chat/pair", e.pairBody("wrong"), nil); r.status != 403 {
+		t.Fatalf("a failure after the wait: %d %s", r.status, r.body)
 	}
 }
 

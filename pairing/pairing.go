@@ -47,7 +47,7 @@ var (
 	ErrRevoked = errors.New("pairing: binding revoked")
 )
 
-// RateLimitError is returned by Redeem while failed attempts are throttled; nothing was checked.
+// RateLimitError is returned by Redeem for a bad invitation while failed attempts are throttled.
 type RateLimitError struct{ RetryAfter time.Duration }
 
 func (e *RateLimitError) Error() string {
@@ -140,8 +140,11 @@ func (b *Binding) Invite() string {
 // Redeem exchanges a valid invitation for a new session. The invitation is consumed in the same critical
 // section that mints the session. It returns the session cookie (SPEC 5 exactly) and the session's expiry.
 //
-// Every bad invitation gives ErrInvitationInvalid. While failed attempts are throttled it gives a
-// *RateLimitError without checking anything.
+// Every bad invitation gives ErrInvitationInvalid, or a *RateLimitError while failed attempts are
+// throttled (FailureBurst, then one per FailureEvery). A valid invitation always redeems, throttled or
+// not: the binding id is no secret, so any local process can cause failures, and a throttle that
+// refused the right invitation would let it lock the user out. Guessing stays hopeless either way (an
+// invitation is 32 random bytes); the throttle keeps the guesses few.
 func (b *Binding) Redeem(bindingID, invite string) (*http.Cookie, time.Time, error) {
 	// Decode outside the lock; a malformed invitation is still a failed attempt below.
 	given, decodeErr := base64.RawURLEncoding.DecodeString(invite)
@@ -156,11 +159,6 @@ func (b *Binding) Redeem(bindingID, invite string) (*http.Cookie, time.Time, err
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := b.now()
-	if tokens := b.failures.TokensAt(now); tokens < 1 {
-		wait := time.Duration((1 - tokens) / float64(b.failures.Limit()) * float64(time.Second))
-		return nil, time.Time{}, &RateLimitError{RetryAfter: max(wait, time.Millisecond)}
-	}
-
 	ok := 1
 	ok &= subtle.ConstantTimeCompare([]byte(bindingID), []byte(b.id))
 	if b.invite != nil && given != nil {
@@ -172,6 +170,10 @@ func (b *Binding) Redeem(bindingID, invite string) (*http.Cookie, time.Time, err
 		ok = 0
 	}
 	if ok != 1 {
+		if tokens := b.failures.TokensAt(now); tokens < 1 {
+			wait := time.Duration((1 - tokens) / float64(b.failures.Limit()) * float64(time.Second))
+			return nil, time.Time{}, &RateLimitError{RetryAfter: max(wait, time.Millisecond)}
+		}
 		b.failures.AllowN(now, 1)
 		return nil, time.Time{}, ErrInvitationInvalid
 	}

@@ -144,31 +144,64 @@ func TestInvitationJustBeforeExpiry(t *testing.T) {
 
 func TestFailuresAreRateLimited(t *testing.T) {
 	b, clk := newTestBinding(t)
-	inv := b.Invite()
 	for i := range FailureBurst {
 		if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.Is(err, ErrInvitationInvalid) {
 			t.Fatalf("failure %d: %v", i, err)
 		}
 	}
-	_, _, err := b.Redeem(b.ID(), inv) // even the right one waits: nothing is checked while throttled
+	_, _, err := b.Redeem(b.ID(), "wrong")
 	var rl *RateLimitError
 	if !errors.As(err, &rl) || rl.RetryAfter <= 0 || rl.RetryAfter > FailureEvery {
 		t.Fatalf("want RateLimitError with retry-after in (0, 10s], got %v", err)
 	}
 	clk.Advance(FailureEvery / 2)
-	if _, _, err := b.Redeem(b.ID(), inv); !errors.As(err, &rl) || rl.RetryAfter != FailureEvery/2 {
+	if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.As(err, &rl) || rl.RetryAfter != FailureEvery/2 {
 		t.Fatalf("half way: %v", err)
 	}
 	clk.Advance(FailureEvery / 2)
-	if _, _, err := b.Redeem(b.ID(), inv); err != nil {
-		t.Fatalf("after 10 s the right invitation must work: %v", err)
-	}
-	// The token that came back was not spent by the success: one more failure, then throttled again.
+	// One failure's worth came back: one more failure, then throttled again.
 	if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.Is(err, ErrInvitationInvalid) {
 		t.Fatal(err)
 	}
 	if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.As(err, &rl) {
 		t.Fatalf("second failure within 10 s: %v", err)
+	}
+}
+
+// TestValidInvitationRedeemsDuringFlood: a local process that knows only the binding id (no secret)
+// floods it with bad redemptions; the user's valid invitation still redeems, at once, and the flood
+// stays throttled. Issue 11 finding 5: while throttled, the valid invitation was refused unchecked, and
+// three of four real redemptions were kept out.
+func TestValidInvitationRedeemsDuringFlood(t *testing.T) {
+	b, _ := newTestBinding(t)
+	flood := func() {
+		for range 100 {
+			if _, _, err := b.Redeem(b.ID(), "guess"); err == nil {
+				t.Fatal("a guess redeemed")
+			}
+		}
+	}
+	var rl *RateLimitError
+	for round := range 4 {
+		flood()
+		if _, _, err := b.Redeem(b.ID(), "guess"); !errors.As(err, &rl) {
+			t.Fatalf("round %d: the flood is not throttled: %v", round, err)
+		}
+		cookie, _, err := b.Redeem(b.ID(), b.Invite())
+		if err != nil {
+			t.Fatalf("round %d: the valid invitation was refused: %v", round, err)
+		}
+		if b.Authenticate(withCookie(b, cookie)) != nil {
+			t.Fatalf("round %d: the session does not work", round)
+		}
+	}
+	// The invitation is still once-only under the flood.
+	inv := b.Invite()
+	if _, _, err := b.Redeem(b.ID(), inv); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.Redeem(b.ID(), inv); err == nil {
+		t.Fatal("an invitation redeemed twice")
 	}
 }
 
