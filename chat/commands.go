@@ -114,8 +114,10 @@ func (c *command) validate() *web.Error {
 	return errBadCommand(`type must be "send" or "abort"`)
 }
 
-// checkText: 1–8,000 UTF-16 code units, not blank, and the first non-blank character is not `/` (a Pi
-// command) or `!` (a shell command).
+// checkText: 1–8,000 UTF-16 code units, not blank, and the first visible character is not `/` (a Pi
+// command) or `!` (a shell command). Invisible means white space or a character that draws nothing
+// (see invisible): JavaScript's trim() strips U+FEFF, which Go's unicode.IsSpace keeps, so a check
+// that skipped only white space let "\uFEFF/reload" through to Pi as a command.
 func checkText(text string) *web.Error {
 	n := 0
 	for _, r := range text {
@@ -127,7 +129,7 @@ func checkText(text string) *web.Error {
 	if n == 0 || n > MaxTextUnits {
 		return errBadText("text must be 1 to 8000 UTF-16 code units")
 	}
-	trimmed := strings.TrimLeftFunc(text, unicode.IsSpace)
+	trimmed := strings.TrimLeftFunc(text, invisible)
 	if trimmed == "" {
 		return errBadText("text is blank")
 	}
@@ -135,6 +137,13 @@ func checkText(text string) *web.Error {
 		return errBadText("text may not start with / or ! (no commands, no shell)")
 	}
 	return nil
+}
+
+// invisible reports whether r shows nothing where it stands: white space, a format character (Unicode
+// category Cf: U+FEFF, U+200B, U+200E, U+2060, U+00AD, …), a variation selector or another
+// default-ignorable code point (U+034F, U+3164, …).
+func invisible(r rune) bool {
+	return unicode.IsSpace(r) || unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // fingerprint identifies a command's whole body for idempotence: two bodies that decode to the same
