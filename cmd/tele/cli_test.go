@@ -326,10 +326,21 @@ func TestCLIServeLifecycle(t *testing.T) {
 		if strings.TrimSpace(string(b)) != capability {
 			t.Errorf("caps/welcome holds %q, the link says %q", b, capability)
 		}
-		// TELE_* work too, and the port in the link is the one given.
-		r = runTele(t, cleanEnv(t, "TELE_DATA="+data, "TELE_PORT=5555"), "board", "link", "welcome")
-		if r.code != 0 || r.stdout != "http://127.0.0.1:5555/b/welcome#cap="+capability+"\n" {
+		// TELE_DATA works too.
+		r = runTele(t, cleanEnv(t, "TELE_DATA="+data), "board", "link", "welcome", "--port", fmt.Sprint(port))
+		if r.code != 0 || r.stdout != first.editLink+"\n" {
 			t.Fatalf("board link via env: %+v", r)
+		}
+	})
+
+	// Issue 11 finding 9: the link names the port of the server that runs, not the default 4317 or
+	// another port given, which would not work.
+	t.Run("board-link-names-the-running-port", func(t *testing.T) {
+		for _, env := range [][]string{cleanEnv(t, "TELE_DATA="+data), cleanEnv(t, "TELE_DATA="+data, "TELE_PORT=5555")} {
+			r := runTele(t, env, "board", "link", "welcome")
+			if r.code != 0 || r.stdout != first.editLink+"\n" || r.stderr != "" {
+				t.Fatalf("board link while the server runs on %d: %+v, want %q", port, r, first.editLink)
+			}
 		}
 	})
 
@@ -347,6 +358,11 @@ func TestCLIServeLifecycle(t *testing.T) {
 
 	if code := first.stop(t, syscall.SIGTERM); code != 0 {
 		t.Fatalf("SIGTERM: exit status %d, want 0; stderr:\n%s", code, first.stderr)
+	}
+	// With no server running, the link names the port given, where the next server will run.
+	r := runTele(t, cleanEnv(t, "TELE_DATA="+data, "TELE_PORT=5555"), "board", "link", "welcome")
+	if r.code != 0 || r.stdout != "http://127.0.0.1:5555/b/welcome#cap="+capability+"\n" {
+		t.Fatalf("board link with no server running: %+v", r)
 	}
 	// The lock is released: a new server takes the same directory; the example exists, so no link.
 	second := startServe(t, freePort(t), data, false)
