@@ -28,6 +28,10 @@ type Config struct {
 	Board   string
 	Binding *pairing.Binding
 	Bridge  Bridge
+	// Capability returns the bound board's current write capability, which a successful pairing hands
+	// to the page (the one-time link carries only one-time secrets). Read at each pairing, so a rotated
+	// capability is the one handed out.
+	Capability func() (string, error)
 	// Hub carries the chat streams; it should be made with MaxPerTopic 4 (SPEC 8). The gateway uses the
 	// topic Topic(binding id).
 	Hub    *sse.Hub

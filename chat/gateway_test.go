@@ -96,6 +96,9 @@ type env struct {
 	origin  string
 }
 
+// testCapability stands for the bound board's capability, which a pairing hands to the page.
+const testCapability = "cap-of-the-welcome-board"
+
 // newEnv serves the gateway through httprouter and web.Guard; handler, when given, builds the whole
 // HTTP stack instead (server.Handler).
 func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
@@ -106,7 +109,8 @@ func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 	}
 	e := &env{t: t, binding: binding, bridge: &fakeBridge{}}
 	e.hub = sse.NewHub(sse.Options{MaxPerTopic: MaxStreams, Heartbeat: -1})
-	e.gw = NewGateway(Config{Board: "welcome", Binding: binding, Bridge: e.bridge, Hub: e.hub})
+	e.gw = NewGateway(Config{Board: "welcome", Binding: binding, Bridge: e.bridge, Hub: e.hub,
+		Capability: func() (string, error) { return testCapability, nil }})
 	pn := newPipeNet()
 	e.srv = &httptest.Server{Listener: pn, Config: &http.Server{}}
 	port := pn.Addr().(*net.TCPAddr).Port

@@ -29,7 +29,7 @@ var (
 
 // Register adds the chat routes (SPEC 4, 5, 6, 8):
 //
-//	POST /api/chat/pair                 pair with an invitation → 200 {binding, epoch, expiresAt} + cookie
+//	POST /api/chat/pair                 pair with an invitation → 200 {binding, epoch, expiresAt, capability} + cookie
 //	GET  /api/chat/:binding             the display projection
 //	GET  /api/chat/:binding/status      the projection with status, runId and notice
 //	GET  /api/chat/:binding/events      SSE: a `snapshot` first, then one after every change
@@ -51,6 +51,9 @@ type pairResponse struct {
 	Binding   string `json:"binding"`
 	Epoch     string `json:"epoch"`
 	ExpiresAt string `json:"expiresAt"` // RFC 3339, UTC
+	// Capability is the bound board's write capability: the page edits with it. This no-store answer
+	// is the only way a paired page gets it; the invitation link carries no permanent secret.
+	Capability string `json:"capability"`
 }
 
 func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
@@ -82,12 +85,19 @@ func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprout
 		web.WriteError(w, r, err)
 		return
 	}
+	// Read after the redemption, so a rotation that finished before it is never handed out stale.
+	capability, err := g.cfg.Capability()
+	if err != nil { // the store never forgets a board: this is an internal fault, logged by WriteError
+		web.WriteError(w, r, err)
+		return
+	}
 	g.log.Info("chat: browser paired")
 	http.SetCookie(w, cookie)
 	web.WriteJSON(w, http.StatusOK, pairResponse{
-		Binding:   b.ID(),
-		Epoch:     b.Epoch(),
-		ExpiresAt: expires.UTC().Format(time.RFC3339),
+		Binding:    b.ID(),
+		Epoch:      b.Epoch(),
+		ExpiresAt:  expires.UTC().Format(time.RFC3339),
+		Capability: capability,
 	})
 }
 

@@ -33,9 +33,10 @@ func testPairSetsTheCookieOfSpec5(t *testing.T) {
 	if strings.Contains(strings.ToLower(set[0]), "secure") || strings.Contains(set[0], "Expires") || len(value) != 43 {
 		t.Fatalf("cookie attributes: %s", set[0])
 	}
+	// The answer carries the board's capability (the link no longer does), in a no-store body.
 	body := r.json(t)
-	if len(body) != 3 || body["binding"] != e.binding.ID() || body["epoch"] != e.binding.Epoch() ||
-		body["expiresAt"] != paired.Add(8*time.Hour).Format(time.RFC3339) {
+	if len(body) != 4 || body["binding"] != e.binding.ID() || body["epoch"] != e.binding.Epoch() ||
+		body["expiresAt"] != paired.Add(8*time.Hour).Format(time.RFC3339) || body["capability"] != testCapability {
 		t.Fatalf("pair body %s", r.body)
 	}
 	if r.header.Get("Cache-Control") != "no-store" || r.header.Get("Content-Type") != "application/json" {
@@ -74,7 +75,8 @@ func TestPairRefusesBadRequests(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := e.do("POST", "/api/chat/pair", c.body, c.hdr, nil)
-		if r.status != c.status || r.code() != c.code || len(r.header.Values("Set-Cookie")) != 0 {
+		if r.status != c.status || r.code() != c.code || len(r.header.Values("Set-Cookie")) != 0 ||
+			strings.Contains(string(r.body), testCapability) {
 			t.Errorf("%s: %d %s, want %d %s", c.name, r.status, r.body, c.status, c.code)
 		}
 	}
@@ -116,7 +118,8 @@ func testEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 	for name, body := range bodies {
 		advance(pairing.FailureEvery) // stay under the failure limit
 		r := e.post("/api/chat/pair", body, nil)
-		if r.status != 403 || r.code() != "invitation_invalid" || len(r.header.Values("Set-Cookie")) != 0 {
+		if r.status != 403 || r.code() != "invitation_invalid" || len(r.header.Values("Set-Cookie")) != 0 ||
+			strings.Contains(string(r.body), testCapability) {
 			t.Fatalf("%s: %d %s", name, r.status, r.body)
 		}
 		if first == nil {

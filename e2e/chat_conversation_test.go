@@ -74,9 +74,23 @@ func (r *chatRig) pairFromInvitation(t *testing.T) string {
 	if !evalJS[bool](a, `document.getElementById('chat-send').disabled && !document.getElementById('chat-input').disabled`) {
 		t.Error("an empty draft can be sent, or the message box is disabled")
 	}
+	// The link carried no capability; the pairing answer did: the page edits the board (finding 10).
+	if got := evalJS[string](a, fmt.Sprintf(`sessionStorage.getItem(%s) || ''`, jsString("tele.cap:"+chatBoardID))); got != r.cap {
+		t.Error("the capability from the pairing answer is not in this tab's sessionStorage")
+	}
+	a.waitJS(`!document.getElementById('meta-form').hidden && document.getElementById('readonly-note').hidden`, "the paired page is editable")
+	before := r.getBoard(t)
+	a.do(chromedp.Focus(chromedp.ID("f-description")))
+	evalJS[chromedp.Void](a, `(() => { const el = document.getElementById('f-description'); el.setSelectionRange(el.value.length, el.value.length); })()`)
+	a.do(chromedp.KeyEvent(" Paired."))
+	a.do(chromedp.Click(chromedp.ID("save")))
+	a.waitJS(fmt.Sprintf(`document.getElementById('save-status').textContent.includes('revision %d')`, before.Revision+1), "the paired page saves")
+	if after := r.getBoard(t); after.Revision != before.Revision+1 || !strings.HasSuffix(after.Content.Description, " Paired.") {
+		t.Errorf("after the paired page saved: revision %d, description %q", after.Revision, after.Content.Description)
+	}
 	a.requireClean("paired")
 	r.shot(a, "paired-desktop-en")
-	return "invitation URL opened: fragment erased before the pairing POST {binding, invitation}; only tele.chat.binding:<board> stored; HttpOnly cookie on /api/chat/<binding>; panel live"
+	return "invitation URL (binding and invitation only) opened: fragment erased before the pairing POST {binding, invitation}; only tele.chat.binding:<board> in localStorage, the capability from the answer in sessionStorage; HttpOnly cookie on /api/chat/<binding>; panel live; the page saved an edit"
 }
 
 // buildHistory types input 1: one send with a fresh UUID, the text shown verbatim, the reply streamed in.

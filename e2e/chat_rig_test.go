@@ -166,9 +166,18 @@ func (r *chatRig) takeInvitation(t testing.TB, msg string) {
 		t.Fatalf("a new invitation for another binding")
 	}
 	r.base = "http://" + u.Host
-	r.binding, r.invite, r.cap, r.inviteTo = frag.Get("binding"), frag.Get("invite"), frag.Get("cap"), raw
-	if u.Path != "/b/"+chatBoardID || r.binding == "" || r.invite == "" || r.cap == "" {
+	r.binding, r.invite, r.inviteTo = frag.Get("binding"), frag.Get("invite"), raw
+	if u.Path != "/b/"+chatBoardID || r.binding == "" || r.invite == "" {
 		t.Fatalf("the invitation URL has the wrong shape (path %q)", u.Path)
+	}
+	// Only one-time secrets in the link: the board's capability reaches the page in the pairing answer.
+	capFile, err := os.ReadFile(filepath.Join(r.pi.DataDir, "caps", chatBoardID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.cap = strings.TrimSpace(string(capFile))
+	if len(frag) != 2 || strings.Contains(raw, "cap=") || strings.Contains(raw, r.cap) {
+		t.Fatalf("the invitation URL carries more than binding and invitation: %d parameters", len(frag))
 	}
 	r.secrets = append(r.secrets, raw, r.invite, r.cap)
 }

@@ -262,6 +262,8 @@ type browser struct {
 	epoch   string
 	cookie  *http.Cookie
 	client  *http.Client
+	// capability is the board's, from the pairing answer.
+	capability string
 }
 
 var noRedirect = &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error {
@@ -281,11 +283,14 @@ func pair(t testing.TB, r readyNote, invite string) (*browser, int) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	io.Copy(io.Discard, resp.Body)
 	if resp.StatusCode != 200 {
 		return nil, resp.StatusCode
 	}
-	b := &browser{t: t, origin: r.origin, binding: r.Binding, epoch: r.Epoch, client: noRedirect}
+	var answer struct{ Capability string }
+	if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil {
+		t.Fatalf("pairing answer: %v", err)
+	}
+	b := &browser{t: t, origin: r.origin, binding: r.Binding, epoch: r.Epoch, client: noRedirect, capability: answer.Capability}
 	for _, c := range resp.Cookies() {
 		b.cookie = c
 	}

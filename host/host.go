@@ -84,16 +84,15 @@ type host struct {
 	reason string // why it ended (revoke reason)
 
 	// Set while starting, read-only once running.
-	boardID    string
-	port       int
-	capability string
-	store      *board.Store
-	boardHub   *sse.Hub
-	chatHub    *sse.Hub
-	binding    *pairing.Binding
-	gateway    *chat.Gateway
-	serveStop  context.CancelFunc
-	serveDone  chan error
+	boardID   string
+	port      int
+	store     *board.Store
+	boardHub  *sse.Hub
+	chatHub   *sse.Hub
+	binding   *pairing.Binding
+	gateway   *chat.Gateway
+	serveStop context.CancelFunc
+	serveDone chan error
 }
 
 // Run is `tele host`: it speaks the link on in/out until `revoke`, the end of in, or ctx ends. It
@@ -278,11 +277,6 @@ func (h *host) start(f link.Fields) {
 	} else if created {
 		h.log.Info("host: created the board from the teaching example", "board", hl.board)
 	}
-	capability, err := store.Capability(hl.board)
-	if err != nil {
-		h.sendFatal(FatalInternal, fmt.Sprintf("cannot read the capability of board %q: %v", hl.board, err))
-		return
-	}
 	a, err := assets.New()
 	if err != nil {
 		h.sendFatal(FatalInternal, fmt.Sprintf("cannot load the web pages: %v", err))
@@ -304,6 +298,7 @@ func (h *host) start(f link.Fields) {
 		Board:         hl.board,
 		Binding:       binding,
 		Bridge:        bridge{conn: h.conn},
+		Capability:    func() (string, error) { return store.Capability(hl.board) },
 		Hub:           chatHub,
 		Logger:        h.log,
 		BridgeTimeout: h.cfg.BridgeTimeout,
@@ -329,7 +324,7 @@ func (h *host) start(f link.Fields) {
 		ok = true
 		return
 	}
-	h.boardID, h.port, h.capability = hl.board, port, capability
+	h.boardID, h.port = hl.board, port
 	h.binding, h.gateway = binding, gw
 	h.serveStop, h.serveDone = serveStop, serveDone
 	h.phase = running
@@ -377,9 +372,9 @@ func (h *host) boardURL() string {
 }
 
 // inviteURL mints a new one-time invitation (the earlier unredeemed one dies) and returns its URL. Every
-// secret is in the fragment.
+// secret is in the fragment, and only one-time secrets are: the board's permanent capability reaches
+// the page in the pairing answer, never in a link that lands in terminals, scrollback and recordings.
 func (h *host) inviteURL() string {
 	secret := h.binding.Invite()
-	return h.boardURL() + "#binding=" + url.QueryEscape(h.binding.ID()) +
-		"&invite=" + url.QueryEscape(secret) + "&cap=" + url.QueryEscape(h.capability)
+	return h.boardURL() + "#binding=" + url.QueryEscape(h.binding.ID()) + "&invite=" + url.QueryEscape(secret)
 }

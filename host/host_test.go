@@ -32,7 +32,9 @@ func TestHelloReadyAndInvitation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if frag.Get("binding") != r.Binding || frag.Get("invite") == "" || frag.Get("cap") != capability {
+	// Only one-time secrets in the link (finding 10): no capability, under any name.
+	if frag.Get("binding") != r.Binding || frag.Get("invite") == "" || len(frag) != 2 ||
+		strings.Contains(r.Invite, "cap=") || strings.Contains(r.Invite, capability) {
 		t.Fatalf("fragment %v", frag)
 	}
 	if strings.Contains(strings.SplitN(r.Invite, "#", 2)[0], frag.Get("invite")) {
@@ -50,6 +52,9 @@ func TestHelloReadyAndInvitation(t *testing.T) {
 	b, code := pair(t, r, r.Invite)
 	if code != 200 {
 		t.Fatalf("pairing with the invitation: %d", code)
+	}
+	if b.capability != capability {
+		t.Fatal("the pairing answer does not carry the board's capability")
 	}
 	if b.cookie.Path != "/api/chat/"+r.Binding || !b.cookie.HttpOnly {
 		t.Fatalf("cookie %+v", b.cookie)

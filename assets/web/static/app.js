@@ -12,9 +12,12 @@ async function main() {
   if (select) i18n.bindLanguageSelect(select);
   const page = document.body.dataset.page;
   if (page === 'board') {
-    // The board and the chat panel start side by side; neither waits for the other.
+    // The board and the chat panel start side by side; neither waits for the other. A pairing's answer
+    // carries the board's capability, which the board page takes once it has started.
     const [{ bootBoardPage }, { bootChatPanel }] = await Promise.all([import('./board-page.js'), import('./chat-panel.js')]);
-    await Promise.all([bootBoardPage({ fragment }), bootChatPanel({ fragment })]);
+    const board = bootBoardPage({ fragment });
+    const onCapability = (capability) => board.then((page) => page.grant(capability));
+    await Promise.all([board, bootChatPanel({ fragment, onCapability })]);
   } else if (page === 'index') {
     const { bootIndexPage } = await import('./index-page.js');
     await bootIndexPage();

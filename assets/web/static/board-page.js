@@ -5,8 +5,9 @@
 // one PUT with If-Match: "<base.revision>". A newer revision (from the stream, or fetched after a 412)
 // becomes the new base and the ops are replayed on top of it, so nothing typed is lost.
 //
-// The capability comes from the #cap= fragment (already erased by app.js) or, after a reload of this
-// tab, from sessionStorage. It is never written to localStorage or to a URL.
+// The capability comes from the #cap= fragment (already erased by app.js), from the answer of a chat
+// pairing (grant), or, after a reload of this tab, from sessionStorage. It is never written to
+// localStorage or to a URL. The page switches between editing and read-only as it gains or loses it.
 
 import { byId, h, setValue, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
@@ -17,7 +18,7 @@ import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { Player, flatten } from './player.js';
 import { Stream } from './stream.js';
-import { read, write } from './storage.js';
+import { read, remove, write } from './storage.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -83,9 +84,19 @@ class BoardPage {
   }
 
   setup() {
+    this.applyMode();
+    this.setupPlayer();
+    byId('conn-retry').addEventListener('click', () => this.stream?.connect());
+    byId('rebased-close').addEventListener('click', () => show(byId('rebased'), false));
+  }
+
+  // applyMode shows the page for editing or reading, as this.editable says; the grid is rebuilt for it.
+  applyMode() {
     for (const el of document.querySelectorAll('.edit-only')) show(el, this.editable);
     for (const el of document.querySelectorAll('.view-only')) show(el, !this.editable);
-    this.view = new BoardView(byId('grid'), {
+    const grid = byId('grid');
+    grid.replaceChildren();
+    this.view = new BoardView(grid, {
       editable: this.editable,
       handlers: {
         editBar: (s, b) => this.openBar(s, b),
@@ -96,14 +107,24 @@ class BoardPage {
         addSection: () => this.addSection(),
       },
     });
-    if (this.editable) this.setupEditing();
-    else {
-      byId('readonly-cmd').textContent = `tele board link ${this.id}`;
-      show(byId('readonly-note'), true);
+    if (this.editable && !this.editingReady) {
+      this.setupEditing();
+      this.editingReady = true;
     }
-    this.setupPlayer();
-    byId('conn-retry').addEventListener('click', () => this.stream?.connect());
-    byId('rebased-close').addEventListener('click', () => show(byId('rebased'), false));
+    byId('readonly-cmd').textContent = `tele board link ${this.id}`;
+    show(byId('readonly-note'), !this.editable);
+    if (this.draft) this.render();
+  }
+
+  // grant makes the page editable with capability (from a chat pairing's answer).
+  grant(capability) {
+    if (typeof capability !== 'string' || !capability || capability === this.cap) return;
+    write('session', capKey(this.id), capability);
+    this.cap = capability;
+    this.showMessage(null);
+    if (this.editable) return;
+    this.editable = true;
+    if (this.view) this.applyMode();
   }
 
   // ---- rendering ----

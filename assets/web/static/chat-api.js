@@ -16,7 +16,8 @@ export function capabilities() {
   return call('GET', '/api/capabilities');
 }
 
-// pair redeems a one-time invitation → {binding, epoch, expiresAt}; the answer sets the cookie.
+// pair redeems a one-time invitation → {binding, epoch, expiresAt, capability}; the answer sets the
+// cookie, and its capability lets the page edit the board.
 export function pair(binding, invitation) {
   return call('POST', '/api/chat/pair', { binding, invitation });
 }

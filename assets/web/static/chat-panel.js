@@ -1,11 +1,12 @@
 // The chat panel of the board page (SPEC 5, 6, 7 and 11): pairing from the invitation in the URL
 // fragment, the privacy-filtered conversation of the paired Pi session, send and stop, dock and collapse.
 //
-// Pairing. The invitation URL is /b/<board>#binding=<id>&invite=<secret>&cap=<capability>. app.js reads
-// the fragment and erases it from the address bar before anything else runs; this module takes the
-// binding and the one-time invitation from those parameters, posts them to /api/chat/pair, and keeps
-// only the binding id in localStorage (tele.chat.binding:<board>): the cookie that proves the pairing is
-// HttpOnly and never visible here. A later page without an invitation reuses the stored binding while
+// Pairing. The invitation URL is /b/<board>#binding=<id>&invite=<secret>: one-time secrets only. app.js
+// reads the fragment and erases it from the address bar before anything else runs; this module takes the
+// binding and the one-time invitation from those parameters, posts them to /api/chat/pair, hands the
+// board's capability from the answer to the board page (onCapability), and keeps only the binding id in
+// localStorage (tele.chat.binding:<board>): the cookie that proves the pairing is HttpOnly and never
+// visible here. A later page without an invitation reuses the stored binding while
 // its cookie lives, and otherwise says how to pair again (/tele <board> in Pi).
 //
 // DOM discipline. The panel's markup is static (board.html); this module only changes text, attributes
@@ -50,7 +51,7 @@ function boardFromPath(pathname) {
 
 // bootChatPanel starts the panel of the board page. It never throws: a chat that cannot start leaves
 // the board page as it is.
-export async function bootChatPanel({ fragment }) {
+export async function bootChatPanel({ fragment, onCapability = () => {} }) {
   // The invitation is a one-time secret: take it out of the shared parameters at once.
   const binding = fragment.get('binding');
   const invitation = fragment.get('invite');
@@ -60,7 +61,7 @@ export async function bootChatPanel({ fragment }) {
   const board = boardFromPath(location.pathname);
   if (!aside || !board) return null;
   extend(STRINGS);
-  const panel = new ChatPanel(aside, board);
+  const panel = new ChatPanel(aside, board, onCapability);
   try {
     await panel.start(binding, invitation);
   } catch {
@@ -70,9 +71,10 @@ export async function bootChatPanel({ fragment }) {
 }
 
 class ChatPanel {
-  constructor(aside, board) {
+  constructor(aside, board, onCapability) {
     this.aside = aside;
     this.board = board;
+    this.onCapability = onCapability;
     this.layout = byId('layout');
     this.body = byId('chat-body');
     this.log = byId('chat-log');
@@ -163,6 +165,7 @@ class ChatPanel {
       this.setConn('pairing');
       try {
         const res = await api.pair(binding, invitation);
+        if (typeof res?.capability === 'string') this.onCapability(res.capability);
         this.connect(typeof res?.binding === 'string' ? res.binding : binding);
         return;
       } catch (err) {
