@@ -55,6 +55,9 @@ type Config struct {
 	Version string // tele's version, logged at start
 	// BridgeTimeout bounds each send/abort call to the bridge; 0 = the gateway's default.
 	BridgeTimeout time.Duration
+	// Browser, when set, is the command that opens the user's browser (webbrowser.Command): the host opens
+	// it on each invitation through a redirect file, never with the link on a command line. Nil: never.
+	Browser []string
 }
 
 // FatalError is what Run returns after it sent a `fatal` note.
@@ -93,6 +96,8 @@ type host struct {
 	gateway   *chat.Gateway
 	serveStop context.CancelFunc
 	serveDone chan error
+
+	opened *opened // redirect files the browser was opened on
 }
 
 // Run is `tele host`: it speaks the link on in/out until `revoke`, the end of in, or ctx ends. It
@@ -105,7 +110,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &host{cfg: cfg, log: log}
+	h := &host{cfg: cfg, log: log, opened: newOpened()}
 	connCtx, stop := context.WithCancel(context.Background())
 	defer stop()
 	h.stop = stop
@@ -175,6 +180,7 @@ func (h *host) shutdown(reason string) {
 	if h.gateway != nil {
 		h.gateway.Revoke(reason)
 	}
+	h.removeOpened()
 	if h.serveStop != nil {
 		h.serveStop()
 		if err := <-h.serveDone; err != nil {
@@ -271,6 +277,7 @@ func (h *host) start(f link.Fields) {
 		h.sendFatal(FatalInternal, fmt.Sprintf("cannot record this process as the owner of %s: %v", h.cfg.DataDir, err))
 		return
 	}
+	h.removeLeftovers()
 	if _, created, err := store.EnsureExample(hl.board); err != nil {
 		h.sendFatal(FatalInternal, fmt.Sprintf("cannot create board %q in %s: %v", hl.board, h.cfg.DataDir, err))
 		return
@@ -371,10 +378,13 @@ func (h *host) boardURL() string {
 	return fmt.Sprintf("http://127.0.0.1:%d/b/%s", h.port, h.boardID)
 }
 
-// inviteURL mints a new one-time invitation (the earlier unredeemed one dies) and returns its URL. Every
-// secret is in the fragment, and only one-time secrets are: the board's permanent capability reaches
-// the page in the pairing answer, never in a link that lands in terminals, scrollback and recordings.
+// inviteURL mints a new one-time invitation (the earlier unredeemed one dies), opens the browser on it
+// when the host was asked to, and returns its URL. Every secret is in the fragment, and only one-time
+// secrets are: the board's permanent capability reaches the page in the pairing answer, never in a
+// link that lands in terminals, scrollback and recordings.
 func (h *host) inviteURL() string {
-	secret := h.binding.Invite()
-	return h.boardURL() + "#binding=" + url.QueryEscape(h.binding.ID()) + "&invite=" + url.QueryEscape(secret)
+	secret, ended := h.binding.NewInvitation()
+	link := h.boardURL() + "#binding=" + url.QueryEscape(h.binding.ID()) + "&invite=" + url.QueryEscape(secret)
+	h.openBrowser(link, ended)
+	return link
 }

@@ -67,6 +67,21 @@ type session struct {
 type invitation struct {
 	secret    []byte // decoded
 	expiresAt time.Time
+	ended     chan struct{} // closed once the invitation can no longer be redeemed
+	expiry    *time.Timer   // closes ended at expiresAt
+}
+
+// endLocked closes the invitation's ended channel and stops its timer, once.
+func (inv *invitation) endLocked() {
+	if inv == nil {
+		return
+	}
+	inv.expiry.Stop()
+	select {
+	case <-inv.ended:
+	default:
+		close(inv.ended)
+	}
 }
 
 // Binding is one connection's binding (one `/tele <board>`): id, epoch, invitation and sessions.
@@ -127,14 +142,33 @@ func (b *Binding) MatchID(id string) bool {
 // Invite mints a new one-time invitation valid for InvitationTTL. The earlier unredeemed invitation, if
 // any, stops working. On a revoked binding it returns a fresh string that can never be redeemed.
 func (b *Binding) Invite() string {
-	secret := make([]byte, secretBytes)
-	_, _ = rand.Read(secret) // never fails (crypto/rand, Go ≥ 1.24)
+	secret, _ := b.NewInvitation()
+	return secret
+}
+
+// NewInvitation is Invite that also returns a channel closed once the invitation can no longer be
+// redeemed: redeemed, replaced by a newer one, expired (after InvitationTTL of real time, which is the
+// binding's clock outside tests with an injected one) or the binding revoked. Whoever placed a copy of
+// the invitation somewhere (a file the browser is opened on) removes it then.
+func (b *Binding) NewInvitation() (secret string, ended <-chan struct{}) {
+	raw := make([]byte, secretBytes)
+	_, _ = rand.Read(raw) // never fails (crypto/rand, Go ≥ 1.24)
+	inv := &invitation{secret: raw, ended: make(chan struct{})}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !b.revoked {
-		b.invite = &invitation{secret: secret, expiresAt: b.now().Add(InvitationTTL)}
+	if b.revoked {
+		close(inv.ended)
+		return base64.RawURLEncoding.EncodeToString(raw), inv.ended
 	}
-	return base64.RawURLEncoding.EncodeToString(secret)
+	b.invite.endLocked()
+	inv.expiresAt = b.now().Add(InvitationTTL)
+	inv.expiry = time.AfterFunc(InvitationTTL, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		inv.endLocked()
+	})
+	b.invite = inv
+	return base64.RawURLEncoding.EncodeToString(raw), inv.ended
 }
 
 // Redeem exchanges a valid invitation for a new session. The invitation is consumed in the same critical
@@ -178,6 +212,7 @@ func (b *Binding) Redeem(bindingID, invite string) (*http.Cookie, time.Time, err
 		return nil, time.Time{}, ErrInvitationInvalid
 	}
 
+	b.invite.endLocked()
 	b.invite = nil // once
 	expires := now.Add(SessionTTL)
 	b.pruneLocked(now)
@@ -241,6 +276,7 @@ func (b *Binding) Revoke() {
 		return
 	}
 	b.revoked = true
+	b.invite.endLocked()
 	b.invite = nil
 	b.sessions = nil
 	close(b.done)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -320,4 +321,62 @@ func TestConcurrentRedeemOnlyOnce(t *testing.T) {
 	if wins != 1 {
 		t.Fatalf("invitation redeemed %d times", wins)
 	}
+}
+
+// TestInvitationEnds: the channel of NewInvitation closes when the invitation can no longer be
+// redeemed — redeemed, replaced, expired, revoked — and not before. The expiry runs on the real clock,
+// here the bubble's.
+func TestInvitationEnds(t *testing.T) {
+	isEnded := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	synctest.Test(t, func(t *testing.T) {
+		b, err := NewBinding("welcome", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		redeemed, onRedeem := b.NewInvitation()
+		if isEnded(onRedeem) {
+			t.Fatal("a fresh invitation has ended")
+		}
+		if _, _, err := b.Redeem(b.ID(), redeemed); err != nil {
+			t.Fatal(err)
+		}
+		if !isEnded(onRedeem) {
+			t.Fatal("a redeemed invitation has not ended")
+		}
+
+		_, onReplace := b.NewInvitation()
+		expiring, onExpiry := b.NewInvitation()
+		if !isEnded(onReplace) || isEnded(onExpiry) {
+			t.Fatalf("replaced: ended %v; its successor: ended %v", isEnded(onReplace), isEnded(onExpiry))
+		}
+		time.Sleep(InvitationTTL - time.Nanosecond)
+		synctest.Wait()
+		if isEnded(onExpiry) {
+			t.Fatal("ended before InvitationTTL")
+		}
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		if !isEnded(onExpiry) {
+			t.Fatal("not ended after InvitationTTL")
+		}
+		if _, _, err := b.Redeem(b.ID(), expiring); !errors.Is(err, ErrInvitationInvalid) {
+			t.Fatalf("redeeming an ended invitation: %v", err)
+		}
+
+		_, onRevoke := b.NewInvitation()
+		b.Revoke()
+		if !isEnded(onRevoke) {
+			t.Fatal("revoking did not end the invitation")
+		}
+		if _, afterRevoke := b.NewInvitation(); !isEnded(afterRevoke) {
+			t.Fatal("an invitation of a revoked binding has not ended")
+		}
+	})
 }

@@ -239,6 +239,8 @@ export default function (pi) {
 			const v = pi.getFlag(`tele-${flag}`);
 			if (typeof v === "string" && v !== "") args.push(`--${flag}`, v);
 		}
+		// The host opens the browser (never with the link on a command line); only a terminal Pi wants one.
+		if (process.stdout.isTTY) args.push("--open-browser");
 		let child;
 		try {
 			child = spawn(TELE, args, { stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
@@ -285,13 +287,6 @@ export default function (pi) {
 	}
 	function invited(board, invite, ctx) {
 		say(`tele: board "${board}" is connected. Open this one-time link within 2 minutes to pair a browser: ${invite}`, "info", ctx);
-		if (!process.stdout.isTTY || process.env.TELE_NO_BROWSER) return;
-		const [cmd, ...args] = (process.env.BROWSER || "").split(":")[0].trim().split(/\s+/).filter(Boolean);
-		const os = { darwin: ["open"], win32: ["rundll32", "url.dll,FileProtocolHandler"] }[process.platform] || ["xdg-open"];
-		const argv = cmd ? [cmd, ...(args.some((a) => a.includes("%s")) ? args.map((a) => a.replace("%s", invite)) : [...args, invite])] : [...os, invite];
-		const p = spawn(argv[0], argv.slice(1), { stdio: "ignore", detached: true });
-		p.on("error", () => say("tele: no browser could be opened; open the link above yourself", "warning", ctx));
-		p.unref();
 	}
 
 	// ---- flags, command, tool ----

@@ -107,7 +107,7 @@ Commands:
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e
-  tele host                     the link end started by the Pi extension (not for people)
+  tele host [--open-browser]    the link end started by the Pi extension (not for people)
   tele help                     this text
 
 Settings (every command takes them; flags beat environment):
