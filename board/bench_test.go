@@ -27,6 +27,11 @@ import (
 //
 //	BenchmarkBoardGET            vs BenchmarkBoardGETBareHandler   (target: ≥ 0.8 of the bare throughput)
 //	BenchmarkBoardPUT            vs BenchmarkBoardPUTFloor         (target: ≤ 1.3 × the floor's latency)
+//	BenchmarkBoardRevisionsVsGET: listing 50 revisions of a 1,000-revision board vs one board GET,
+//	                              interleaved in one loop       (target: ≤ 2 × the GET)
+//
+// (The store's BenchmarkPutVsFloorInterleaved times a Put on a board that keeps 1,000 revisions, so
+// every commit also prunes one, against the raw commit floor, interleaved: the history's own target.)
 //
 // Run (the numbers in the report came from this):
 //
@@ -321,4 +326,92 @@ func rawCommit(dir, target string, data []byte) error {
 		return err
 	}
 	return d.Close()
+}
+
+// historyBenchEnv is benchEnv with board "bench" at revision 1,000: 999 real commits, so its history is
+// what a long-edited board keeps.
+func historyBenchEnv(b *testing.B) (*servertest.Env, servertest.Created) {
+	e, c := benchEnv(b)
+	content, err := board.ParseContent([]byte(benchContent()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for rev := int64(1); rev < board.KeepRevisions; rev++ {
+		content.Title = fmt.Sprintf("Benchmark standard, take %d", rev+1)
+		if _, err := e.Store.Put("bench", rev, content, board.AuthorPi); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return e, c
+}
+
+// BenchmarkBoardRevisionsVsGET: listing the newest 50 revisions of a board with 1,000 revisions
+// (GET /api/boards/bench/revisions) against one board GET, through the whole stack, timed alternately
+// in one loop (target: the listing within 2× of the GET). In process, and over loopback with one
+// keep-alive client.
+func BenchmarkBoardRevisionsVsGET(b *testing.B) {
+	e, _ := historyBenchEnv(b)
+	get := httptest.NewRequest("GET", "/api/boards/bench", nil)
+	get.Host = servertest.Host
+	list := httptest.NewRequest("GET", "/api/boards/bench/revisions", nil)
+	list.Host = servertest.Host
+	w := &discardWriter{h: http.Header{}}
+	e.Handler.ServeHTTP(w, list) // the first listing reads the history's rows from the files
+	b.Run("in-process", func(b *testing.B) {
+		var tGet, tList time.Duration
+		b.ReportAllocs()
+		for b.Loop() {
+			t0 := time.Now()
+			w.reset()
+			e.Handler.ServeHTTP(w, get)
+			t1 := time.Now()
+			if w.status != 0 && w.status != 200 {
+				b.Fatalf("GET: %d", w.status)
+			}
+			w.reset()
+			e.Handler.ServeHTTP(w, list)
+			tGet, tList = tGet+t1.Sub(t0), tList+time.Since(t1)
+			if w.status != 0 && w.status != 200 {
+				b.Fatalf("list: %d", w.status)
+			}
+		}
+		reportPair(b, tGet, tList)
+	})
+	b.Run("loopback", func(b *testing.B) {
+		l := e.Start()
+		tr := &http.Transport{DisableCompression: true}
+		defer tr.CloseIdleConnections()
+		client := &http.Client{Transport: tr}
+		fetch := func(path string) int {
+			res, err := client.Get(l.URL + path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n, _ := io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				b.Fatalf("%s: %d", path, res.StatusCode)
+			}
+			return int(n)
+		}
+		if n := fetch("/api/boards/bench/revisions"); n < 50*100 {
+			b.Fatalf("the listing is %d bytes: not 50 rows", n)
+		}
+		var tGet, tList time.Duration
+		b.ReportAllocs()
+		for b.Loop() {
+			t0 := time.Now()
+			fetch("/api/boards/bench")
+			t1 := time.Now()
+			fetch("/api/boards/bench/revisions")
+			tGet, tList = tGet+t1.Sub(t0), tList+time.Since(t1)
+		}
+		reportPair(b, tGet, tList)
+	})
+}
+
+func reportPair(b *testing.B, tGet, tList time.Duration) {
+	b.ReportMetric(float64(tGet.Nanoseconds())/float64(b.N), "get-ns/op")
+	b.ReportMetric(float64(tList.Nanoseconds())/float64(b.N), "list-ns/op")
+	b.ReportMetric(float64(tList)/float64(tGet), "list/get")
 }

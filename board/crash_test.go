@@ -290,7 +290,7 @@ func TestCrashSafety(t *testing.T) {
 			crashHistory(t, run, dir, id, b, verified)
 			// The store's own view agrees (alpha's thousand rows are read only now and then: it is slow).
 			if id != "alpha" || run%50 == 0 {
-				rows, _, err := s.Revisions(id, 0, 3)
+				rows, _, err := listRevs(s, id, 0, 3)
 				if err != nil || len(rows) == 0 || !bytes.Equal(rows[0].JSON(), b.row().JSON()) {
 					t.Fatalf("run %d: %s: the store lists %v, %v; current %s", run, id, rows, err, b.JSON())
 				}

@@ -154,8 +154,9 @@ func (s *Store) loadRows(id string, e *entry) error {
 // MaxRevisionsPage is the most rows one call of Revisions returns.
 const MaxRevisionsPage = 100
 
-// Revisions returns up to limit (1..MaxRevisionsPage) rows of board id's history, newest first,
-// starting below revision before (0: from the current revision). next is the before of the following
+// Revisions returns up to limit (1..MaxRevisionsPage) rows of board id's history that are older than
+// revision before (0: up to the current revision), oldest first: the last row is the newest. The slice
+// is the store's own and is never changed: read only. next is the before of the following (older)
 // page, 0 when there is none. Errors: ErrNotFound, or an I/O error reading the history the first time.
 func (s *Store) Revisions(id string, before int64, limit int) (rows []Revision, next int64, err error) {
 	e := s.entry(id)
@@ -177,13 +178,12 @@ func (s *Store) Revisions(id string, before int64, limit int) (rows []Revision, 
 		return []Revision{}, 0, nil
 	}
 	bottom := max(top-int64(limit)+1, oldest)
-	rows = make([]Revision, 0, top-bottom+1)
-	for rev := top; rev >= bottom; rev-- {
-		rows = append(rows, e.hist.rows[rev-oldest])
-	}
 	if bottom > oldest {
 		next = bottom
 	}
+	// A commit appends past the end and a prune drops from the front; neither writes an element of
+	// this window, so it can be handed out without a copy.
+	rows = e.hist.rows[bottom-oldest : top-oldest+1 : top-oldest+1]
 	return rows, next, nil
 }
 

@@ -14,6 +14,16 @@ import (
 	"time"
 )
 
+// listRevs is Store.Revisions with the rows newest first, as the HTTP listing gives them.
+func listRevs(s *Store, id string, before int64, limit int) ([]Revision, int64, error) {
+	rows, next, err := s.Revisions(id, before, limit)
+	out := make([]Revision, len(rows))
+	for i, r := range rows {
+		out[len(rows)-1-i] = r
+	}
+	return out, next, err
+}
+
 // revs returns the revision numbers of rows.
 func revs(rows []Revision) []int64 {
 	out := make([]int64, len(rows))
@@ -76,7 +86,7 @@ func TestHistoryRecordsRevisionsAndAuthors(t *testing.T) {
 	}
 	check := func(t *testing.T, s *Store) {
 		t.Helper()
-		rows, next, err := s.Revisions("song", 0, 50)
+		rows, next, err := listRevs(s, "song", 0, 50)
 		if err != nil || next != 0 || !reflect.DeepEqual(revs(rows), seq(4, 1)) {
 			t.Fatalf("Revisions = %v, %d, %v", revs(rows), next, err)
 		}
@@ -135,7 +145,7 @@ func TestRevisionsPagination(t *testing.T) {
 		{24, 1, []int64{23}, 23},
 		{1000, 2, []int64{23, 22}, 22},
 	} {
-		rows, next, err := s.Revisions("p", tt.before, tt.limit)
+		rows, next, err := listRevs(s, "p", tt.before, tt.limit)
 		if err != nil || !reflect.DeepEqual(revs(rows), tt.want) || next != tt.wantNext {
 			t.Errorf("Revisions(before %d, limit %d) = %v next %d, %v; want %v next %d", tt.before, tt.limit, revs(rows), next, err, tt.want, tt.wantNext)
 		}
@@ -143,7 +153,7 @@ func TestRevisionsPagination(t *testing.T) {
 	// Following next from the top visits every revision once.
 	var all []int64
 	for before := int64(0); ; {
-		rows, next, _ := s.Revisions("p", before, 7)
+		rows, next, _ := listRevs(s, "p", before, 7)
 		all = append(all, revs(rows)...)
 		if next == 0 {
 			break
@@ -153,7 +163,7 @@ func TestRevisionsPagination(t *testing.T) {
 	if !reflect.DeepEqual(all, seq(23, 1)) {
 		t.Fatalf("paging visited %v", all)
 	}
-	if _, _, err := s.Revisions("nope", 0, 5); !errors.Is(err, ErrNotFound) {
+	if _, _, err := listRevs(s, "nope", 0, 5); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown board: %v", err)
 	}
 }
@@ -169,7 +179,7 @@ func TestPruneKeepsTheNewest(t *testing.T) {
 		return Board{Content: content(fmt.Sprintf("r%d", rev)), Author: AuthorBrowser}
 	})
 	s := openT(t, dir, Options{})
-	if _, _, err := s.Revisions("long", 0, 1); err != nil { // load the rows, so that commits keep them
+	if _, _, err := listRevs(s, "long", 0, 1); err != nil { // load the rows, so that commits keep them
 		t.Fatal(err)
 	}
 	for rev := int64(KeepRevisions - 1); rev < total; rev++ {
@@ -186,7 +196,7 @@ func TestPruneKeepsTheNewest(t *testing.T) {
 		}
 		var listed []int64
 		for before := int64(0); ; {
-			rows, next, err := s.Revisions("long", before, 100)
+			rows, next, err := listRevs(s, "long", before, 100)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -365,7 +375,7 @@ func TestOpenMigratesThePreviousLayout(t *testing.T) {
 			if err := s.Authorize(w.id, w.capability); err != nil {
 				t.Fatalf("%s: the capability changed: %v", w.id, err)
 			}
-			rows, next, err := s.Revisions(w.id, 0, 50)
+			rows, next, err := listRevs(s, w.id, 0, 50)
 			if err != nil || next != 0 || len(rows) != 1 || rows[0].Revision != w.rev || rows[0].Author != AuthorTele {
 				t.Fatalf("Revisions(%s) = %+v, %d, %v", w.id, rows, next, err)
 			}
@@ -386,12 +396,12 @@ func TestOpenMigratesThePreviousLayout(t *testing.T) {
 	if b, err := s.Put("alpha", 7, content("Alpha 8"), AuthorPi); err != nil || b.Revision != 8 {
 		t.Fatalf("Put = %+v, %v", b, err)
 	}
-	if rows, _, _ := s.Revisions("alpha", 0, 50); !reflect.DeepEqual(revs(rows), []int64{8, 7}) {
+	if rows, _, _ := listRevs(s, "alpha", 0, 50); !reflect.DeepEqual(revs(rows), []int64{8, 7}) {
 		t.Fatalf("history after a Put: %v", revs(rows))
 	}
 	s.Close()
 	s2 := openT(t, dir, Options{})
-	if rows, _, _ := s2.Revisions("alpha", 0, 50); !reflect.DeepEqual(revs(rows), []int64{8, 7}) || rows[1].Author != AuthorTele || rows[0].Author != AuthorPi {
+	if rows, _, _ := listRevs(s2, "alpha", 0, 50); !reflect.DeepEqual(revs(rows), []int64{8, 7}) || rows[1].Author != AuthorTele || rows[0].Author != AuthorPi {
 		t.Fatalf("history after reopening: %+v", rows)
 	}
 }
@@ -409,7 +419,7 @@ func TestOpenFinishesAnInterruptedMigration(t *testing.T) {
 	os.WriteFile(revFile(dir, "m", 3), append(migrated.JSON(), '\n'), 0o600)
 
 	s := openT(t, dir, Options{})
-	if rows, _, err := s.Revisions("m", 0, 50); err != nil || !reflect.DeepEqual(revs(rows), []int64{3}) {
+	if rows, _, err := listRevs(s, "m", 0, 50); err != nil || !reflect.DeepEqual(revs(rows), []int64{3}) {
 		t.Fatalf("Revisions = %v, %v", revs(rows), err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "boards", "m.json")); !errors.Is(err, fs.ErrNotExist) {
@@ -421,7 +431,7 @@ func TestOpenFinishesAnInterruptedMigration(t *testing.T) {
 	// An older Tele wrote the board again in its layout: its content becomes revision 5, by Tele.
 	os.WriteFile(filepath.Join(dir, "boards", "m.json"), append(old, '\n'), 0o600)
 	s2 := openT(t, dir, Options{})
-	rows, _, _ := s2.Revisions("m", 0, 50)
+	rows, _, _ := listRevs(s2, "m", 0, 50)
 	if !reflect.DeepEqual(revs(rows), []int64{5, 4, 3}) || rows[0].Author != AuthorTele || rows[0].Title != "Three" {
 		t.Fatalf("history %+v", rows)
 	}
@@ -449,7 +459,7 @@ func TestOpenRepairsInterruptedWrites(t *testing.T) {
 	if rd.oldest != 3 || rd.newest != 6 || len(rd.stale) != 0 || len(rd.temps) != 0 || !reflect.DeepEqual(rd.other, []string{"notes.txt"}) {
 		t.Fatalf("after Open: %+v", rd)
 	}
-	if rows, next, _ := s2.Revisions("g", 0, 50); !reflect.DeepEqual(revs(rows), seq(6, 3)) || next != 0 {
+	if rows, next, _ := listRevs(s2, "g", 0, 50); !reflect.DeepEqual(revs(rows), seq(6, 3)) || next != 0 {
 		t.Fatalf("Revisions = %v", revs(rows))
 	}
 	for _, p := range []string{filepath.Join(dir, "boards", "empty"), filepath.Join(dir, "caps", "empty")} {
@@ -474,7 +484,7 @@ func TestReadHistory(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(revs(rows), []int64{3, 2, 1}) {
 		t.Fatalf("ReadHistory = %v, %v", revs(rows), err)
 	}
-	listed, _, _ := s.Revisions("h", 0, 10)
+	listed, _, _ := listRevs(s, "h", 0, 10)
 	for i := range rows {
 		if !bytes.Equal(rows[i].JSON(), listed[i].JSON()) {
 			t.Fatalf("row %d: %s, the store lists %s", i, rows[i].JSON(), listed[i].JSON())

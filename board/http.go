@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -63,6 +64,7 @@ type Handler struct {
 	writes    *web.Limiter // per board id
 	creates   *web.Limiter // one bucket for the server
 	catalogue []byte
+	pages     sync.Pool // *[]byte: buffers for revision listings, so a listing allocates nothing
 }
 
 // NewHandler returns the board routes over store; streams subscribe to hub, which must receive the

@@ -46,17 +46,17 @@ func (h *Handler) listRevisions(w http.ResponseWriter, r *http.Request, ps httpr
 	if err != nil {
 		return err
 	}
-	n := 32
-	for _, row := range rows {
-		n += len(row.JSON()) + 1
+	buf, _ := h.pages.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
 	}
-	body := make([]byte, 0, n)
-	body = append(body, `{"revisions":[`...)
-	for i, row := range rows {
+	defer h.pages.Put(buf)
+	body := append((*buf)[:0], `{"revisions":[`...)
+	for i := len(rows) - 1; i >= 0; i-- { // newest first
+		body = append(body, rows[i].JSON()...)
 		if i > 0 {
 			body = append(body, ',')
 		}
-		body = append(body, row.JSON()...)
 	}
 	body = append(body, `],"next":`...)
 	if next == 0 {
@@ -65,6 +65,7 @@ func (h *Handler) listRevisions(w http.ResponseWriter, r *http.Request, ps httpr
 		body = strconv.AppendInt(body, next, 10)
 	}
 	body = append(body, '}')
+	*buf = body
 	writeBody(w, http.StatusOK, body)
 	return nil
 }

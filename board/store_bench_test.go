@@ -144,3 +144,73 @@ func BenchmarkRawCommitFloor(b *testing.B) {
 		d.Close()
 	}
 }
+
+// BenchmarkPutVsFloorInterleaved is the target of the history design: a Put of the 4 KB board on a
+// board that already keeps KeepRevisions revisions (so every commit also prunes one, and the listing
+// rows are loaded and kept up to date), against the raw durable-commit floor of the same bytes (temp
+// file, fsync, rename, fsync dir), timed alternately in one loop so both see the same machine. It
+// reports each side's mean and their ratio (target ≤ 1.3).
+func BenchmarkPutVsFloorInterleaved(b *testing.B) {
+	c, _ := board4K(b)
+	dir := b.TempDir()
+	seedRevisions(b, dir, "bench", KeepRevisions, func(int64) Board { return Board{Content: c, Author: AuthorBrowser} })
+	s, err := Open(dir, Options{Logger: quiet, OnCommit: func(Board) {}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, _, err := s.Revisions("bench", 0, 1); err != nil {
+		b.Fatal(err)
+	}
+	data := boardFileBytes(Board{ID: "bench", Revision: KeepRevisions + 1, Content: c, Author: AuthorBrowser}.JSON())
+	floorDir := b.TempDir()
+	target := filepath.Join(floorDir, "bench.json")
+	rev := int64(KeepRevisions)
+	var put, floor time.Duration
+	b.ReportAllocs()
+	for b.Loop() {
+		t0 := time.Now()
+		nb, err := s.Put("bench", rev, c, AuthorBrowser)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rev = nb.Revision
+		t1 := time.Now()
+		if err := rawCommitFloor(floorDir, target, data); err != nil {
+			b.Fatal(err)
+		}
+		put, floor = put+t1.Sub(t0), floor+time.Since(t1)
+	}
+	b.ReportMetric(float64(put.Nanoseconds())/float64(b.N), "put-ns/op")
+	b.ReportMetric(float64(floor.Nanoseconds())/float64(b.N), "floor-ns/op")
+	b.ReportMetric(float64(put)/float64(floor), "put/floor")
+	if rows, _, _ := s.Revisions("bench", 0, 1); len(rows) != 1 || rows[0].Revision != rev {
+		b.Fatal("the history does not end at the last Put")
+	}
+	if n, _ := os.ReadDir(filepath.Join(dir, "boards", "bench")); len(n) != KeepRevisions {
+		b.Fatalf("%d revision files, want %d", len(n), KeepRevisions)
+	}
+}
+
+// rawCommitFloor is the physical floor of a commit: temp file, write, fsync, close, rename, fsync dir.
+func rawCommitFloor(dir, target string, data []byte) error {
+	f, err := os.CreateTemp(dir, ".bench.json.tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), target); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}

@@ -488,7 +488,7 @@ func TestCommitFailures(t *testing.T) {
 				if commits != 0 {
 					t.Fatal("a failed Put published")
 				}
-				if rows, _, _ := s.Revisions("a", 0, 10); len(rows) != 1 {
+				if rows, _, _ := listRevs(s, "a", 0, 10); len(rows) != 1 {
 					t.Fatalf("history after a failed Put: %v", rows)
 				}
 				// The store keeps working.
