@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -349,6 +350,49 @@ func TestCLIServeLifecycle(t *testing.T) {
 		assertOneLine(t, r, 1, `no board "nosuch"`, data)
 		r = runTele(t, cleanEnv(t), "board", "link", "../etc", "--data", data)
 		assertOneLine(t, r, 1, `bad board id "../etc"`)
+	})
+
+	// board history reads the revision files while the server owns the directory: the example by tele,
+	// then a write over HTTP by the browser, newest first.
+	t.Run("board-history", func(t *testing.T) {
+		r := runTele(t, cleanEnv(t), "board", "history", "welcome", "--data", data)
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("board history: %+v", r)
+		}
+		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		if len(lines) != 2 || !regexp.MustCompile(`^REVISION +AUTHOR +TIME \(UTC\) +TITLE$`).MatchString(lines[0]) ||
+			!regexp.MustCompile(`^1 +tele +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d +Welcome to Tele$`).MatchString(lines[1]) {
+			t.Fatalf("board history printed:\n%s", r.stdout)
+		}
+		content := `{"title":"Edited\nover HTTP","description":"","tempo":100,"beatsPerBar":4,"sections":[{"label":"A","bars":[["C"],["G7"]]}]}`
+		req, _ := http.NewRequest("PUT", fmt.Sprintf("http://127.0.0.1:%d/api/boards/welcome", port), strings.NewReader(content))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+capability)
+		req.Header.Set("If-Match", `"1"`)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("PUT: %d", res.StatusCode)
+		}
+		r = runTele(t, cleanEnv(t, "TELE_DATA="+data), "board", "history", "welcome")
+		lines = strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+		if r.code != 0 || len(lines) != 3 || !regexp.MustCompile(`^2 +browser +\S+ \S+ +Edited over HTTP$`).MatchString(lines[1]) ||
+			!strings.HasPrefix(lines[2], "1 ") {
+			t.Fatalf("board history after a PUT:\n%s", r.stdout)
+		}
+		r = runTele(t, cleanEnv(t), "board", "history", "welcome", "--limit", "1", "--data", data)
+		if lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n"); r.code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[1], "2 ") {
+			t.Fatalf("--limit 1:\n%s", r.stdout)
+		}
+		r = runTele(t, cleanEnv(t), "board", "history", "nosuch", "--data", data)
+		assertOneLine(t, r, 1, `no board "nosuch"`, data)
+		r = runTele(t, cleanEnv(t), "board", "history", "../etc", "--data", data)
+		assertOneLine(t, r, 1, `bad board id "../etc"`)
+		r = runTele(t, cleanEnv(t), "board", "history", "welcome", "--data", filepath.Join(data, "missing"))
+		assertOneLine(t, r, 1, `no board "welcome"`, filepath.Join(data, "missing"))
 	})
 
 	t.Run("second-owner", func(t *testing.T) {

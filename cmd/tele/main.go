@@ -3,6 +3,7 @@
 //	tele serve                       serve boards on http://127.0.0.1:4317
 //	tele host                        the link end started by the Pi bridge
 //	tele board link <id>             print a board's edit link
+//	tele board history <id>          print a board's newest revisions
 //	tele pi install [--project]      install the Pi bridge
 //	tele pi print                    print the Pi bridge
 //	tele help                        list commands and settings
@@ -88,10 +89,13 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 	case "host":
 		return runHost(ctx, rest, env)
 	case "board":
-		if len(rest) == 0 || rest[0] != "link" {
-			return usagef("unknown board command: use tele board link <id>")
+		switch {
+		case len(rest) > 0 && rest[0] == "link":
+			return runBoardLink(ctx, rest[1:], env)
+		case len(rest) > 0 && rest[0] == "history":
+			return runBoardHistory(ctx, rest[1:], env)
 		}
-		return runBoardLink(ctx, rest[1:], env)
+		return usagef("unknown board command: use tele board link <id> or tele board history <id>")
 	case "pi":
 		return runPi(ctx, rest, env)
 	}
@@ -104,6 +108,9 @@ Commands:
   tele serve                    serve boards at http://127.0.0.1:<port>/
                                 (prints the example board's edit link on first start)
   tele board link <id>          print the edit link of a board (works while a server runs)
+  tele board history <id> [--limit <n>]
+                                print the newest revisions of a board: who wrote each, when
+                                (20 unless --limit says; works while a server runs)
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e

@@ -210,7 +210,7 @@ func TestRunHelpAndUnknown(t *testing.T) {
 		if code := run(context.Background(), args, env); code != 0 {
 			t.Errorf("%q: exit %d", args, code)
 		}
-		for _, want := range []string{"tele serve", "tele board link <id>", "tele pi install [--project]", "tele pi print",
+		for _, want := range []string{"tele serve", "tele board link <id>", "tele board history <id>", "tele pi install [--project]", "tele pi print",
 			"tele host", "--port <1..65535>", "TELE_PORT", "--data <path>", "TELE_DATA", "4317", "~/.tele"} {
 			if !strings.Contains(stdout.String(), want) {
 				t.Errorf("%q: help lacks %q", args, want)
@@ -226,8 +226,13 @@ func TestRunHelpAndUnknown(t *testing.T) {
 	}{
 		{nil, "tele: no command given: run tele help\n"},
 		{[]string{"bogus"}, "tele: unknown command \"bogus\": run tele help\n"},
-		{[]string{"board"}, "tele: unknown board command: use tele board link <id>\n"},
+		{[]string{"board"}, "tele: unknown board command: use tele board link <id> or tele board history <id>\n"},
 		{[]string{"board", "link"}, "tele: board link needs a board id: use tele board link <id>\n"},
+		{[]string{"board", "history"}, "tele: board history needs a board id: use tele board history <id>\n"},
+		{[]string{"board", "history", "a", "b"}, "tele: board history takes one board id, got \"a\" and \"b\"\n"},
+		{[]string{"board", "history", "a", "--limit", "0"}, "tele: bad --limit \"0\": use a whole number from 1 to 1000\n"},
+		{[]string{"board", "history", "a", "--limit=x"}, "tele: bad --limit \"x\": use a whole number from 1 to 1000\n"},
+		{[]string{"board", "history", "a", "--limit"}, "tele: --limit needs a value: use --limit <1..1000>\n"},
 		{[]string{"serve", "extra"}, "tele: serve: unexpected argument \"extra\": run tele help\n"},
 	} {
 		env, _, stderr := testEnv(t, map[string]string{"HOME": t.TempDir()})
