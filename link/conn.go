@@ -399,7 +399,7 @@ func (c *Conn) Note(name string, fields any) error {
 		if len(fb) < 2 || fb[0] != '{' {
 			return errors.New("link: note fields must marshal to an object")
 		}
-		if m, err := members(fb); err != nil {
+		if m, err := ParseObject(fb); err != nil {
 			return err
 		} else if _, bad := m["note"]; bad {
 			return errors.New(`link: note fields must not have a member "note"`)

@@ -2,9 +2,12 @@ package link
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // MaxFrame is the largest frame, in bytes without its newline. A longer line is a malformed frame.
@@ -74,13 +77,10 @@ func validName(s string, max int) bool {
 // checked only for being valid JSON; their meaning is the handler's to check.
 func parseFrame(line []byte) (frame, *MalformedError) {
 	bad := func(reason string) *MalformedError { return &MalformedError{Reason: reason, Size: len(line)} }
-	if skipWS(line, 0) == len(line) {
+	if len(bytes.TrimLeft(line, " \t\r\n")) == 0 {
 		return frame{}, bad("empty frame")
 	}
-	if err := checkJSON(line); err != nil {
-		return frame{}, bad(err.Error())
-	}
-	m, err := members(line)
+	m, err := ParseObject(line)
 	if err != nil {
 		return frame{}, bad(err.Error())
 	}
@@ -129,7 +129,7 @@ func parseFrame(line []byte) (frame, *MalformedError) {
 		if len(m) != 3 {
 			return fail("unknown member in a call")
 		}
-		if args[0] != '{' {
+		if args.Kind() != '{' {
 			return fail("call args must be an object")
 		}
 		name, err := String(rawCall, maxNameLen)
@@ -161,11 +161,11 @@ func parseFrame(line []byte) (frame, *MalformedError) {
 }
 
 // parseErr reads an err object: code and message required and bounded; other members are kept raw.
-func parseErr(raw []byte) (*Error, string) {
-	if raw[0] != '{' {
+func parseErr(raw jsontext.Value) (*Error, string) {
+	if raw.Kind() != '{' {
 		return nil, "err must be an object"
 	}
-	m, err := members(raw)
+	m, err := ParseObject(raw)
 	if err != nil {
 		return nil, "err: " + err.Error()
 	}

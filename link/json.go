@@ -2,49 +2,79 @@ package link
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
+	"io"
+	"strings"
 
-	"github.com/tidwall/gjson"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"tele/strict"
 )
 
 // MaxDepth bounds the nesting of arrays and objects in a frame. Deeper frames are malformed: the bound keeps
-// every recursive JSON walker downstream (gjson, encoding/json) far from stack exhaustion.
+// every recursive JSON walker downstream far from stack exhaustion.
 const MaxDepth = 512
 
 // Fields holds the members of a JSON object as raw JSON values, keyed by their unescaped names. The values
 // are sub-slices of the frame; they stay valid after the handler returns (every frame has its own buffer).
-type Fields map[string][]byte
+type Fields map[string]jsontext.Value
 
-// ParseObject splits one JSON object into its members, refusing invalid JSON and UTF-8, duplicate member
-// names at the top level, nesting deeper than MaxDepth, and anything that is not an object. Values are not
-// decoded: each is the raw JSON of that member.
+// ParseObject splits one JSON object into its members with JSON v2's decoder, refusing invalid JSON and
+// UTF-8, duplicate member names at the top level, nesting deeper than MaxDepth, and anything that is not
+// one object. Values are not decoded: each is the raw JSON of that member, a sub-slice of data (no copy).
+// Whoever decodes a value checks it strictly (duplicates inside a call's args are the call's error, to
+// be answered, not a malformed frame).
 func ParseObject(data []byte) (Fields, error) {
-	if err := checkJSON(data); err != nil {
+	if err := checkDepth(data); err != nil {
 		return nil, err
 	}
-	return members(data)
+	// A bytes.Buffer is parsed in place: ReadValue returns sub-slices of data.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return nil, reason(err)
+	}
+	if tok.Kind() != '{' {
+		return nil, errors.New("not an object")
+	}
+	f := Fields{}
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, reason(err)
+		}
+		name := tok.String() // before the next read voids the token
+		val, err := dec.ReadValue()
+		if err != nil {
+			return nil, reason(err)
+		}
+		if _, dup := f[name]; dup {
+			return nil, errors.New("duplicate member name")
+		}
+		f[name] = val[:len(val):len(val)]
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, reason(err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, errors.New("trailing data")
+	}
+	return f, nil
 }
 
-// checkJSON validates UTF-8, the nesting depth and the JSON grammar, in that order (the depth check must
-// come before gjson's recursive validator).
-func checkJSON(data []byte) error {
-	if !utf8.Valid(data) {
+// reason says what is wrong with a frame in words that never quote it (JSON v2's messages may).
+func reason(err error) error {
+	se, _ := errors.AsType[*jsontext.SyntacticError](err)
+	switch {
+	case se != nil && se.Err != nil && se.Err.Error() == "invalid UTF-8":
 		return errors.New("invalid UTF-8")
 	}
-	if err := checkDepth(data); err != nil {
-		return err
-	}
-	if !gjson.ValidBytes(data) {
-		return errors.New("not valid JSON")
-	}
-	return nil
+	return errors.New("not valid JSON")
 }
 
-// checkDepth refuses nesting deeper than MaxDepth. It does not validate; it only tracks strings and
-// brackets, so it is a fast byte loop with strings skipped by IndexByte.
+// checkDepth refuses nesting deeper than MaxDepth (JSON v2 allows 10,000). It does not validate; it only
+// tracks strings and brackets, so it is a fast byte loop with strings skipped by IndexByte.
 func checkDepth(d []byte) error {
 	depth := 0
 	for i := 0; i < len(d); i++ {
@@ -52,7 +82,7 @@ func checkDepth(d []byte) error {
 		case '"':
 			end, ok := skipString(d, i)
 			if !ok {
-				return errors.New("unterminated string")
+				return errors.New("not valid JSON")
 			}
 			i = end - 1
 		case '{', '[':
@@ -65,15 +95,6 @@ func checkDepth(d []byte) error {
 		}
 	}
 	return nil
-}
-
-func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func skipWS(d []byte, i int) int {
-	for i < len(d) && isWS(d[i]) {
-		i++
-	}
-	return i
 }
 
 // skipString returns the index just past the string that opens at d[i] == '"'.
@@ -96,125 +117,11 @@ func skipString(d []byte, i int) (int, bool) {
 	}
 }
 
-// skipValue returns the index just past the JSON value that starts at d[i]; d is known to be valid JSON.
-func skipValue(d []byte, i int) (int, bool) {
-	if i >= len(d) {
-		return i, false
-	}
-	switch d[i] {
-	case '"':
-		return skipString(d, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(d); j++ {
-			switch d[j] {
-			case '"':
-				end, ok := skipString(d, j)
-				if !ok {
-					return len(d), false
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, true
-				}
-			}
-		}
-		return len(d), false
-	default:
-		j := i
-		for j < len(d) && !isWS(d[j]) && d[j] != ',' && d[j] != '}' && d[j] != ']' {
-			j++
-		}
-		return j, j > i
-	}
-}
-
-// members walks the top level of an object in valid JSON.
-func members(d []byte) (Fields, error) {
-	i := skipWS(d, 0)
-	if i >= len(d) || d[i] != '{' {
-		return nil, errors.New("not an object")
-	}
-	f := Fields{}
-	i = skipWS(d, i+1)
-	if i < len(d) && d[i] == '}' {
-		if skipWS(d, i+1) != len(d) {
-			return nil, errors.New("trailing data")
-		}
-		return f, nil
-	}
-	for {
-		if i >= len(d) || d[i] != '"' {
-			return nil, errors.New("bad object")
-		}
-		end, ok := skipString(d, i)
-		if !ok {
-			return nil, errors.New("bad object")
-		}
-		key, err := unquote(d[i:end])
-		if err != nil {
-			return nil, err
-		}
-		if _, dup := f[key]; dup {
-			return nil, errors.New("duplicate member name")
-		}
-		i = skipWS(d, end)
-		if i >= len(d) || d[i] != ':' {
-			return nil, errors.New("bad object")
-		}
-		i = skipWS(d, i+1)
-		vend, ok := skipValue(d, i)
-		if !ok {
-			return nil, errors.New("bad object")
-		}
-		f[key] = d[i:vend:vend]
-		i = skipWS(d, vend)
-		if i >= len(d) {
-			return nil, errors.New("bad object")
-		}
-		if d[i] == '}' {
-			if skipWS(d, i+1) != len(d) {
-				return nil, errors.New("trailing data")
-			}
-			return f, nil
-		}
-		if d[i] != ',' {
-			return nil, errors.New("bad object")
-		}
-		i = skipWS(d, i+1)
-	}
-}
-
-// unquote decodes one JSON string literal (with its quotes).
-func unquote(q []byte) (string, error) {
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-		return "", errors.New("not a string")
-	}
-	if bytes.IndexByte(q, '\\') < 0 {
-		return string(q[1 : len(q)-1]), nil
-	}
-	var s string
-	if err := json.Unmarshal(q, &s); err != nil {
-		return "", errors.New("bad string")
-	}
-	return s, nil
-}
-
 // String decodes a raw JSON string of at most max bytes (UTF-8 bytes of the decoded value).
 func String(raw []byte, max int) (string, error) {
-	if len(raw) == 0 || raw[0] != '"' {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || strict.Decode(raw, &s) != nil {
 		return "", errors.New("must be a string")
-	}
-	s, err := unquote(raw)
-	if err != nil {
-		return "", errors.New("must be a string")
-	}
-	if !utf8.ValidString(s) {
-		return "", errors.New("invalid UTF-8")
 	}
 	if len(s) > max {
 		return "", fmt.Errorf("longer than %d bytes", max)
@@ -224,41 +131,27 @@ func String(raw []byte, max int) (string, error) {
 
 // Bool decodes a raw JSON boolean.
 func Bool(raw []byte) (bool, error) {
-	switch string(raw) {
-	case "true":
-		return true, nil
-	case "false":
-		return false, nil
+	var b bool
+	if strict.Decode(raw, &b) != nil {
+		return false, errors.New("must be a boolean")
 	}
-	return false, errors.New("must be a boolean")
+	return b, nil
 }
 
-// Int decodes a raw JSON integer: digits only (an optional minus sign), no fraction, no exponent, within
-// ±(2^53-1) so both ends agree on its value.
+// Int decodes a raw JSON integer: no fraction, no exponent, within ±(2^53-1) so both ends agree on its value.
 func Int(raw []byte) (int64, error) {
-	s := raw
-	neg := false
-	if len(s) > 0 && s[0] == '-' {
-		neg, s = true, s[1:]
-	}
-	if len(s) == 0 || len(s) > 16 || (s[0] == '0' && len(s) > 1) {
+	var n int64
+	if err := strict.Decode(raw, &n); err != nil {
+		if e, ok := errors.AsType[*strict.Error](err); ok && strings.Contains(e.Rule, "out of range") {
+			return 0, errors.New("integer out of range")
+		}
 		return 0, errors.New("must be an integer")
 	}
-	var n int64
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return 0, errors.New("must be an integer")
-		}
-		n = n*10 + int64(c-'0')
+	if n == 0 && raw[0] == '-' {
+		return 0, errors.New("must be an integer") // -0: both ends must agree, and JavaScript keeps the sign
 	}
-	if n > maxSafe {
+	if n > maxSafe || n < -maxSafe {
 		return 0, errors.New("integer out of range")
-	}
-	if neg {
-		if n == 0 {
-			return 0, errors.New("must be an integer")
-		}
-		n = -n
 	}
 	return n, nil
 }
