@@ -263,7 +263,7 @@ func TestReplayReturnsTheOriginalReceipt(t *testing.T) {
 	for _, other := range []string{
 		sendBody(id, e.binding.Epoch(), 1, "hello!"),
 		sendBody(id, e.binding.Epoch(), 2, "hello"),
-		abortBody(id, e.binding.Epoch(), e.gw.View().RunID),
+		abortBody(id, e.binding.Epoch(), e.runID()),
 	} {
 		if r := e.command(c, other); r.status != 409 || r.code() != "duplicate_command" {
 			t.Fatalf("same id, other body: %d %s", r.status, r.body)
@@ -393,7 +393,6 @@ func testInputObserved(t *testing.T) {
 	if st["notice"] != "input-observed" || st["status"] != "running" || st["runId"] == nil {
 		t.Fatalf("%v", st)
 	}
-	e.gw.AgentEnd()
 	e.gw.Settled()
 	st = e.status(c)
 	if st["notice"] != "run-ended" || st["status"] != "idle" || st["runId"] != nil || st["idleVersion"] != float64(2) {
@@ -461,7 +460,6 @@ func testSettledUnobserved(t *testing.T) {
 		t.Fatal(r.status)
 	}
 	e.gw.AgentStart()
-	e.gw.AgentEnd()
 	e.gw.Settled()
 	st := e.status(c)
 	if st["notice"] != "settled-unobserved" || st["status"] != "idle" || st["idleVersion"] != float64(2) {
@@ -484,10 +482,9 @@ func TestAbort(t *testing.T) {
 	c := e.pair()
 	ep := e.binding.Epoch()
 	e.gw.AgentStart()
-	old := e.gw.View().RunID
-	e.gw.AgentEnd()
+	old := e.runID()
 	e.gw.AgentStart() // an automatic retry or continuation: a new run
-	run := e.gw.View().RunID
+	run := e.runID()
 	if run == "" || run == old {
 		t.Fatalf("runIds %q %q", old, run)
 	}
@@ -519,7 +516,6 @@ func TestAbort(t *testing.T) {
 		t.Fatalf("%d bridge calls", n)
 	}
 	// agent_end alone does not clear the run; only settled does.
-	e.gw.AgentEnd()
 	if st := e.status(c); st["status"] != "stopping" {
 		t.Fatalf("after agent_end: %v", st)
 	}
@@ -544,7 +540,7 @@ func TestAbortFailure(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	e.gw.AgentStart()
-	run := e.gw.View().RunID
+	run := e.runID()
 	e.bridge.abortErr = errors.New("link closed")
 	if r := e.command(c, abortBody(newID(), e.binding.Epoch(), run)); r.status != 502 || r.code() != "abort_failed" {
 		t.Fatalf("%d %s", r.status, r.body)
@@ -562,7 +558,7 @@ func testSecondAbortSharesTheFirstsOutcome(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	e.gw.AgentStart()
-	run := e.gw.View().RunID
+	run := e.runID()
 	gate := make(chan struct{})
 	e.bridge.abortGate, e.bridge.abortErr = gate, errors.New("link closed")
 	first := make(chan resp, 1)
@@ -594,11 +590,10 @@ func TestNewRunVoidsAStop(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	e.gw.AgentStart()
-	run := e.gw.View().RunID
+	run := e.runID()
 	if r := e.command(c, abortBody(newID(), e.binding.Epoch(), run)); r.status != 202 {
 		t.Fatal(r.status)
 	}
-	e.gw.AgentEnd()
 	e.gw.AgentStart()
 	if st := e.status(c); st["status"] != "running" || st["runId"] == run {
 		t.Fatalf("%v", st)
@@ -611,7 +606,7 @@ func testCommandLimit(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
 	e.gw.AgentStart()
-	run := e.gw.View().RunID
+	run := e.runID()
 	ep := e.binding.Epoch()
 	var firstBody string
 	for i := range MaxCommands {
@@ -674,9 +669,9 @@ func testRevokeDuringTheWindow(t *testing.T) {
 		t.Fatal(r.status)
 	}
 	e.gw.Revoke("off")
-	before := e.gw.View()
+	before := e.served()
 	advance(ObservationWindow) // the window's end changes nothing after a revoke
-	if after := e.gw.View(); !reflect.DeepEqual(after, before) {
+	if after := e.served(); !reflect.DeepEqual(after, before) {
 		t.Fatalf("the window's end changed the view after the revoke:\n%+v\n%+v", before, after)
 	}
 	if r := e.send(c, newID(), "hi"); r.status != 410 {

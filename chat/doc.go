@@ -9,7 +9,7 @@
 //     publishes one complete `snapshot` to the chat hub topic "chat/<binding>" on every change.
 //
 // The host feeds the gateway from the link (ApplyBranch, SetStreaming, SetState, AgentStart, TurnEnd,
-// AgentEnd, Settled, InputObserved, Revoke) and the gateway calls the bridge (Bridge.Send,
+// Settled, InputObserved, Revoke) and the gateway calls the bridge (Bridge.Send,
 // Bridge.Abort). The gateway never logs message text, invitations or cookies.
 //
 // Rules the gateway keeps:

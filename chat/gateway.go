@@ -189,9 +189,6 @@ func (g *Gateway) AgentStart() {
 // TurnEnd: the turn's messages are persisted; the streaming item gives way to the branch.
 func (g *Gateway) TurnEnd() { g.clearStreaming(nil) }
 
-// AgentEnd: the agent loop ended; the run state stays until Settled.
-func (g *Gateway) AgentEnd() {}
-
 // Settled: Pi is idle with nothing queued after a run. The run state clears: runId null, status idle,
 // idleVersion+1; the notice says run-ended, or settled-unobserved when a send of this run was never
 // seen in Pi.
@@ -249,25 +246,6 @@ func (g *Gateway) Revoked() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.revoked
-}
-
-// View returns the current view.
-func (g *Gateway) View() View {
-	g.projMu.Lock()
-	defer g.projMu.Unlock()
-	items, _ := g.proj.Items()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return View{
-		Epoch:       g.cfg.Binding.Epoch(),
-		IdleVersion: g.run.idleVersion,
-		Status:      g.run.status(),
-		RunID:       g.run.runID,
-		Notice:      g.run.notice,
-		Truncated:   g.truncated,
-		Items:       items,
-		Version:     g.version,
-	}
 }
 
 // changedLocked encodes the new view once, straight into its SSE frame, and publishes it as one

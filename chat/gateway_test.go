@@ -103,7 +103,7 @@ const testCapability = "cap-of-the-welcome-board"
 // HTTP stack instead (server.Handler).
 func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 	t.Helper()
-	binding, err := pairing.NewBinding("welcome", time.Now)
+	binding, err := pairing.NewBinding(time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,28 @@ func abortBody(id, epoch, runID string) string {
 
 func (e *env) send(cookie *http.Cookie, id, text string) resp {
 	e.t.Helper()
-	return e.command(cookie, sendBody(id, e.binding.Epoch(), e.gw.View().IdleVersion, text))
+	return e.command(cookie, sendBody(id, e.binding.Epoch(), int64(e.served()["idleVersion"].(float64)), text))
+}
+
+// served is the view document the gateway serves right now (GET …/status answers it; a revoked binding
+// answers 410 instead, so tests that look past a revoke read it here).
+func (e *env) served() map[string]any {
+	e.t.Helper()
+	e.gw.mu.Lock()
+	doc := e.gw.snapshot
+	e.gw.mu.Unlock()
+	var v map[string]any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		e.t.Fatalf("snapshot %s: %v", doc, err)
+	}
+	return v
+}
+
+// runID is the served view's runId, "" when null.
+func (e *env) runID() string {
+	e.t.Helper()
+	id, _ := e.served()["runId"].(string)
+	return id
 }
 
 func newID() string { return uuid.NewString() }

@@ -85,7 +85,7 @@ func startHost(t testing.TB, o hostOpts) *fakeBridge {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	logs := &syncBuf{}
-	cfg := Config{Port: o.port, DataDir: o.dir, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), Version: "test"}
+	cfg := Config{Port: o.port, DataDir: o.dir, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	if o.cfg != nil {
 		o.cfg(&cfg)
 	}

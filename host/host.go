@@ -52,7 +52,6 @@ type Config struct {
 	Port    int    // 0 asks the OS for a free port
 	DataDir string // the board store's directory
 	Logger  *slog.Logger
-	Version string // tele's version, logged at start
 	// BridgeTimeout bounds each send/abort call to the bridge; 0 = the gateway's default.
 	BridgeTimeout time.Duration
 	// Browser, when set, is the command that opens the user's browser (webbrowser.Command): the host opens
@@ -231,11 +230,7 @@ func (h *host) start(f link.Fields) {
 		h.sendFatal(code, msg)
 		return
 	}
-	attrs := []any{"bridge", hl.bridge, "pi", hl.pi, "native", strings.Join(hl.native, ","), "board", hl.board}
-	if h.cfg.Version != "" {
-		attrs = append(attrs, "tele", h.cfg.Version)
-	}
-	h.log.Info("host: hello", attrs...)
+	h.log.Info("host: hello", "bridge", hl.bridge, "pi", hl.pi, "native", strings.Join(hl.native, ","), "board", hl.board)
 
 	ok := false
 	defer func() {
@@ -290,7 +285,7 @@ func (h *host) start(f link.Fields) {
 		return
 	}
 
-	binding, err := pairing.NewBinding(hl.board, time.Now)
+	binding, err := pairing.NewBinding(time.Now)
 	if err != nil {
 		h.sendFatal(FatalInternal, fmt.Sprintf("cannot make a binding: %v", err))
 		return

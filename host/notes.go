@@ -105,7 +105,7 @@ func (h *host) Note(name string, f link.Fields) {
 		case "turn_end":
 			gw.TurnEnd()
 		case "agent_end":
-			gw.AgentEnd()
+			// The agent loop ended; the run state stays until settled.
 		case "settled":
 			gw.Settled()
 		}

@@ -86,11 +86,9 @@ func (inv *invitation) endLocked() {
 
 // Binding is one connection's binding (one `/tele <board>`): id, epoch, invitation and sessions.
 type Binding struct {
-	board string
 	id    string
 	epoch string
 	now   func() time.Time
-	done  chan struct{}
 
 	mu       sync.Mutex
 	invite   *invitation
@@ -99,8 +97,8 @@ type Binding struct {
 	revoked  bool
 }
 
-// NewBinding makes a binding for board with a fresh random id and epoch. clock nil means time.Now.
-func NewBinding(board string, clock func() time.Time) (*Binding, error) {
+// NewBinding makes a binding with a fresh random id and epoch. clock nil means time.Now.
+func NewBinding(clock func() time.Time) (*Binding, error) {
 	if clock == nil {
 		clock = time.Now
 	}
@@ -113,11 +111,9 @@ func NewBinding(board string, clock func() time.Time) (*Binding, error) {
 		return nil, err
 	}
 	return &Binding{
-		board:    board,
 		id:       id,
 		epoch:    epoch,
 		now:      clock,
-		done:     make(chan struct{}),
 		failures: rate.NewLimiter(rate.Every(FailureEvery), FailureBurst),
 	}, nil
 }
@@ -127,9 +123,6 @@ func (b *Binding) ID() string { return b.id }
 
 // Epoch is the binding's epoch, carried by every chat command.
 func (b *Binding) Epoch() string { return b.epoch }
-
-// Board is the bound board's id.
-func (b *Binding) Board() string { return b.board }
 
 // CookiePath is the Path of this binding's session cookie.
 func (b *Binding) CookiePath() string { return "/api/chat/" + b.id }
@@ -232,14 +225,9 @@ func (b *Binding) Redeem(bindingID, invite string) (*http.Cookie, time.Time, err
 	}, expires, nil
 }
 
-// Authenticate checks the request's session cookie in constant time: ErrRevoked after Revoke,
-// ErrUnauthorized when missing, wrong or expired (SessionTTL after pairing).
-func (b *Binding) Authenticate(r *http.Request) error {
-	_, err := b.Session(r)
-	return err
-}
-
-// Session is Authenticate that also returns the session's expiry (for closing its streams on time).
+// Session admits a request carrying a live session cookie of this binding (compared in constant time,
+// expired after SessionTTL) and returns the session's expiry, for closing its streams on time. Errors:
+// ErrRevoked, ErrUnauthorized.
 func (b *Binding) Session(r *http.Request) (Session, error) {
 	var hashes [][sha256.Size]byte
 	for _, c := range r.Cookies() {
@@ -267,7 +255,7 @@ func (b *Binding) Session(r *http.Request) (Session, error) {
 	return Session{ExpiresAt: found}, nil
 }
 
-// Revoke ends the binding: the invitation and every session are forgotten and Done is closed.
+// Revoke ends the binding: the invitation and every session are forgotten.
 // It is idempotent.
 func (b *Binding) Revoke() {
 	b.mu.Lock()
@@ -279,7 +267,6 @@ func (b *Binding) Revoke() {
 	b.invite.endLocked()
 	b.invite = nil
 	b.sessions = nil
-	close(b.done)
 }
 
 // Revoked reports whether Revoke was called.
@@ -288,9 +275,6 @@ func (b *Binding) Revoked() bool {
 	defer b.mu.Unlock()
 	return b.revoked
 }
-
-// Done is closed by Revoke.
-func (b *Binding) Done() <-chan struct{} { return b.done }
 
 func (b *Binding) pruneLocked(now time.Time) {
 	kept := b.sessions[:0]

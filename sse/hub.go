@@ -268,9 +268,6 @@ type Subscription struct {
 	kick    func() // interrupts that write (set by Stream)
 }
 
-// Topic returns the topic the subscription belongs to.
-func (s *Subscription) Topic() string { return s.topic }
-
 // Done is closed when the subscription ends, for whatever reason.
 func (s *Subscription) Done() <-chan struct{} { return s.done }
 
