@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -100,10 +102,10 @@ func apiJSON(t testing.TB, method, url string, header map[string]string, body, o
 	return res.StatusCode
 }
 
-// boardFile reads <data>/boards/<id>.json, the committed board on disk.
+// boardFile reads the committed board on disk: the newest revision file, <data>/boards/<id>/<rev>.json.
 func boardFile(t testing.TB, s *Server, id string) boardDoc {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(s.DataDir, "boards", id+".json"))
+	data, err := os.ReadFile(newestRevisionFile(t, s.DataDir, id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +114,26 @@ func boardFile(t testing.TB, s *Server, id string) boardDoc {
 		t.Fatalf("board file %s: %v", id, err)
 	}
 	return doc
+}
+
+// newestRevisionFile is the path of board id's newest revision file in data directory dir: the board
+// as it is committed on disk.
+func newestRevisionFile(t testing.TB, dir, id string) string {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(dir, "boards", id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newest := int64(0)
+	for _, e := range ents {
+		if n, err := strconv.ParseInt(strings.TrimSuffix(e.Name(), ".json"), 10, 64); err == nil && strings.HasSuffix(e.Name(), ".json") && n > newest {
+			newest = n
+		}
+	}
+	if newest == 0 {
+		t.Fatalf("board %s has no revision file in %s", id, dir)
+	}
+	return filepath.Join(dir, "boards", id, strconv.FormatInt(newest, 10)+".json")
 }
 
 // openBoard navigates p to a board, with its edit link when capability is not "", and waits until the

@@ -343,7 +343,7 @@ func (r *chatRig) putBoard(t testing.TB, rev int64, c boardContent) boardDoc {
 
 func (r *chatRig) boardFileBytes(t testing.TB) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(r.pi.DataDir, "boards", chatBoardID+".json"))
+	b, err := os.ReadFile(newestRevisionFile(t, r.pi.DataDir, chatBoardID))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import { BarDialog } from './bar-dialog.js';
 import { Player, flatten } from './player.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
+import { HistoryPanel } from './history-panel.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -88,6 +89,7 @@ class BoardPage {
     this.setupPlayer();
     byId('conn-retry').addEventListener('click', () => this.stream?.connect());
     byId('rebased-close').addEventListener('click', () => show(byId('rebased'), false));
+    this.history = new HistoryPanel(this);
   }
 
   // applyMode shows the page for editing or reading, as this.editable says; the grid is rebuilt for it.
@@ -173,6 +175,7 @@ class BoardPage {
   // adopt takes a board from the server (initial load, stream, or save response order aside).
   adopt(board) {
     if (!board || typeof board.revision !== 'number' || (board.id && board.id !== this.id)) return;
+    this.history?.arrived(board, !this.base);
     if (this.base && board.revision <= this.base.revision) return;
     if (this.saving) {
       if (!this.pending || board.revision > this.pending.revision) this.pending = board;
@@ -343,6 +346,7 @@ class BoardPage {
     this.updateDirty();
     try {
       const board = await api.putBoard(this.id, this.base.revision, body, this.cap);
+      this.history?.arrived(board, false);
       this.ops = this.ops.slice(sent);
       this.base = board;
       this.draft = replay(board.content, this.ops).content;

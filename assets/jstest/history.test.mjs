@@ -1,0 +1,26 @@
+// summarize (history-panel.js): the one-line account of what differs between two contents, as the
+// Pi-change banner and the revision view say it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { summarize } from '../web/static/history-panel.js';
+
+const board = (sections) => ({ title: 'T', description: '', tempo: 100, beatsPerBar: 4, sections });
+
+test('bars changed in one section name that section', () => {
+  const a = board([{ label: 'Verse', bars: [['C'], ['F']] }, { label: 'Chorus', bars: [['G'], ['C'], ['Am'], ['F']] }]);
+  const b = board([{ label: 'Verse', bars: [['C'], ['F']] }, { label: 'Chorus', bars: [['G7'], ['C'], ['Dm'], ['F', 'G']] }]);
+  assert.deepEqual(summarize(a, b), ['sum.bars', { n: 3, section: 'Chorus' }]);
+});
+
+test('bars in several sections are counted together; added and removed bars count', () => {
+  const a = board([{ label: 'A', bars: [['C']] }, { label: 'B', bars: [['G'], ['C']] }]);
+  const b = board([{ label: 'A', bars: [['C'], ['D']] }, { label: 'B', bars: [['G']] }]);
+  assert.deepEqual(summarize(a, b), ['sum.barsMany', { n: 2, k: 2 }]);
+});
+
+test('an unlabelled section is named by its number; fields only; nothing', () => {
+  const a = board([{ label: '', bars: [['C']] }]);
+  assert.deepEqual(summarize(a, board([{ label: '', bars: [['D']] }])), ['sum.bars', { n: 1, section: '1' }]);
+  assert.deepEqual(summarize(a, { ...a, tempo: 120 }), ['sum.fields']);
+  assert.deepEqual(summarize(a, structuredClone(a)), ['sum.none']);
+});
