@@ -6,6 +6,7 @@
 //	tele board history <id>          print a board's newest revisions
 //	tele pi install [--project]      install the Pi bridge
 //	tele pi print                    print the Pi bridge
+//	tele version                     print the version and the revision it was built from
 //	tele help                        list commands and settings
 //
 // This file dispatches; each command lives in its own file and gets the process through Env.
@@ -98,6 +99,8 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 		return usagef("unknown board command: use tele board link <id> or tele board history <id>")
 	case "pi":
 		return runPi(ctx, rest, env)
+	case "version", "--version":
+		return runVersion(ctx, rest, env)
 	}
 	return usagef("unknown command %q: run tele help", cmd)
 }
@@ -115,6 +118,7 @@ Commands:
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e
   tele host [--open-browser]    the link end started by the Pi extension (not for people)
+  tele version                  print the version and the revision it was built from
   tele help                     this text
 
 Settings (every command takes them; flags beat environment):
