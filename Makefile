@@ -11,16 +11,18 @@ GOFILES      = $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -p
 PI_LINES    := e2e/pi/0.73 e2e/pi/1.x
 NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES))
 FUZZTIME    ?= 10s
+# Where tele must build: Pi and its bridge run on all of these.
+PLATFORMS   := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: run build install test e2e bench lint fmt vet staticcheck fuzz clean
+.PHONY: run build install test e2e bench lint fmt vet staticcheck cross fuzz clean
 
 ## run: serve boards on 127.0.0.1:4317 (TELE_PORT, TELE_DATA or `make run ARGS="--port 5000"` change it)
 run:
 	$(GO) run ./cmd/tele serve $(ARGS)
 
-## build: bin/tele
+## build: bin/tele, static (no cgo), stamped with the version-control revision that `tele version` prints
 build:
-	$(GO) build -o bin/tele ./cmd/tele
+	CGO_ENABLED=0 $(GO) build -buildvcs=true -trimpath -o bin/tele ./cmd/tele
 
 ## install: tele into $(go env GOBIN), or $(go env GOPATH)/bin when GOBIN is unset (usually ~/go/bin)
 install:
@@ -53,6 +55,14 @@ vet:
 
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
+
+## cross: build tele and vet every package, tests included, for each of PLATFORMS (without cgo)
+cross:
+	@set -e; for p in $(PLATFORMS); do \
+		echo "== $$p"; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/tele; \
+		GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./...; \
+	done
 
 ## fuzz: a short run of every fuzz target (FUZZTIME each, default 10s)
 fuzz:
