@@ -16,6 +16,7 @@ import { Catalogue, NO_CHORD } from './chords.js';
 import { apply, clone, describeOp, diff, nextLabel, pathCandidates, replay, sameTarget } from './content.js';
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
+import { ViewControls } from './view-controls.js';
 import { Player, flatten } from './player.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
@@ -85,6 +86,11 @@ class BoardPage {
   }
 
   setup() {
+    this.viewControls = new ViewControls(this.id, {
+      editable: this.editable,
+      onChange: () => this.draft && this.render(),
+      onApply: () => this.transposeBoard(),
+    });
     this.applyMode();
     this.setupPlayer();
     byId('conn-retry').addEventListener('click', () => this.stream?.connect());
@@ -96,6 +102,7 @@ class BoardPage {
   applyMode() {
     for (const el of document.querySelectorAll('.edit-only')) show(el, this.editable);
     for (const el of document.querySelectorAll('.view-only')) show(el, !this.editable);
+    this.viewControls.setEditable(this.editable);
     const grid = byId('grid');
     grid.replaceChildren();
     this.view = new BoardView(grid, {
@@ -153,7 +160,8 @@ class BoardPage {
       if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
       show(desc, Boolean(c.description));
     }
-    this.view.render(c);
+    // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is.
+    this.view.render(this.viewControls.compute(c).shown);
   }
 
   showBody() {
@@ -257,6 +265,24 @@ class BoardPage {
       insertAfter: (s, b) => (this.edit({ t: 'insertBar', s, b: b + 1, chords: [NO_CHORD] }) ? this.view.barButton(s, b + 1) : null),
       remove: (s, b) => (this.edit({ t: 'removeBar', s, b }) ? this.view.barButton(s, Math.max(0, b - 1)) : null),
     });
+  }
+
+  // transposeBoard writes the view's transposition to the board: the key and every bar that moves, as
+  // edits saved in one revision through the usual save (PUT with If-Match). The view then shows the
+  // board as it now is.
+  transposeBoard() {
+    const { semitones, sounding } = this.viewControls.current || {};
+    if (!this.editable || !semitones || !this.draft) return;
+    const c = this.draft;
+    const ops = [];
+    if (c.key && sounding.key !== c.key) ops.push({ t: 'set', field: 'key', value: sounding.key });
+    sounding.sections.forEach((sec, s) => sec.bars.forEach((chords, b) => {
+      if (chords.join(' ') !== c.sections[s].bars[b].join(' ')) ops.push({ t: 'bar', s, b, chords: [...chords] });
+    }));
+    for (const op of ops) if (apply(this.draft, op)) this.ops.push(op);
+    this.viewControls.resetTranspose(); // renders the moved board untransposed
+    this.updateDirty();
+    this.save();
   }
 
   ensureKeyOption(value) {
@@ -498,7 +524,7 @@ class BoardPage {
     }
     this.player = new Player({
       catalogue: this.catalogue,
-      getContent: () => this.draft,
+      getContent: () => this.viewControls.current?.sounding ?? this.draft, // what is shown, in sounding pitch
       getOptions: () => ({ countIn: byId('count-in').checked, loop: byId('loop').checked }),
       onPosition: (pos) => {
         this.view.setCursor(pos);

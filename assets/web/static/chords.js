@@ -17,10 +17,11 @@ export function pitchClass(root) {
 }
 
 // split divides a symbol for display without needing the catalogue: root, quality, "/bass". A "/"
-// followed by anything but a root is part of the quality ("C6/9").
+// followed by anything but a root is part of the quality ("C6/9"). Nashville numbers split alike
+// ("b7", "6m7", "5/7").
 export function split(symbol) {
   if (symbol === NO_CHORD) return { root: symbol, quality: '', bass: '' };
-  const m = /^([A-G][#b]?)(.*?)(\/[A-G][#b]?)?$/.exec(symbol);
+  const m = /^([A-G][#b]?|[b#]?[1-7])(.*?)(\/(?:[A-G][#b]?|[b#]?[1-7]))?$/.exec(symbol);
   if (!m) return { root: symbol, quality: '', bass: '' };
   return { root: m[1], quality: m[2], bass: m[3] || '' };
 }
