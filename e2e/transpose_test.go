@@ -30,6 +30,7 @@ func TestTransposeView(t *testing.T) {
 	t.Run("transpose to a key, read-only, remembered in this browser", func(t *testing.T) {
 		p := b.newPage(t)
 		openBoard(p, s, "two-five", "")
+		openViewPanel(p)
 		setSelect(p, "view-key", "Eb")
 		p.waitJS(`document.getElementById('view-shift').textContent === '+3'`, "the view moves up three semitones")
 		if got := gridText(p); got != "Fm7 | Bb7 | Ebmaj7 | C7/E | Ab Bb/D | Db7 | Cm | N.C." {
@@ -44,6 +45,10 @@ func TestTransposeView(t *testing.T) {
 		if got := gridText(p); !strings.HasPrefix(got, "Fm7 | Bb7") {
 			t.Errorf("after a reload the view shows %q", got)
 		}
+		if badge := text(p, "view-badge"); badge != "+3" {
+			t.Errorf("the closed panel's badge says %q", badge)
+		}
+		openViewPanel(p)
 		// Semitone buttons: three down is the board again; the board itself never changed.
 		for range 3 {
 			p.do(chromedp.Click(chromedp.ID("view-down")))
@@ -66,6 +71,7 @@ func TestTransposeView(t *testing.T) {
 	t.Run("capo shapes with the sounding key, phone, dark, 简体中文", func(t *testing.T) {
 		p := b.newPage(t, phone(), darkScheme(), browserLanguage("zh-CN"))
 		openBoard(p, s, "two-five", "")
+		openViewPanel(p)
 		p.do(chromedp.Click(chromedp.ID("view-reset")))
 		setSelect(p, "view-key", "Eb")
 		setSelect(p, "view-capo", "3")
@@ -89,6 +95,7 @@ func TestTransposeView(t *testing.T) {
 	t.Run("Nashville numbers, and without a key the key they need", func(t *testing.T) {
 		p := b.newPage(t, storageDisabled())
 		openBoard(p, s, "two-five", "")
+		openViewPanel(p)
 		p.do(chromedp.Click(chromedp.ID("view-numbers")))
 		p.waitJS(`document.getElementById('view-numbers').checked`, "numbers are on")
 		if got := gridText(p); got != "2m7 | 57 | 1maj7 | 67/#1 | 4 5/7 | b77 | 6m | N.C." {
@@ -97,6 +104,7 @@ func TestTransposeView(t *testing.T) {
 		p.screenshot("board", "numbers-desktop-en")
 		q := b.newPage(t, storageDisabled(), darkScheme())
 		openBoard(q, s, "no-key", "")
+		openViewPanel(q)
 		q.do(chromedp.Click(chromedp.ID("view-numbers")))
 		q.waitJS(`document.getElementById('view-status').textContent.includes('need')`, "the missing key is said")
 		if st := text(q, "view-status"); st != "Numbers need the board’s key. Set a key, then numbers show." {
@@ -144,6 +152,7 @@ func TestTransposeView(t *testing.T) {
 	t.Run("Transpose the board writes one revision through the save", func(t *testing.T) {
 		p := b.newPage(t)
 		openBoard(p, s, "two-five", capability)
+		openViewPanel(p)
 		p.do(chromedp.Click(chromedp.ID("view-reset")))
 		setSelect(p, "view-key", "Eb")
 		p.waitJS(`document.getElementById('view-apply').textContent === 'Transpose the board to Eb'`, "the board can be moved to E♭")
@@ -167,6 +176,15 @@ func TestTransposeView(t *testing.T) {
 		}
 		p.requireClean("transpose the board")
 	})
+}
+
+// openViewPanel opens the closed "Transpose · capo · numbers" panel with a click on its summary.
+func openViewPanel(p *Page) {
+	p.t.Helper()
+	if !evalJS[bool](p, `document.getElementById('view-panel').open`) {
+		p.do(chromedp.Click(chromedp.CSS("#view-panel > summary")))
+	}
+	p.waitJS(`document.getElementById('view-panel').open`, "the view panel opens")
 }
 
 // setSelect chooses value in a <select> as a user's choice would (value, then a change event).

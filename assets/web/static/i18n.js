@@ -140,6 +140,7 @@ const dictionaries = {
     'player.unsupported': 'This browser cannot play audio.',
 
     'view.label': 'View: transpose, capo, numbers (this browser only)',
+    'view.summary': 'Transpose · capo · numbers',
     'view.transpose': 'Transpose',
     'view.down': 'Down a semitone',
     'view.up': 'Up a semitone',
@@ -305,6 +306,7 @@ const dictionaries = {
     'player.unsupported': '此浏览器无法播放音频。',
 
     'view.label': '显示：移调、变调夹、级数（仅此浏览器）',
+    'view.summary': '移调 · 变调夹 · 级数',
     'view.transpose': '移调',
     'view.down': '降半音',
     'view.up': '升半音',

@@ -25,6 +25,7 @@ export class ViewControls {
     this.numbers = byId('view-numbers');
     this.reset = byId('view-reset');
     this.status = byId('view-status');
+    this.badge = byId('view-badge');
     this.apply = byId('view-apply');
     this.setEditable(editable);
 
@@ -111,7 +112,12 @@ export class ViewControls {
       this.status.textContent = '';
       delete this.status.dataset.i18n;
     }
-    this.status.closest('.view-controls')?.classList.toggle('is-active', Boolean(entry));
+    // The closed panel's summary says what the view changes: "+3", "capo 3", "1 4 5".
+    const badge = [];
+    if (v.semitones) badge.push(signed(v.semitones));
+    if (s.capo) badge.push(`capo ${s.capo}`);
+    if (s.numbers && !v.needsKey) badge.push('1 4 5');
+    this.badge.textContent = badge.join(' · ');
   }
 }
 
