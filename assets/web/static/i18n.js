@@ -41,6 +41,7 @@ const dictionaries = {
     'new.badId': 'Use 1–64 letters, digits, “-” or “_”, starting with a letter or digit.',
     'new.needTitle': 'Give the board a title.',
     'new.exists': 'A board with this id already exists.',
+    'new.tooFast': 'Many boards were made just now. Try again in {seconds} s.',
     'new.failed': 'Could not create the board: {message}',
 
     'board.loading': 'Loading the board…',
@@ -207,6 +208,7 @@ const dictionaries = {
     'new.badId': '请使用 1–64 个字母、数字、“-”或“_”，并以字母或数字开头。',
     'new.needTitle': '请给和弦谱起个标题。',
     'new.exists': '已有同 ID 的和弦谱。',
+    'new.tooFast': '刚刚新建了太多和弦谱，请 {seconds} 秒后再试。',
     'new.failed': '无法创建和弦谱：{message}',
 
     'board.loading': '正在加载和弦谱…',

@@ -71,6 +71,7 @@ async function create() {
     else location.assign(capability ? `${path}#cap=${capability}` : path);
   } catch (err) {
     if (err.status === 409) fail(idEl, ['new.exists']);
+    else if (err.code === 'rate_limited') fail(idEl, ['new.tooFast', { seconds: Math.max(1, Math.ceil((err.fields.retryAfterMs || 1000) / 1000)) }]);
     else if (err.fields?.path === 'title' || err.fields?.path?.startsWith('content.title')) fail(titleEl, ['new.failed', { message: err.message }]);
     else fail(idEl, ['new.failed', { message: err.message }]);
   } finally {
