@@ -659,7 +659,10 @@ func runPiProbe(t *testing.T, line piLine, mode string, start func(p *probe) *Pi
 		if !last.Get("isError").Bool() {
 			t.Fatalf("the failed put is not isError: %.300s", last.Raw)
 		}
-		disk, _ := os.ReadFile(filepath.Join(pi.DataDir, "boards", board+".json"))
+		disk, err := os.ReadFile(newestRevisionFile(t, pi.DataDir, board))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if gjson.GetBytes(disk, "revision").Int() != 2 {
 			t.Fatal("a conflicting put changed the board")
 		}
