@@ -17,7 +17,11 @@ var piTool = struct {
 		`action "catalogue": the chord catalogue and content rules. ` +
 		`action "get": the board as {"id","revision","content"}. ` +
 		`action "put": replace the whole content; pass expectedRevision = the revision you last read and content = the complete new content object ` +
-		`{"title","description","key"?,"tempo","beatsPerBar","sections":[{"label","bars":[["Am7"],["D7","G7"]]}]}. ` +
+		`{"title","description","key"?,"tempo","beatsPerBar","sections":[{"label","role"?,"bars":[["Am7"],["D7","G7"]]}]}. ` +
+		`Form (schema version 2): a bar may instead be an object {"chords":["Am7"] or "%" (same as the bar before),"beats"?:3 (this bar's meter),` +
+		`"repeatStart"?:true,"repeatEnd"?:2 (times played),"ending"?:1 (a volta starts here),"mark"?:"segno"|"coda"|"fine"|"to-coda"|"dc"|"ds"|"dc-al-fine"|"dc-al-coda"|"ds-al-fine"|"ds-al-coda"}. ` +
+		`Repeats do not nest; ending 1 lies inside the repeat and ends with repeatEnd 2, ending 2 starts on the next bar. ` +
+		`role is one of intro, verse, prechorus, chorus, bridge, solo, interlude, outro, tag. ` +
 		`A put with a stale revision fails with revision_conflict and the current revision: get again, reapply the change, put again. ` +
 		`Invalid content fails with the JSON path and rule of the first problem.`,
 	PromptSnippet: "Read and edit the Tele chord board bound to this session (catalogue, get, put)",

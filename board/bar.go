@@ -1,5 +1,10 @@
 package board
 
+import (
+	"encoding/json"
+	"strconv"
+)
+
 // Mark is a road sign written at a bar (content schema version 2). Where it sits matters: segno, coda
 // and fine belong to the bar they are written on (the segno and coda signs stand at its start, Fine at
 // its end); a jump (D.C., D.S., … al Coda) and "To Coda" are read at the end of their bar, once it has
@@ -59,6 +64,62 @@ func (b Bar) Plain() bool {
 // PlainBar returns a bar of the given chords and nothing else.
 func PlainBar(symbols ...string) Bar {
 	return Bar{Chords: symbols}
+}
+
+// check applies the rules of a bar written as an object (every bar that is not Plain) to its own
+// values; the form as a whole is form.go's. path is the bar's JSON path.
+func (b Bar) check(path string) *ValidationError {
+	fail := func(member, rule string) *ValidationError {
+		return &ValidationError{Path: path + "." + member, Rule: rule}
+	}
+	if b.Simile {
+		if len(b.Chords) > 0 {
+			return fail("chords", ruleSimileBoth)
+		}
+	} else {
+		if len(b.Chords) < 1 || len(b.Chords) > MaxChordsPerBar {
+			return fail("chords", ruleBarChords)
+		}
+		for k, sym := range b.Chords {
+			if _, ok := canonicalChord(sym); !ok {
+				return chordError(path+".chords["+strconv.Itoa(k)+"]", sym)
+			}
+		}
+	}
+	switch {
+	case b.Beats != 0 && (b.Beats < MinBarBeats || b.Beats > MaxBarBeats):
+		return fail("beats", ruleBarBeats)
+	case b.RepeatEnd != 0 && (b.RepeatEnd < MinRepeatTimes || b.RepeatEnd > MaxRepeatTimes):
+		return fail("repeatEnd", ruleRepeatEnd)
+	case b.Ending != 0 && (b.Ending < 1 || b.Ending > MaxEnding):
+		return fail("ending", ruleEnding)
+	case b.Mark != "" && !validMark(b.Mark):
+		return fail("mark", ruleMark)
+	}
+	return nil
+}
+
+// barObject is a bar as a JSON object: the members of Bar that are set.
+type barObject struct {
+	Chords      any  `json:"chords"`
+	Beats       int  `json:"beats,omitempty"`
+	RepeatStart bool `json:"repeatStart,omitempty"`
+	RepeatEnd   int  `json:"repeatEnd,omitempty"`
+	Ending      int  `json:"ending,omitempty"`
+	Mark        Mark `json:"mark,omitempty"`
+}
+
+// MarshalJSON writes the bar as the schema does: the version-1 array of chords when it carries nothing
+// else (so a version-1 board is stored byte for byte as before), otherwise an object.
+func (b Bar) MarshalJSON() ([]byte, error) {
+	if b.Plain() {
+		return json.Marshal(b.Chords)
+	}
+	o := barObject{Chords: b.Chords, Beats: b.Beats, RepeatStart: b.RepeatStart, RepeatEnd: b.RepeatEnd, Ending: b.Ending, Mark: b.Mark}
+	if b.Simile {
+		o.Chords = Simile
+	}
+	return json.Marshal(o)
 }
 
 func validMark(m Mark) bool {

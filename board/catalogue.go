@@ -20,12 +20,13 @@ const NoChord = "N.C."
 // catalogue's: every accidental character is replaced ("B♭" → "Bb"), and a quality alias stands for its
 // suffix ("CΔ" → "Cmaj7").
 type CatalogueDoc struct {
-	Version     int       `json:"version"`
-	Roots       []Root    `json:"roots"`
-	Qualities   []Quality `json:"qualities"`
-	Aliases     []Alias   `json:"aliases"`
-	Accidentals []Alias   `json:"accidentals"`
-	NoChord     string    `json:"noChord"`
+	Version        int       `json:"version"`
+	SchemaVersions []int     `json:"schemaVersions"` // the content schema versions this server reads (SPEC 3.2)
+	Roots          []Root    `json:"roots"`
+	Qualities      []Quality `json:"qualities"`
+	Aliases        []Alias   `json:"aliases"`
+	Accidentals    []Alias   `json:"accidentals"`
+	NoChord        string    `json:"noChord"`
 }
 
 // Root is a chord root and its pitch class (C = 0 … B = 11).
@@ -143,11 +144,12 @@ var aliasSuffix = func() map[string]string {
 // Catalogue returns the chord library. The result is the caller's to keep or change.
 func Catalogue() CatalogueDoc {
 	doc := CatalogueDoc{
-		Version:     CatalogueVersion,
-		Roots:       append([]Root(nil), roots[:]...),
-		Aliases:     append([]Alias(nil), qualityAliases...),
-		Accidentals: append([]Alias(nil), accidentals[:]...),
-		NoChord:     NoChord,
+		Version:        CatalogueVersion,
+		SchemaVersions: append([]int(nil), contentSchemaVersions[:]...),
+		Roots:          append([]Root(nil), roots[:]...),
+		Aliases:        append([]Alias(nil), qualityAliases...),
+		Accidentals:    append([]Alias(nil), accidentals[:]...),
+		NoChord:        NoChord,
 	}
 	doc.Qualities = make([]Quality, len(qualities))
 	for i, q := range qualities {

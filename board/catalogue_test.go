@@ -323,13 +323,13 @@ func TestStoreKeepsTheCataloguesSpelling(t *testing.T) {
 		for _, tt := range sp.Accepted[i:min(i+4, len(sp.Accepted))] {
 			bar, wantBar = append(bar, tt[0]), append(wantBar, tt[1])
 		}
-		c.Sections = append(c.Sections, Section{Bars: [][]string{bar}})
+		c.Sections = append(c.Sections, Section{Bars: []Bar{PlainBar(bar...)}})
 		want = append(want, strings.Join(wantBar, " "))
 	}
 	got := func(b Board) []string {
 		var out []string
 		for _, sec := range b.Content.Sections {
-			out = append(out, strings.Join(sec.Bars[0], " "))
+			out = append(out, strings.Join(sec.Bars[0].Chords, " "))
 		}
 		return out
 	}
@@ -343,7 +343,7 @@ func TestStoreKeepsTheCataloguesSpelling(t *testing.T) {
 	if b, err = s.Put("spell", 1, c, AuthorBrowser); err != nil || !reflect.DeepEqual(got(b), want) {
 		t.Fatalf("Put stored %q (%v), want %q", got(b), err, want)
 	}
-	if c.Sections[0].Bars[0][0] != sp.Accepted[0][0] {
+	if c.Sections[0].Bars[0].Chords[0] != sp.Accepted[0][0] {
 		t.Fatal("the store changed the caller's content")
 	}
 	s.Close()
@@ -391,16 +391,16 @@ func TestExample(t *testing.T) {
 		t.Fatalf("round trip: %v", err)
 	}
 	// Example returns a fresh value each time.
-	c.Sections[0].Bars[0][0] = "D"
-	if Example().Sections[0].Bars[0][0] != "C" {
+	c.Sections[0].Bars[0].Chords[0] = "D"
+	if Example().Sections[0].Bars[0].Chords[0] != "C" {
 		t.Fatal("Example shares memory between calls")
 	}
 }
 
-func flat(bars [][]string) []string {
+func flat(bars []Bar) []string {
 	var out []string
 	for _, b := range bars {
-		out = append(out, b...)
+		out = append(out, b.Chords...)
 	}
 	return out
 }

@@ -11,10 +11,11 @@ import (
 	"tele/strict"
 )
 
-// Limits of the content schema (SPEC 3.2, version 1). Text lengths are UTF-16 code units, as a browser
-// counts them (an emoji outside the BMP is 2).
+// Limits of the content schema (SPEC 3.2; version 2 adds the form: bar objects and section roles, see
+// bar.go and form.go). Text lengths are UTF-16 code units, as a browser counts them (an emoji outside
+// the BMP is 2).
 const (
-	ContentSchemaVersion = 1
+	ContentSchemaVersion = 2
 
 	MaxContentBytes   = 64 << 10 // a content document, in bytes (ParseContent's input; Validate: the compact encoding)
 	MaxTitleUnits     = 120
@@ -43,6 +44,13 @@ const (
 	ruleTotalBars   = "too many bars: at most 512 in all sections together"
 	ruleBar         = "must hold 1–4 chord symbols"
 	ruleChord       = "a chord is a root (C, C#, Db … B) and a quality from the catalogue, like Am7 or F#m7b5, optionally /<root> for the bass, or N.C."
+	ruleBarChords   = `must hold 1–4 chord symbols, or "%" for "the same as the bar before"`
+	ruleSimileBoth  = `is "%" (the same as the bar before), so it cannot have chord symbols too`
+	ruleBarBeats    = "must be an integer from 1 to 12: this bar's beats, when they differ from beatsPerBar"
+	ruleRepeatEnd   = "must be an integer from 2 to 8: how many times the repeated bars are played"
+	ruleEnding      = "must be an integer from 1 to 4: the number of the ending (volta) that starts at this bar"
+	ruleMark        = "must be one of segno, coda, fine, dc, ds, dc-al-fine, dc-al-coda, ds-al-fine, ds-al-coda, to-coda"
+	ruleRole        = "must be one of intro, verse, prechorus, chorus, bridge, solo, interlude, outro, tag"
 	ruleUTF8        = "must be valid UTF-8"
 	ruleSize        = "must be at most 65,536 bytes serialized"
 	ruleRequired    = "is required"
@@ -58,10 +66,31 @@ type Content struct {
 	Sections    []Section `json:"sections"`
 }
 
-// Section is a labelled run of bars; each bar is 1–4 chord symbols sharing the bar evenly.
+// contentSchemaVersions lists the versions of the content schema this server reads; every document of
+// an earlier version is a document of the later ones too.
+var contentSchemaVersions = [...]int{1, 2}
+
+// Section is a labelled run of bars; each bar is 1–4 chord symbols sharing the bar evenly, with the form
+// written on it (bar.go). Role says what the section is in the song, beside its free label.
 type Section struct {
-	Label string     `json:"label"`
-	Bars  [][]string `json:"bars"`
+	Label string `json:"label"`
+	Role  Role   `json:"role,omitempty"`
+	Bars  []Bar  `json:"bars"`
+}
+
+// Role is what a section is in the song (content schema version 2); "" says nothing.
+type Role string
+
+// The roles, in the order a song usually meets them.
+var roles = [...]Role{"intro", "verse", "prechorus", "chorus", "bridge", "solo", "interlude", "outro", "tag"}
+
+func validRole(r Role) bool {
+	for _, k := range roles {
+		if r == k {
+			return true
+		}
+	}
+	return false
 }
 
 // ValidationError says which value breaks the content schema: Path is its JSON path
@@ -189,10 +218,14 @@ func (c Content) Validate() error {
 		return &ValidationError{Path: "sections", Rule: ruleSections}
 	}
 	total := 0
+	formed := false // some bar carries form: check it as a whole, after every bar's own rules
 	for i, s := range c.Sections {
 		if err := checkText("", s.Label, 0, MaxLabelUnits, ruleLabel); err != nil {
 			err.(*ValidationError).Path = sectionPath(i, "label") // built only on error
 			return err
+		}
+		if s.Role != "" && !validRole(s.Role) {
+			return &ValidationError{Path: sectionPath(i, "role"), Rule: ruleRole}
 		}
 		if len(s.Bars) < 1 || len(s.Bars) > MaxBarsPerSection {
 			return &ValidationError{Path: sectionPath(i, "bars"), Rule: ruleBars}
@@ -202,14 +235,26 @@ func (c Content) Validate() error {
 			if total > MaxBars {
 				return &ValidationError{Path: barPath(i, j), Rule: ruleTotalBars}
 			}
-			if len(bar) < 1 || len(bar) > MaxChordsPerBar {
-				return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
-			}
-			for k, sym := range bar {
-				if _, ok := canonicalChord(sym); !ok {
-					return chordError(barPath(i, j)+"["+strconv.Itoa(k)+"]", sym)
+			if bar.Plain() {
+				if len(bar.Chords) < 1 || len(bar.Chords) > MaxChordsPerBar {
+					return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
 				}
+				for k, sym := range bar.Chords {
+					if _, ok := canonicalChord(sym); !ok {
+						return chordError(barPath(i, j)+"["+strconv.Itoa(k)+"]", sym)
+					}
+				}
+				continue
 			}
+			formed = true
+			if err := bar.check(barPath(i, j)); err != nil {
+				return err
+			}
+		}
+	}
+	if formed {
+		if _, err := c.PlayOrder(); err != nil {
+			return err
 		}
 	}
 	// A cheap bound first: boards far from the limit skip the exact count.
@@ -284,16 +329,20 @@ func encodedLenBound(c Content) int {
 	n := len(`{"title":,"description":,"key":,"tempo":,"beatsPerBar":,"sections":[]}`) + 2*24
 	n += 6*len(c.Title) + 2 + 6*len(c.Description) + 2 + 6*len(c.Key) + 2
 	for _, s := range c.Sections {
-		n += len(`{"label":,"bars":null},`) + 6*len(s.Label) + 2
+		n += len(`{"label":,"role":,"bars":null},`) + 6*len(s.Label) + 2 + 6*len(s.Role) + 2
 		for _, bar := range s.Bars {
-			n += len(`null,`)
-			for _, sym := range bar {
+			n += len(`null,`) + barObjectBound
+			for _, sym := range bar.Chords {
 				n += 6*len(sym) + 3
 			}
+			n += 6 * len(bar.Mark)
 		}
 	}
 	return n
 }
+
+// barObjectBound bounds what a bar object adds to its chords and its mark's text (each counted apart).
+const barObjectBound = len(`{"chords":"%","beats":-9223372036854775808,"repeatStart":true,"repeatEnd":-9223372036854775808,"ending":-9223372036854775808,"mark":""}`)
 
 // exactEncodedLen is len(json.Marshal(c)), computed without encoding. (The stored encoding is
 // json.Marshal's: HTML-escaped, compact.)
@@ -310,6 +359,9 @@ func exactEncodedLen(c Content) int {
 			n++ // ,
 		}
 		n += len(`{"label":,"bars":[]}`) + jsonStringLen(s.Label)
+		if s.Role != "" {
+			n += len(`"role":,`) + jsonStringLen(string(s.Role))
+		}
 		if s.Bars == nil {
 			n += len(`null`) - len(`[]`)
 		}
@@ -317,21 +369,50 @@ func exactEncodedLen(c Content) int {
 			if j > 0 {
 				n++
 			}
-			if bar == nil {
-				n += len(`null`)
-				continue
-			}
-			n += 2 // []
-			for k, sym := range bar {
-				if k > 0 {
-					n++
-				}
-				n += jsonStringLen(sym)
-			}
+			n += barEncodedLen(bar)
 		}
 	}
 	if c.Sections == nil {
 		n += len(`null`) - len(`[]`)
+	}
+	return n
+}
+
+// barEncodedLen is len(json.Marshal(bar)) (see Bar.MarshalJSON).
+func barEncodedLen(bar Bar) int {
+	n := 0
+	switch {
+	case bar.Simile:
+		n += len(`"%"`)
+	case bar.Chords == nil:
+		n += len(`null`)
+	default:
+		n += 2 // []
+		for k, sym := range bar.Chords {
+			if k > 0 {
+				n++
+			}
+			n += jsonStringLen(sym)
+		}
+	}
+	if bar.Plain() {
+		return n
+	}
+	n += len(`{"chords":}`)
+	if bar.Beats != 0 {
+		n += len(`,"beats":`) + intLen(bar.Beats)
+	}
+	if bar.RepeatStart {
+		n += len(`,"repeatStart":true`)
+	}
+	if bar.RepeatEnd != 0 {
+		n += len(`,"repeatEnd":`) + intLen(bar.RepeatEnd)
+	}
+	if bar.Ending != 0 {
+		n += len(`,"ending":`) + intLen(bar.Ending)
+	}
+	if bar.Mark != "" {
+		n += len(`,"mark":`) + jsonStringLen(string(bar.Mark))
 	}
 	return n
 }
@@ -387,10 +468,10 @@ func (c Content) storedCopy() Content {
 	out := c.Clone()
 	for _, s := range out.Sections {
 		for _, bar := range s.Bars {
-			for k, sym := range bar {
+			for k, sym := range bar.Chords {
 				if canonical, _ := canonicalChord(sym); !canonical {
 					if ch, ok := ParseChord(sym); ok {
-						bar[k] = ch.String()
+						bar.Chords[k] = ch.String()
 					}
 				}
 			}

@@ -83,8 +83,8 @@ func TestParseContentSpecExample(t *testing.T) {
 	want := Content{
 		Title: "Autumn Leaves", Description: "Two-five-one practice in G.", Key: "G", Tempo: 120, BeatsPerBar: 4,
 		Sections: []Section{
-			{Label: "A", Bars: [][]string{{"Am7"}, {"D7"}, {"Gmaj7"}, {"Cmaj7"}}},
-			{Label: "B", Bars: [][]string{{"F#m7b5"}, {"B7"}, {"Em", "Em/D"}, {"C#m7b5", "F#7"}}},
+			{Label: "A", Bars: []Bar{PlainBar("Am7"), PlainBar("D7"), PlainBar("Gmaj7"), PlainBar("Cmaj7")}},
+			{Label: "B", Bars: []Bar{PlainBar("F#m7b5"), PlainBar("B7"), PlainBar("Em", "Em/D"), PlainBar("C#m7b5", "F#7")}},
 		},
 	}
 	if !reflect.DeepEqual(c, want) {
@@ -277,7 +277,7 @@ func TestSizeLimit(t *testing.T) {
 	for range 8 {
 		s := Section{Label: strings.Repeat("&", 40)}
 		for range 64 {
-			s.Bars = append(s.Bars, []string{long, long, long, long})
+			s.Bars = append(s.Bars, PlainBar(long, long, long, long))
 		}
 		c.Sections = append(c.Sections, s)
 	}
@@ -302,7 +302,7 @@ func TestSizeLimit(t *testing.T) {
 
 func TestEscapedKeys(t *testing.T) {
 	c, err := ParseContent([]byte(`{"t\u0069tle":"T","tempo":120,"beatsPerBar":4,"sections":[{"b\u0061rs":[["C"]]}]}`))
-	if err != nil || c.Title != "T" || c.Sections[0].Bars[0][0] != "C" {
+	if err != nil || c.Title != "T" || c.Sections[0].Bars[0].Chords[0] != "C" {
 		t.Fatalf("got %#v, %v", c, err)
 	}
 }
@@ -311,7 +311,7 @@ func TestEncodedLenMatchesMarshal(t *testing.T) {
 	for _, c := range []Content{
 		Example(),
 		{Title: "a\"b\\c\nd\re\tf\x01g\bh\fi\x7f<h>i&j\u2028k\u2029l😀中é", Description: "", Key: "", Tempo: 30, BeatsPerBar: 1,
-			Sections: []Section{{Label: "", Bars: [][]string{{"C"}, nil, {}}}, {Bars: nil}}},
+			Sections: []Section{{Label: "", Bars: []Bar{PlainBar("C"), {}, PlainBar()}}, {Bars: nil}}},
 		{Title: "x", Tempo: -5, Sections: nil},
 	} {
 		data, _ := json.Marshal(c)
@@ -337,9 +337,9 @@ func TestValidateGoValues(t *testing.T) {
 		{"invalid-utf8-label", func(c *Content) { c.Sections[1].Label = "\xed\xa0\x80" }, "sections[1].label", ruleUTF8},
 		{"nil-sections", func(c *Content) { c.Sections = nil }, "sections", ruleSections},
 		{"nil-bars", func(c *Content) { c.Sections[0].Bars = nil }, "sections[0].bars", ruleBars},
-		{"nil-bar", func(c *Content) { c.Sections[1].Bars[2] = nil }, "sections[1].bars[2]", ruleBar},
+		{"nil-bar", func(c *Content) { c.Sections[1].Bars[2] = Bar{} }, "sections[1].bars[2]", ruleBar},
 		{"zero-tempo", func(c *Content) { c.Tempo = 0 }, "tempo", ruleTempo},
-		{"bad-chord", func(c *Content) { c.Sections[0].Bars[7] = []string{"G7", "G13b9"} }, "sections[0].bars[7][1]", "Not a chord Tele knows: `G13b9`. Did you mean `G13`?"},
+		{"bad-chord", func(c *Content) { c.Sections[0].Bars[7] = PlainBar("G7", "G13b9") }, "sections[0].bars[7][1]", "Not a chord Tele knows: `G13b9`. Did you mean `G13`?"},
 		{"bad-key", func(c *Content) { c.Key = "Cm7" }, "key", ruleKey},
 	}
 	for _, tt := range tests {
@@ -394,14 +394,14 @@ func TestClone(t *testing.T) {
 	if !reflect.DeepEqual(c, d) {
 		t.Fatal("clone differs")
 	}
-	d.Sections[0].Bars[0][0] = "D"
+	d.Sections[0].Bars[0].Chords[0] = "D"
 	d.Sections[1].Label = "x"
-	d.Sections[0].Bars = append(d.Sections[0].Bars, []string{"E"})
-	d.Sections[0].Bars[1] = append(d.Sections[0].Bars[1], "G") // must not overwrite bar 2
-	if c.Sections[0].Bars[0][0] != "C" || c.Sections[1].Label != "Chorus" || len(c.Sections[0].Bars) != 8 {
+	d.Sections[0].Bars = append(d.Sections[0].Bars, PlainBar("E"))
+	d.Sections[0].Bars[1].Chords = append(d.Sections[0].Bars[1].Chords, "G") // must not overwrite bar 2
+	if c.Sections[0].Bars[0].Chords[0] != "C" || c.Sections[1].Label != "Chorus" || len(c.Sections[0].Bars) != 8 {
 		t.Fatal("clone shares memory with the original")
 	}
-	if d.Sections[0].Bars[2][0] != "F" {
+	if d.Sections[0].Bars[2].Chords[0] != "F" {
 		t.Fatalf("append to one cloned bar overwrote the next: %v", d.Sections[0].Bars[2])
 	}
 	if (Content{}).Clone().Sections != nil {

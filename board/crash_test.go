@@ -44,7 +44,7 @@ func crashContent(id string, rev int64) Content {
 	for s := range nsec {
 		sec := Section{Label: fmt.Sprintf("part %d/%d", s+1, rev)}
 		for b := range 1 + int((rev+int64(s))%40) {
-			sec.Bars = append(sec.Bars, []string{"Am7", "D7", "Gmaj7", "C#m7b5/G", "N.C."}[:1+(b+int(rev))%4])
+			sec.Bars = append(sec.Bars, PlainBar([]string{"Am7", "D7", "Gmaj7", "C#m7b5/G", "N.C."}[:1+(b+int(rev))%4]...))
 		}
 		c.Sections = append(c.Sections, sec)
 	}

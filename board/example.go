@@ -16,8 +16,8 @@ func Example() Content {
 		Tempo:       96,
 		BeatsPerBar: 4,
 		Sections: []Section{
-			{Label: "Verse", Bars: [][]string{{"C"}, {"Am"}, {"F"}, {"G"}, {"C"}, {"Am"}, {"F"}, {"G7"}}},
-			{Label: "Chorus", Bars: [][]string{{"Dm7"}, {"G7"}, {"Cmaj7"}, {"Cmaj7"}, {"Dm7"}, {"G7"}, {"Cmaj7"}, {"Am7", "G7"}}},
+			{Label: "Verse", Bars: []Bar{PlainBar("C"), PlainBar("Am"), PlainBar("F"), PlainBar("G"), PlainBar("C"), PlainBar("Am"), PlainBar("F"), PlainBar("G7")}},
+			{Label: "Chorus", Bars: []Bar{PlainBar("Dm7"), PlainBar("G7"), PlainBar("Cmaj7"), PlainBar("Cmaj7"), PlainBar("Dm7"), PlainBar("G7"), PlainBar("Cmaj7"), PlainBar("Am7", "G7")}},
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,15 +12,12 @@ import (
 
 // formCase is one row of testdata/form/play-order.json (see its "about").
 type formCase struct {
-	Name     string `json:"name"`
-	Sections []struct {
-		Label string            `json:"label"`
-		Bars  []json.RawMessage `json:"bars"`
-	} `json:"sections"`
-	Played string `json:"played"`
-	Chords string `json:"chords"`
-	Beats  string `json:"beats"`
-	Error  *struct {
+	Name     string          `json:"name"`
+	Sections json.RawMessage `json:"sections"`
+	Played   string          `json:"played"`
+	Chords   string          `json:"chords"`
+	Beats    string          `json:"beats"`
+	Error    *struct {
 		Path string `json:"path"`
 		Rule string `json:"rule"`
 	} `json:"error"`
@@ -40,102 +38,59 @@ func loadFormCases(t *testing.T) []formCase {
 	return table.Cases
 }
 
-// tableBars reads a case's bars as the schema writes them (an array, or an object).
-func tableBars(t *testing.T, c formCase) [][]Bar {
-	t.Helper()
-	out := make([][]Bar, len(c.Sections))
-	for s, sec := range c.Sections {
-		for _, raw := range sec.Bars {
-			var bar Bar
-			if raw[0] == '[' {
-				if err := json.Unmarshal(raw, &bar.Chords); err != nil {
-					t.Fatal(err)
-				}
-			} else {
-				var o struct {
-					Chords      json.RawMessage `json:"chords"`
-					Beats       int             `json:"beats"`
-					RepeatStart bool            `json:"repeatStart"`
-					RepeatEnd   int             `json:"repeatEnd"`
-					Ending      int             `json:"ending"`
-					Mark        Mark            `json:"mark"`
-				}
-				if err := json.Unmarshal(raw, &o); err != nil {
-					t.Fatal(err)
-				}
-				bar = Bar{Beats: o.Beats, RepeatStart: o.RepeatStart, RepeatEnd: o.RepeatEnd, Ending: o.Ending, Mark: o.Mark}
-				if string(o.Chords) == `"%"` {
-					bar.Simile = true
-				} else if err := json.Unmarshal(o.Chords, &bar.Chords); err != nil {
-					t.Fatal(err)
-				}
-			}
-			out[s] = append(out[s], bar)
-		}
-	}
-	return out
-}
-
-// TestPlayOrderTable follows every chart of the form table and compares the bars played, their chords
-// and their beats with the ones written by hand.
+// TestPlayOrderTable reads every chart of the form table as a board would arrive (ParseContent, so the
+// whole validator runs) and compares the bars played, their chords and their beats with the ones
+// written by hand, or the refusal with the one expected.
 func TestPlayOrderTable(t *testing.T) {
-	for _, c := range loadFormCases(t) {
-		t.Run(c.Name, func(t *testing.T) {
-			secs := tableBars(t, c)
-			order, err := PlayOrder(secs)
-			if c.Error != nil {
+	for _, fc := range loadFormCases(t) {
+		t.Run(fc.Name, func(t *testing.T) {
+			doc := `{"title":"T","tempo":120,"beatsPerBar":4,"sections":` + string(fc.Sections) + `}`
+			c, err := ParseContent([]byte(doc))
+			if fc.Error != nil {
 				ve, ok := errors.AsType[*ValidationError](err)
 				if !ok {
-					t.Fatalf("PlayOrder = %v, %v; want the error %s: …%s…", order, err, c.Error.Path, c.Error.Rule)
+					t.Fatalf("ParseContent = %v; want the error %s: …%s…", err, fc.Error.Path, fc.Error.Rule)
 				}
-				if ve.Path != c.Error.Path || !strings.Contains(ve.Rule, c.Error.Rule) {
-					t.Fatalf("error %s: %s\nwant   %s: …%s…", ve.Path, ve.Rule, c.Error.Path, c.Error.Rule)
+				if ve.Path != fc.Error.Path || !strings.Contains(ve.Rule, fc.Error.Rule) {
+					t.Fatalf("error %s: %s\nwant   %s: …%s…", ve.Path, ve.Rule, fc.Error.Path, fc.Error.Rule)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
+			order, err := c.PlayOrder()
+			if err != nil {
+				t.Fatal(err)
+			}
 			// Bar numbers as a musician counts them: 1, 2, … across sections.
-			first := make([]int, len(secs))
-			for s := 1; s < len(secs); s++ {
-				first[s] = first[s-1] + len(secs[s-1])
+			first := make([]int, len(c.Sections))
+			for s := 1; s < len(c.Sections); s++ {
+				first[s] = first[s-1] + len(c.Sections[s-1].Bars)
 			}
 			var played, chords, beats []string
 			for _, r := range order {
 				played = append(played, strconv.Itoa(first[r.Section]+r.Bar+1))
-				chords = append(chords, chordsAt(secs, r)[0])
-				b := secs[r.Section][r.Bar].Beats
-				if b == 0 {
-					b = 4
-				}
-				beats = append(beats, strconv.Itoa(b))
+				chords = append(chords, c.ChordsAt(r)[0])
+				beats = append(beats, strconv.Itoa(c.BeatsAt(r)))
 			}
-			if got := strings.Join(played, " "); got != c.Played {
-				t.Fatalf("played %s\nwant   %s", got, c.Played)
+			if got := strings.Join(played, " "); got != fc.Played {
+				t.Fatalf("played %s\nwant   %s", got, fc.Played)
 			}
-			if got := strings.Join(chords, " "); c.Chords != "" && got != c.Chords {
-				t.Fatalf("chords %s\nwant   %s", got, c.Chords)
+			if got := strings.Join(chords, " "); fc.Chords != "" && got != fc.Chords {
+				t.Fatalf("chords %s\nwant   %s", got, fc.Chords)
 			}
-			if got := strings.Join(beats, " "); c.Beats != "" && got != c.Beats {
-				t.Fatalf("beats %s\nwant   %s", got, c.Beats)
+			if got := strings.Join(beats, " "); fc.Beats != "" && got != fc.Beats {
+				t.Fatalf("beats %s\nwant   %s", got, fc.Beats)
+			}
+			// What was read is written back as it came (bars with chords alone as arrays).
+			var back Content
+			enc, _ := json.Marshal(c)
+			if back, err = ParseContent(enc); err != nil || !reflect.DeepEqual(back, c) {
+				t.Fatalf("round trip: %v\n%s", err, enc)
 			}
 		})
 	}
-}
-
-// chordsAt is the chords heard in a bar: a % bar's are those of the bar it repeats.
-func chordsAt(secs [][]Bar, r BarRef) []string {
-	f, err := checkForm(secs)
-	if err != nil {
-		panic(err)
-	}
-	for i, ref := range f.refs {
-		if ref == r {
-			return f.chordsOf(i)
-		}
-	}
-	return nil
 }
 
 // TestPlayOrderBound: a form that would play more than MaxPlayedBars bars is refused, one that plays
@@ -232,8 +187,14 @@ func FuzzPlayOrder(f *testing.F) {
 				}
 			}
 		}
-		if chordsAt(secs, BarRef{0, 0}) == nil {
-			t.Fatal("the first bar has no chords")
+		c := Content{Sections: make([]Section, len(secs))}
+		for i := range secs {
+			c.Sections[i].Bars = secs[i]
+		}
+		for _, r := range order {
+			if c.ChordsAt(r) == nil {
+				t.Fatalf("bar %v plays no chords", r)
+			}
 		}
 	})
 }

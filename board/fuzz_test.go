@@ -54,7 +54,7 @@ func FuzzParseContent(f *testing.F) {
 		if !reflect.DeepEqual(viaStd, c) {
 			t.Fatalf("encoding/json reads other content:\n%#v\n%#v", viaStd, c)
 		}
-		if _, ok := ParseChord(c.Sections[0].Bars[0][0]); !ok {
+		if _, ok := ParseChord(c.Sections[0].Bars[0].Chords[0]); !ok {
 			t.Fatal("an accepted chord does not parse")
 		}
 	})

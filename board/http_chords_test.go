@@ -31,7 +31,7 @@ func TestPutBoardChordSpellings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(stored.Content.Sections[0].Bars[2], " "); got != "Dm7b5 G7b9 Cmaj7 Am(maj7)" {
+	if got := strings.Join(stored.Content.Sections[0].Bars[2].Chords, " "); got != "Dm7b5 G7b9 Cmaj7 Am(maj7)" {
 		t.Errorf("stored %q, want the catalogue's spelling", got)
 	}
 	if got := out["content"].(map[string]any)["sections"].([]any)[0].(map[string]any)["bars"].([]any)[2]; strings.Join(strs(got), " ") != "Dm7b5 G7b9 Cmaj7 Am(maj7)" {

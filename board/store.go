@@ -541,26 +541,25 @@ func (c Content) Clone() Content {
 	for _, s := range c.Sections {
 		nbars += len(s.Bars)
 		for _, bar := range s.Bars {
-			nchords += len(bar)
+			nchords += len(bar.Chords)
 		}
 	}
-	bars := make([][]string, 0, nbars)
+	bars := make([]Bar, 0, nbars)
 	chords := make([]string, 0, nchords)
 	secs := make([]Section, len(c.Sections))
 	for i, s := range c.Sections {
-		secs[i].Label = s.Label
+		secs[i].Label, secs[i].Role = s.Label, s.Role
 		if s.Bars == nil {
 			continue
 		}
 		start := len(bars)
 		for _, bar := range s.Bars {
-			if bar == nil {
-				bars = append(bars, nil)
-				continue
+			if bar.Chords != nil {
+				k := len(chords)
+				chords = append(chords, bar.Chords...)
+				bar.Chords = chords[k:len(chords):len(chords)]
 			}
-			k := len(chords)
-			chords = append(chords, bar...)
-			bars = append(bars, chords[k:len(chords):len(chords)])
+			bars = append(bars, bar)
 		}
 		secs[i].Bars = bars[start:len(bars):len(bars)]
 	}

@@ -39,7 +39,7 @@ func board4K(tb testing.TB) (Content, []byte) {
 			if b%3 == 2 {
 				bar = append(bar, chords[(s+b)%len(chords)])
 			}
-			sec.Bars = append(sec.Bars, bar)
+			sec.Bars = append(sec.Bars, PlainBar(bar...))
 		}
 		c.Sections = append(c.Sections, sec)
 	}

@@ -439,10 +439,10 @@ func TestPutKeepsItsOwnCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Sections[0].Bars[0][0] = "D"
+	c.Sections[0].Bars[0].Chords[0] = "D"
 	c.Sections[0].Label = "changed"
 	got, _ := s.Get("a")
-	if got.Content.Sections[0].Bars[0][0] != "C" || got.Content.Sections[0].Label != "Verse" || b.Content.Sections[0].Bars[0][0] != "C" {
+	if got.Content.Sections[0].Bars[0].Chords[0] != "C" || got.Content.Sections[0].Label != "Verse" || b.Content.Sections[0].Bars[0].Chords[0] != "C" {
 		t.Fatal("the store shares the caller's content")
 	}
 }

@@ -21,7 +21,7 @@ func TestToolChordSpellings(t *testing.T) {
 	}
 	rev, content := getBoard(t, fb)
 
-	content.Sections[0].Bars[0] = []string{"Cø7"}
+	content.Sections[0].Bars[0] = board.PlainBar("Cø7")
 	cb, _ := json.Marshal(content)
 	bad := fb.call("tool", fmt.Sprintf(`{"action":"put","expectedRevision":%d,"content":%s}`, rev, cb))
 	var inv struct {
@@ -33,11 +33,11 @@ func TestToolChordSpellings(t *testing.T) {
 		t.Fatalf("refused put: %s", bad.line)
 	}
 
-	content.Sections[0].Bars[0] = []string{"Cø", "F9sus"}
+	content.Sections[0].Bars[0] = board.PlainBar("Cø", "F9sus")
 	cb, _ = json.Marshal(content)
 	good := fb.call("tool", fmt.Sprintf(`{"action":"put","expectedRevision":%d,"content":%s}`, rev, cb))
 	var res struct{ Content board.Content }
-	if err := json.Unmarshal(good.m["ok"], &res); err != nil || strings.Join(res.Content.Sections[0].Bars[0], " ") != "Cm7b5 F9sus4" {
+	if err := json.Unmarshal(good.m["ok"], &res); err != nil || strings.Join(res.Content.Sections[0].Bars[0].Chords, " ") != "Cm7b5 F9sus4" {
 		t.Fatalf("put with aliases: %s", good.line)
 	}
 }

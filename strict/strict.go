@@ -150,6 +150,23 @@ func translate(data []byte, err error) error {
 	if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok {
 		return &Error{Path: path(data, se.JSONPointer), Rule: syntaxRule(se)}
 	}
+	if e, ok := errors.AsType[*Error](err); ok {
+		// A type that reads its own JSON (a json.UnmarshalerFrom) refused its value; e.Path is within it.
+		p := ""
+		if se, ok := errors.AsType[*json.SemanticError](err); ok {
+			p = path(data, se.JSONPointer)
+		}
+		switch {
+		case p == "":
+			p = e.Path
+		case e.Path == "":
+		case e.Path[0] == '[':
+			p += e.Path
+		default:
+			p += "." + e.Path
+		}
+		return &Error{Path: p, Rule: e.Rule}
+	}
 	if se, ok := errors.AsType[*json.SemanticError](err); ok {
 		return &Error{Path: path(data, se.JSONPointer), Rule: semanticRule(se)}
 	}

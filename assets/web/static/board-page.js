@@ -18,6 +18,7 @@ import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls } from './view-controls.js';
 import { Player, flatten } from './player.js';
+import { barForm } from './form.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
@@ -305,7 +306,7 @@ class BoardPage {
   openBar(s, b) {
     const bars = this.draft.sections[s].bars;
     const n = flatten(this.draft).findIndex((x) => x.section === s && x.bar === b) + 1;
-    this.dialog.open(s, b, n, bars[b], bars.length, this.view.barButton(s, b));
+    this.dialog.open(s, b, n, barForm(bars[b]).chords, bars.length, this.view.barButton(s, b));
   }
 
   moveSection(s, delta) {

@@ -9,6 +9,7 @@ import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
 import { split } from './chords.js';
 import { sectionName } from './content.js';
+import { barForm, SIMILE } from './form.js';
 
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), moveSection(s, delta), removeSection(s),
@@ -97,9 +98,10 @@ export class BoardView {
       if (s.mark.textContent !== section.label) s.mark.textContent = section.label;
       s.mark.hidden = !section.label;
     }
-    section.bars.forEach((chords, j) => {
+    section.bars.forEach((raw, j) => {
       const bar = s.bars[j] || this.createBar(s, i, j);
-      this.patchBar(bar, chords, barNo + j + 1);
+      const form = barForm(raw);
+      this.patchBar(bar, form.simile ? [SIMILE] : form.chords, barNo + j + 1);
     });
     while (s.bars.length > section.bars.length) s.bars.pop().li.remove();
   }

@@ -4,6 +4,8 @@
 // an edit in progress survives other people's saves. An op whose place no longer exists is reported,
 // never dropped silently.
 
+import { barText, withChords } from './form.js';
+
 export const NO_CHORD = 'N.C.';
 
 export function clone(content) {
@@ -28,7 +30,7 @@ export function apply(content, op) {
       return true;
     case 'bar':
       if (!sec || op.b >= sec.bars.length) return false;
-      sec.bars[op.b] = [...op.chords];
+      sec.bars[op.b] = withChords(sec.bars[op.b], op.chords); // the bar's form stays
       return true;
     case 'insertBar':
       if (!sec) return false;
@@ -84,7 +86,7 @@ export function sectionName(section, index) {
   return section?.label ? section.label : String(index + 1);
 }
 
-const chordsText = (bar) => (bar || []).join(' ');
+const chordsText = barText;
 
 // diff lists what differs from a to b as i18n entries [key, params], for "what changed" lists.
 export function diff(a, b) {

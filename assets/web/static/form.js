@@ -41,6 +41,25 @@ export function writeBar(f) {
   return o;
 }
 
+// withChords is the bar with other chords and the same form (no longer a %).
+export function withChords(bar, chords) {
+  if (Array.isArray(bar) || !bar) return [...chords];
+  return writeBar({ ...barForm(bar), chords: [...chords], simile: false });
+}
+
+// barText is a bar as text, form included ("|: Am7 D7 :|×2", "[1] %", "C (segno)"), for change lists.
+export function barText(bar) {
+  const f = barForm(bar);
+  const parts = [];
+  if (f.repeatStart) parts.push('|:');
+  if (f.ending) parts.push(`[${f.ending}]`);
+  parts.push(f.simile ? SIMILE : f.chords.join(' '));
+  if (f.beats) parts.push(`(${f.beats})`);
+  if (f.repeatEnd) parts.push(`:|×${f.repeatEnd}`);
+  if (f.mark) parts.push(`(${f.mark})`);
+  return parts.join(' ');
+}
+
 // readForm finds the repeats, endings and signs as board/form.go does, or returns null when the form
 // breaks a rule (the server says which).
 function readForm(bars, firsts) {
