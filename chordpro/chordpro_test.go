@@ -1,0 +1,162 @@
+package chordpro
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tele/board"
+)
+
+// TestReadCharts reads real-world-style grid charts (testdata/*.cho) and compares each board with the
+// one written by hand beside it (*.json), and the notes with the changes each file should report.
+func TestReadCharts(t *testing.T) {
+	wantNotes := map[string][]string{
+		"mapped":             {"Cmaj7#11 became Cmaj7", "D7#9b5 became D7#9", "Cb became B"},
+		"songbook-mixed":     {"start_of_verse section was left out", "lyrics"},
+		"spec-example":       {"%% (repeat two bars) was written out", `margin text "A"`, "the sign coda was left out"},
+		"rising-sun":         nil,
+		"autumn-leaves":      nil,
+		"blues-ds":           nil,
+		"three-endings":      nil,
+		"ireal-style-chords": nil,
+	}
+	files, _ := filepath.Glob("testdata/*.cho")
+	if len(files) < 12 {
+		t.Fatalf("%d charts, want a dozen", len(files))
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".cho")
+		t.Run(name, func(t *testing.T) {
+			data, _ := os.ReadFile(file)
+			c, notes, err := Read(data)
+			if name == "lyrics-only" {
+				if !errors.Is(err, ErrNoGrid) || !strings.Contains(err.Error(), "only ChordPro grid sections") {
+					t.Fatalf("Read = %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantJSON, err := os.ReadFile(strings.TrimSuffix(file, ".cho") + ".json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := board.ParseContent(wantJSON)
+			if err != nil {
+				t.Fatalf("%s.json: %v", name, err)
+			}
+			if !reflect.DeepEqual(c, want) {
+				t.Fatalf("read\n%+v\nwant\n%+v\nnotes %q", c, want, notes)
+			}
+			if w, ok := wantNotes[name]; ok {
+				if w == nil && len(notes) > 0 {
+					t.Fatalf("notes %q, want none", notes)
+				}
+				for _, s := range w {
+					if !strings.Contains(strings.Join(notes, "\n"), s) {
+						t.Fatalf("notes %q lack %q", notes, s)
+					}
+				}
+			}
+			// And back: writing what was read and reading it again gives the same board.
+			again, notes2, err := Read(Write(c))
+			if err != nil || !reflect.DeepEqual(again, c) || len(notes2) > 0 {
+				t.Fatalf("round trip: %v, notes %q\n%s", err, notes2, Write(c))
+			}
+		})
+	}
+}
+
+// TestRoundTripFormTable: every playable chart of the form table, and the example, survives board →
+// ChordPro → board unchanged.
+func TestRoundTripFormTable(t *testing.T) {
+	data, err := os.ReadFile("../board/testdata/form/play-order.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Name     string          `json:"name"`
+			Sections json.RawMessage `json:"sections"`
+			Error    any             `json:"error"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &table); err != nil {
+		t.Fatal(err)
+	}
+	contents := []board.Content{board.Example()}
+	for _, fc := range table.Cases {
+		if fc.Error != nil {
+			continue
+		}
+		c, err := board.ParseContent([]byte(`{"title":"` + fc.Name + `","description":"line one\nline two","key":"Bbm","tempo":90,"beatsPerBar":4,"sections":` + string(fc.Sections) + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		contents = append(contents, c)
+	}
+	for _, c := range contents {
+		out := Write(c)
+		back, notes, err := Read(out)
+		if err != nil || !reflect.DeepEqual(back, c) || len(notes) > 0 {
+			t.Fatalf("%s: %v, notes %q\n%s\nread  %+v\nwant %+v", c.Title, err, notes, out, back, c)
+		}
+	}
+}
+
+func TestReadRefusals(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"lyrics", "{title: X}\n[C]words [G]here\n", "only ChordPro grid sections"},
+		{"unclosed", "{start_of_grid}\n| C . . . |\n", "no {end_of_grid}"},
+		{"not a chord", "{start_of_grid}\n| C . . . | Hmaj . . . |\n{end_of_grid}\n", `"Hmaj" is not a chord`},
+		{"unplayable", "{start_of_grid}\n| C . . . :|\n{end_of_grid}\n", "end repeat has no start"},
+		{"binary", "\xff\xfe", "not UTF-8"},
+	} {
+		_, _, err := Read([]byte(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Read = %v, want …%s…", tt.name, err, tt.want)
+		}
+	}
+}
+
+// FuzzRead: Read never panics, and what it accepts is valid content that survives a write and a read.
+func FuzzRead(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.cho")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, _, err := Read(data)
+		if err != nil {
+			return
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatalf("Read accepted invalid content: %v", err)
+		}
+		again, _, err := Read(Write(c))
+		if err != nil || !reflect.DeepEqual(again, c) {
+			t.Fatalf("round trip: %v\n%s", err, Write(c))
+		}
+	})
+}
+
+// TestWriteKeepsText: titles, descriptions and labels with the characters ChordPro gives meaning to
+// come back as they were.
+func TestWriteKeepsText(t *testing.T) {
+	c := board.Example()
+	c.Title = " {Title} with \\ and } "
+	c.Description = "line one\n\tline two}\n"
+	c.Sections[0].Label = "A \"quoted\" label\n"
+	c.Sections[1].Role = "chorus"
+	back, notes, err := Read(Write(c))
+	if err != nil || !reflect.DeepEqual(back, c) || len(notes) > 0 {
+		t.Fatalf("%v, %q\n%s", err, notes, Write(c))
+	}
+}

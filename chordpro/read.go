@@ -1,0 +1,464 @@
+package chordpro
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"tele/board"
+	"tele/chordname"
+)
+
+// MaxFileBytes bounds a ChordPro file Read accepts.
+const MaxFileBytes = 1 << 20
+
+// ErrNoGrid is Read's refusal of a file without grid sections (a chords-over-lyrics song).
+var ErrNoGrid = errors.New("only ChordPro grid sections ({start_of_grid} … {end_of_grid}) import into a board, and this file has none: chords over lyrics cannot become bars")
+
+// Error is a line Read cannot read.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Read reads the grid sections of a ChordPro file into board content. Notes lists, in a musician's
+// words, what was not taken over as written (a chord mapped to the nearest in the catalogue, lyrics and
+// other sections left out, …). The content is valid (Validate) when err is nil.
+func Read(data []byte) (c board.Content, notes []string, err error) {
+	if len(data) > MaxFileBytes {
+		return c, nil, fmt.Errorf("the file is %d bytes; a ChordPro file can be at most %d", len(data), MaxFileBytes)
+	}
+	if !utf8.Valid(data) {
+		return c, nil, errors.New("the file is not UTF-8 text")
+	}
+	r := reader{notes: map[string]bool{}}
+	c.Tempo, c.BeatsPerBar = 120, 4
+	var desc []string
+	grids := 0
+	var sec *gridSection
+	var secs []*gridSection
+	lyrics := false
+	for n, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		r.line = n + 1
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
+			name, value, attrs := parseDirective(t[1 : len(t)-1])
+			value = unescape(value)
+			switch name {
+			case "title", "t":
+				c.Title = value
+			case "key":
+				c.Key = value
+			case "tempo":
+				if v, err := strconv.Atoi(strings.TrimSpace(value)); err == nil {
+					c.Tempo = v
+				} else {
+					r.note("the tempo %q is not a number of beats per minute: the board plays at 120", value)
+				}
+			case "time":
+				if top, _, ok := strings.Cut(value, "/"); ok {
+					if v, err := strconv.Atoi(strings.TrimSpace(top)); err == nil {
+						c.BeatsPerBar = v
+					}
+				}
+			case "comment", "c", "comment_italic", "ci", "comment_box", "cb":
+				if grids == 0 && sec == nil {
+					desc = append(desc, value)
+				}
+			case "start_of_grid", "sog":
+				if sec != nil {
+					return c, nil, &Error{r.line, "a grid starts inside another: end it with {end_of_grid} first"}
+				}
+				sec = &gridSection{label: attrs["label"], role: attrs["role"], shape: attrs["shape"]}
+				if sec.shape == "" && sec.label == "" && value != "" {
+					// The legacy form {start_of_grid: 1+4x4+1 Label}.
+					sec.shape, sec.label, _ = strings.Cut(value, " ")
+				}
+			case "end_of_grid", "eog":
+				if sec == nil {
+					return c, nil, &Error{r.line, "{end_of_grid} without a {start_of_grid}"}
+				}
+				secs = append(secs, sec)
+				sec = nil
+				grids++
+			case "start_of_verse", "sov", "start_of_chorus", "soc", "start_of_bridge", "sob", "start_of_tab", "sot":
+				r.note("the %s section was left out: only grid sections import", name)
+			}
+			continue
+		}
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if sec == nil {
+			lyrics = true
+			continue
+		}
+		if err := r.gridLine(sec, t); err != nil {
+			return c, nil, err
+		}
+	}
+	if sec != nil {
+		return c, nil, &Error{r.line, "the last grid has no {end_of_grid}"}
+	}
+	if grids == 0 {
+		return c, nil, ErrNoGrid
+	}
+	if lyrics {
+		r.note("lyrics and chords over lyrics were left out: only grid sections import")
+	}
+	if c.Title == "" {
+		c.Title = "Untitled"
+		r.note("the file has no {title}: the board is called Untitled")
+	}
+	if c.Key != "" && !validKey(c.Key) {
+		r.note("the key %q is not one Tele knows (like G, Bb or F#m): the board has no key", c.Key)
+		c.Key = ""
+	}
+	c.Description = strings.Join(desc, "\n")
+	for _, s := range secs {
+		bars, err := r.sectionBars(s, c.BeatsPerBar)
+		if err != nil {
+			return board.Content{}, nil, err
+		}
+		if len(bars) == 0 {
+			r.note("the grid %q has no bars and was left out", s.label)
+			continue
+		}
+		role := board.Role(s.role)
+		c.Sections = append(c.Sections, board.Section{Label: s.label, Role: role, Bars: bars})
+	}
+	// A sign a file gives without its jump (a lone Coda, a Fine with no D.C. al Fine) cannot be played
+	// as written: it is left out and said. Anything else that does not make a playable board is refused.
+	for range board.MaxBars {
+		err := c.Validate()
+		if err == nil {
+			return c, r.noteList, nil
+		}
+		ve, ok := errors.AsType[*board.ValidationError](err)
+		if !ok || !strings.HasSuffix(ve.Path, ".mark") {
+			return board.Content{}, nil, fmt.Errorf("the grids do not make a board Tele can play: %w", err)
+		}
+		var ref board.BarRef
+		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
+		bar := &c.Sections[ref.Section].Bars[ref.Bar]
+		r.note("the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule)
+		bar.Mark = ""
+	}
+	return board.Content{}, nil, errors.New("the grids do not make a board Tele can play")
+}
+
+// validKey reports whether a key reads as a board key (a catalogue root, optionally m).
+func validKey(k string) bool {
+	c := board.Content{Title: "k", Key: k, Tempo: 120, BeatsPerBar: 4, Sections: []board.Section{{Bars: []board.Bar{board.PlainBar("C")}}}}
+	return c.Validate() == nil
+}
+
+type reader struct {
+	line     int
+	notes    map[string]bool
+	noteList []string
+}
+
+func (r *reader) note(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	if !r.notes[s] {
+		r.notes[s] = true
+		r.noteList = append(r.noteList, s)
+	}
+}
+
+// gridSection is a grid as read: its bars with the bar lines around them.
+type gridSection struct {
+	label, role, shape string
+	bars               []gridBar
+	// What the last bar line read opens for the next bar (it may end the row before).
+	pendingStart  bool
+	pendingEnding int
+}
+
+type gridBar struct {
+	cells       []string // chord tokens and "." and "/" and "%"
+	repeatStart bool
+	repeatEnd   int
+	ending      int
+	mark        board.Mark
+	line        int
+}
+
+// barLineRE is a grid bar line: | || |. |: :| :|: and voltas |1 :|2 :|2> (the colon is optional).
+var barLineRE = regexp.MustCompile(`^(:?)(\|\|?)([:.]?)([1-9]?)(>?)$`)
+
+func isBarLine(t string) bool { return barLineRE.MatchString(t) }
+
+// gridLine reads one row of a grid: its left margin, bars and right margin.
+func (r *reader) gridLine(sec *gridSection, line string) error {
+	tokens := strings.Fields(line)
+	firstBar, lastBar := -1, -1
+	for i, t := range tokens {
+		if isBarLine(t) {
+			if firstBar < 0 {
+				firstBar = i
+			}
+			lastBar = i
+		}
+	}
+	if firstBar < 0 {
+		r.note("the grid line %q has no bar line and was left out", line)
+		return nil
+	}
+	left := strings.Join(tokens[:firstBar], " ")
+	right := strings.Join(tokens[lastBar+1:], " ")
+	start := len(sec.bars)
+	var cur *gridBar
+	for _, t := range tokens[firstBar : lastBar+1] {
+		m := barLineRE.FindStringSubmatch(t)
+		if m == nil {
+			if cur == nil {
+				cur = &gridBar{repeatStart: sec.pendingStart, ending: sec.pendingEnding, line: r.line}
+				sec.pendingStart, sec.pendingEnding = false, 0
+			}
+			cur.cells = append(cur.cells, t)
+			continue
+		}
+		// A bar line: it closes the bar before it and opens the next.
+		if cur != nil {
+			if m[1] == ":" {
+				cur.repeatEnd = 2
+			}
+			sec.bars = append(sec.bars, *cur)
+			cur = nil
+		} else if m[1] == ":" && len(sec.bars) > 0 {
+			sec.bars[len(sec.bars)-1].repeatEnd = 2 // :| at the start of a row closes the row before
+		}
+		if m[3] == ":" {
+			sec.pendingStart = true
+		}
+		if m[4] != "" {
+			sec.pendingEnding = int(m[4][0] - '0')
+		}
+	}
+	if cur != nil {
+		sec.bars = append(sec.bars, *cur) // cells after the last bar line are its right margin
+	}
+	if len(sec.bars) == start {
+		if left != "" || right != "" {
+			r.note("the margin text %q was left out", strings.TrimSpace(left+" "+right))
+		}
+		return nil
+	}
+	if left != "" {
+		switch strings.ToLower(left) {
+		case "segno":
+			sec.bars[start].mark = board.MarkSegno
+		case "coda":
+			sec.bars[start].mark = board.MarkCoda
+		default:
+			r.note("the margin text %q was left out", left)
+		}
+	}
+	if right != "" {
+		last := &sec.bars[len(sec.bars)-1]
+		rest := right
+		if f := strings.Fields(rest); len(f) > 0 && len(f[0]) == 2 && (f[0][0] == 'x' || f[0][0] == 'X') && f[0][1] >= '2' && f[0][1] <= '8' && last.repeatEnd != 0 && last.ending == 0 {
+			last.repeatEnd = int(f[0][1] - '0')
+			rest = strings.TrimSpace(strings.TrimPrefix(rest, f[0]))
+		}
+		if rest != "" {
+			found := false
+			for mark, words := range rightSign {
+				if strings.EqualFold(rest, words) {
+					last.mark, found = mark, true
+				}
+			}
+			if !found {
+				r.note("the margin text %q was left out", rest)
+			}
+		}
+	}
+	return nil
+}
+
+// sectionBars turns a grid's bars into board bars: beats from the cells, chords mapped onto the
+// catalogue, %% written out as two % bars.
+func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, error) {
+	perBar := cellsPerBar(s)
+	var out []board.Bar
+	ending := 0         // the ending being read; its end repeat sends the band back for pass ending+1
+	var second []string // after %%: the chords of the blank bar that follows it
+	for _, g := range s.bars {
+		if g.repeatStart {
+			ending = 0
+		}
+		if g.ending != 0 {
+			ending = g.ending
+		}
+		if g.repeatEnd != 0 && ending != 0 {
+			g.repeatEnd = ending + 1
+		}
+		r.line = g.line
+		bar := board.Bar{RepeatStart: g.repeatStart, RepeatEnd: g.repeatEnd, Ending: g.ending, Mark: g.mark}
+		double := false
+		for _, cell := range g.cells {
+			switch cell {
+			case ".", "/", "-":
+				continue
+			case "%":
+				bar.Simile = true
+				continue
+			case "%%":
+				double = true
+				continue
+			}
+			for _, sym := range strings.Split(cell, "~") {
+				if sym == "" || sym == "." || sym == "/" {
+					continue
+				}
+				m, ok := chordname.Map(sym)
+				if !ok {
+					return nil, &Error{g.line, fmt.Sprintf("%q is not a chord (a root A–G and a quality, like Am7)", sym)}
+				}
+				if !m.Exact {
+					r.note("%s became %s, the nearest chord in Tele's catalogue", sym, m.Symbol)
+				}
+				bar.Chords = append(bar.Chords, m.Symbol)
+			}
+		}
+		if bar.Simile && len(bar.Chords) > 0 {
+			bar.Simile = false
+			r.note("a %% bar with chords in it was read as its chords")
+		}
+		if len(bar.Chords) > board.MaxChordsPerBar {
+			r.note("a bar with %d chords kept the first four", len(bar.Chords))
+			bar.Chords = bar.Chords[:board.MaxChordsPerBar]
+		}
+		switch {
+		case double && len(out) >= 2:
+			// %% repeats the two bars before: this bar plays the first of them, the next (blank) bar the second.
+			bar.Chords = chordsAt(out, len(out)-2)
+			second = chordsAt(out, len(out)-1)
+			r.note("%%%% (repeat two bars) was written out as the chords of those bars")
+		case double:
+			return nil, &Error{g.line, "%% repeats the two bars before it, and there are not two bars before it"}
+		case !bar.Simile && len(bar.Chords) == 0 && second != nil:
+			bar.Chords = second
+		case !bar.Simile && len(bar.Chords) == 0 && len(out) > 0:
+			bar.Simile = true // an empty bar goes on with the chords before it
+		case !bar.Simile && len(bar.Chords) == 0:
+			bar.Chords = []string{board.NoChord}
+			r.note("the first bar has no chord: it is N.C.")
+		}
+		if !double {
+			second = nil
+		}
+		if n := len(g.cells); perBar > 0 && n != perBar {
+			if beats := n * beatsPerBar / perBar; n*beatsPerBar%perBar == 0 && beats >= board.MinBarBeats && beats <= board.MaxBarBeats {
+				bar.Beats = beats
+			}
+		}
+		if bar.Beats == beatsPerBar {
+			bar.Beats = 0
+		}
+		out = append(out, bar)
+	}
+	return out, nil
+}
+
+// chordsAt returns a copy of the chords heard in bars[i], following % back.
+func chordsAt(bars []board.Bar, i int) []string {
+	for i > 0 && bars[i].Simile {
+		i--
+	}
+	return append([]string(nil), bars[i].Chords...)
+}
+
+// cellsPerBar is how many cells a bar of the board's meter has in this grid: the shape's beats when
+// it says (1+4x4+1), otherwise the most common count of cells in a bar.
+func cellsPerBar(s *gridSection) int {
+	if _, rest, ok := strings.Cut(s.shape, "x"); ok {
+		beats, _, _ := strings.Cut(rest, "+")
+		if n, err := strconv.Atoi(beats); err == nil && n > 0 {
+			return n
+		}
+	}
+	count := map[int]int{}
+	best, bestN := 0, 0
+	for _, b := range s.bars {
+		count[len(b.cells)]++
+		if c := count[len(b.cells)]; c > bestN || c == bestN && len(b.cells) < best {
+			best, bestN = len(b.cells), c
+		}
+	}
+	return best
+}
+
+// unescape reads the escapes escapeValue writes: \u{hex} is that character, \ and any other character
+// is that character.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		if s[i] == 'u' && i+1 < len(s) && s[i+1] == '{' {
+			if end := strings.IndexByte(s[i:], '}'); end > 0 {
+				if r, err := strconv.ParseUint(s[i+2:i+end], 16, 32); err == nil && utf8.ValidRune(rune(r)) {
+					b.WriteRune(rune(r))
+					i += end
+					continue
+				}
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// parseDirective splits a directive's text: {name: value} or {name attr="v" …}.
+func parseDirective(s string) (name, value string, attrs map[string]string) {
+	attrs = map[string]string{}
+	name, rest, colon := strings.Cut(s, ":")
+	if !colon {
+		name, rest, _ = strings.Cut(s, " ")
+	}
+	name = strings.ToLower(strings.TrimSpace(name))
+	rest = strings.TrimSpace(rest)
+	if i := strings.Index(rest, `="`); i > 0 && !strings.Contains(rest[:i], " ") || strings.Contains(rest, `="`) && !colon {
+		for rest != "" {
+			key, after, ok := strings.Cut(rest, `="`)
+			if !ok {
+				break
+			}
+			var val strings.Builder
+			i := 0
+			for ; i < len(after); i++ {
+				if after[i] == '\\' && i+1 < len(after) {
+					val.WriteByte('\\')
+					i++
+					val.WriteByte(after[i])
+					continue
+				}
+				if after[i] == '"' {
+					break
+				}
+				val.WriteByte(after[i])
+			}
+			attrs[strings.ToLower(strings.TrimSpace(key))] = unescape(val.String())
+			if i >= len(after) {
+				break
+			}
+			rest = strings.TrimSpace(after[i+1:])
+		}
+		return name, "", attrs
+	}
+	return name, rest, attrs
+}
