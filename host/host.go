@@ -19,7 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"tele/assets"
 	"tele/board"
 	"tele/chat"
 	"tele/link"
@@ -89,8 +88,8 @@ type host struct {
 	boardID   string
 	port      int
 	store     *board.Store
-	boardHub  *sse.Hub
-	chatHub   *sse.Hub
+	started   *server.Started // until serving starts; then Serve owns it
+	chatHub   *sse.Hub        // until serving starts
 	binding   *pairing.Binding
 	gateway   *chat.Gateway
 	serveStop context.CancelFunc
@@ -182,21 +181,11 @@ func (h *host) shutdown(reason string) {
 	h.removeOpened()
 	if h.serveStop != nil {
 		h.serveStop()
-		if err := <-h.serveDone; err != nil {
+		if err := <-h.serveDone; err != nil { // Serve closed the hubs and the store
 			h.log.Warn("host: HTTP shutdown", "err", err.Error())
 		}
 	}
-	if h.chatHub != nil {
-		h.chatHub.Close()
-	}
-	if h.boardHub != nil {
-		h.boardHub.Close()
-	}
-	if h.store != nil {
-		if err := h.store.Close(); err != nil {
-			h.log.Warn("host: closing the store", "err", err.Error())
-		}
-	}
+	h.release()
 	h.log.Info("host: stopped", "reason", reason)
 }
 
@@ -239,50 +228,24 @@ func (h *host) start(f link.Fields) {
 		}
 	}()
 
-	// Listen first: a busy port changes nothing on disk.
-	ln, err := server.Listen(h.cfg.Port)
+	// Listen, then the data directory, then the example: see server.Start.
+	started, err := server.Start(server.Setup{Port: h.cfg.Port, DataDir: h.cfg.DataDir, Example: hl.board, Logger: h.log})
 	if err != nil {
-		if errors.Is(err, server.ErrPortInUse) {
+		switch le, locked := errors.AsType[*board.LockedError](err); {
+		case errors.Is(err, server.ErrPortInUse):
 			h.sendFatal(FatalPortInUse, fmt.Sprintf("port %d is in use: stop the program using it, or start Pi with --tele-port <0..65535> (or TELE_PORT) for another one", h.cfg.Port))
-		} else {
-			h.sendFatal(FatalInternal, fmt.Sprintf("cannot listen on 127.0.0.1:%d: %v", h.cfg.Port, err))
-		}
-		return
-	}
-	closeLn := true
-	defer func() {
-		if closeLn {
-			ln.Close()
-		}
-	}()
-	port := server.Port(ln)
-
-	store, boardHub, err := server.OpenStore(h.cfg.DataDir)
-	if err != nil {
-		var le *board.LockedError
-		if errors.As(err, &le) {
+		case locked:
 			h.sendFatal(FatalDataLocked, lockedMessage(le))
-		} else {
-			h.sendFatal(FatalInternal, fmt.Sprintf("cannot open the data directory %s: %v", h.cfg.DataDir, err))
+		default:
+			h.sendFatal(FatalInternal, err.Error())
 		}
 		return
 	}
-	h.store, h.boardHub = store, boardHub
-	if err := store.SetOwner(os.Getpid(), port); err != nil {
-		h.sendFatal(FatalInternal, fmt.Sprintf("cannot record this process as the owner of %s: %v", h.cfg.DataDir, err))
-		return
-	}
+	h.started, h.store = started, started.Store
+	store, port := started.Store, started.Port
 	h.removeLeftovers()
-	if _, created, err := store.EnsureExample(hl.board); err != nil {
-		h.sendFatal(FatalInternal, fmt.Sprintf("cannot create board %q in %s: %v", hl.board, h.cfg.DataDir, err))
-		return
-	} else if created {
+	if started.ExampleCreated {
 		h.log.Info("host: created the board from the teaching example", "board", hl.board)
-	}
-	a, err := assets.New()
-	if err != nil {
-		h.sendFatal(FatalInternal, fmt.Sprintf("cannot load the web pages: %v", err))
-		return
 	}
 
 	binding, err := pairing.NewBinding(time.Now)
@@ -305,18 +268,10 @@ func (h *host) start(f link.Fields) {
 		Logger:        h.log,
 		BridgeTimeout: h.cfg.BridgeTimeout,
 	})
-	handler := server.Handler(server.Config{
-		Store:    store,
-		BoardHub: boardHub,
-		Assets:   a,
-		Chat:     gw,
-		Logger:   h.log,
-	}, port)
-
 	serveCtx, serveStop := context.WithCancel(context.Background())
 	serveDone := make(chan error, 1)
-	go func() { serveDone <- server.Serve(serveCtx, ln, handler, boardHub, chatHub) }()
-	closeLn = false // Serve owns it now
+	go func() { serveDone <- started.Serve(serveCtx, gw, chatHub) }() // closes the hubs and the store
+	h.started, h.chatHub = nil, nil                                   // Serve owns them now
 
 	h.mu.Lock()
 	if h.phase != starting { // ended while starting (ctx): shut down what runs
@@ -348,19 +303,17 @@ func (h *host) start(f link.Fields) {
 	h.log.Info("host: ready", "addr", net.JoinHostPort("127.0.0.1", fmt.Sprint(port)), "board", hl.board, "data", h.cfg.DataDir, "pid", os.Getpid())
 }
 
-// release undoes a failed start (nothing served yet).
+// release undoes a start that never reached serving; once serving, Serve releases everything.
 func (h *host) release() {
 	if h.chatHub != nil {
 		h.chatHub.Close()
 		h.chatHub = nil
 	}
-	if h.store != nil {
-		h.store.Close()
-		h.store = nil
-	}
-	if h.boardHub != nil {
-		h.boardHub.Close()
-		h.boardHub = nil
+	if h.started != nil {
+		if err := h.started.Close(); err != nil {
+			h.log.Warn("host: closing the store", "err", err.Error())
+		}
+		h.started = nil
 	}
 }
 
