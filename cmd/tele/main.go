@@ -4,6 +4,8 @@
 //	tele host                        the link end started by the Pi bridge
 //	tele board link <id>             print a board's edit link
 //	tele board history <id>          print a board's newest revisions
+//	tele board export <id>           print a board as ChordPro (or --format json)
+//	tele board import <file>         a new board from a ChordPro or JSON file
 //	tele pi install [--project]      install the Pi bridge
 //	tele pi print                    print the Pi bridge
 //	tele version                     print the version and the revision it was built from
@@ -95,8 +97,12 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 			return runBoardLink(ctx, rest[1:], env)
 		case len(rest) > 0 && rest[0] == "history":
 			return runBoardHistory(ctx, rest[1:], env)
+		case len(rest) > 0 && rest[0] == "export":
+			return runBoardExport(ctx, rest[1:], env)
+		case len(rest) > 0 && rest[0] == "import":
+			return runBoardImport(ctx, rest[1:], env)
 		}
-		return usagef("unknown board command: use tele board link <id> or tele board history <id>")
+		return usagef("unknown board command: use tele board link, history, export or import")
 	case "pi":
 		return runPi(ctx, rest, env)
 	case "version", "--version":
@@ -114,6 +120,11 @@ Commands:
   tele board history <id> [--limit <n>]
                                 print the newest revisions of a board: who wrote each, when
                                 (20 unless --limit says; works while a server runs)
+  tele board export <id> [--format chordpro|json]
+                                print a board as a ChordPro file of grid sections (or its JSON)
+  tele board import <file> [--id <id>]
+                                a new board from a ChordPro file's grid sections or a board's JSON;
+                                prints its edit link (through the server when one runs)
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"tele/board"
+	"tele/chordpro"
+)
+
+// maxImportBytes bounds a file `tele board import` reads.
+const maxImportBytes = chordpro.MaxFileBytes
+
+// runBoardExport is `tele board export <id> [--format chordpro|json]`: the board's content on stdout,
+// as a ChordPro file of grid sections (the default) or as the content JSON Tele reads back. It only
+// reads the board's newest revision file: no lock, so it works while a server runs.
+func runBoardExport(_ context.Context, args []string, env *Env) error {
+	s, rest, err := parseSettings(args, env, false)
+	if err != nil {
+		return err
+	}
+	opts, ids, err := boardFlags(rest, "format")
+	if err != nil {
+		return err
+	}
+	format := opts["format"]
+	if format == "" {
+		format = "chordpro"
+	}
+	if format != "chordpro" && format != "json" {
+		return usagef("bad --format %q: use --format chordpro or --format json", format)
+	}
+	id, err := oneID("board export", ids)
+	if err != nil {
+		return err
+	}
+	b, err := board.ReadBoard(s.DataDir, id)
+	if errors.Is(err, board.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no board %q in %s: see the boards at http://127.0.0.1:%d/ or check --data/TELE_DATA", id, s.DataDir, s.Port)
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read board %q: %v", id, err)
+	}
+	if format == "json" {
+		out, err := json.MarshalIndent(b.Content, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = env.Stdout.Write(append(out, '\n'))
+		return err
+	}
+	_, err = env.Stdout.Write(chordpro.Write(b.Content))
+	return err
+}
+
+// runBoardImport is `tele board import <file> [--id <id>]`: a ChordPro file (its grid sections) or a
+// content JSON file becomes a new board; what was not taken over as written is listed on stderr, and
+// the new board's edit link is printed. When a server owns the data directory the board is created
+// through it (over loopback, as the page creates boards), so its lock is never gone around; otherwise
+// the store is opened, with its lock, for the one write.
+func runBoardImport(ctx context.Context, args []string, env *Env) error {
+	s, rest, err := parseSettings(args, env, false)
+	if err != nil {
+		return err
+	}
+	opts, files, err := boardFlags(rest, "id")
+	if err != nil {
+		return err
+	}
+	if len(files) != 1 {
+		return usagef("board import takes one file: use tele board import <file> [--id <id>]")
+	}
+	id := opts["id"]
+	if id != "" && !board.ValidID(id) {
+		return fmt.Errorf("bad --id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", id)
+	}
+	data, err := readImportFile(files[0])
+	if err != nil {
+		return err
+	}
+	c, notes, err := readChart(data)
+	if err != nil {
+		return fmt.Errorf("cannot import %s: %v", files[0], err)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(env.Stderr, "tele: note: "+oneLine(n))
+	}
+	ids := []string{id}
+	if id == "" {
+		ids = candidateIDs(c.Title)
+	}
+	var capability string
+	for _, try := range ids {
+		id = try
+		if _, port := board.RunningOwner(s.DataDir); port != 0 {
+			s.Port = port
+			capability, err = createThroughServer(ctx, port, id, c)
+		} else {
+			capability, err = createInStore(s.DataDir, id, c)
+		}
+		if !errors.Is(err, board.ErrExists) {
+			break
+		}
+	}
+	if errors.Is(err, board.ErrExists) {
+		return fmt.Errorf("a board %q already exists in %s: pick another id with --id <id>", id, s.DataDir)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, editLink(s.Port, id, capability))
+	return nil
+}
+
+// readChart reads an import: content JSON when it is a JSON object ({ and then "), else a ChordPro
+// file (whose directives start with { too).
+func readChart(data []byte) (board.Content, []string, error) {
+	if t := bytes.TrimSpace(data); len(t) > 1 && t[0] == '{' {
+		if rest := bytes.TrimSpace(t[1:]); len(rest) > 0 && (rest[0] == '"' || rest[0] == '}') {
+			c, err := board.ParseContent(t)
+			return c, nil, err
+		}
+	}
+	return chordpro.Read(data)
+}
+
+func readImportFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, unwrapPathError(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxImportBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	if len(data) > maxImportBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes: that is no chart", path, maxImportBytes)
+	}
+	return data, nil
+}
+
+// candidateIDs are the ids tried for an import without --id: the title as an id, then with -2 … -9.
+func candidateIDs(title string) []string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= 56 {
+			break
+		}
+	}
+	base := b.String()
+	if base == "" {
+		base = "imported"
+	}
+	ids := []string{base}
+	for n := 2; n <= 9; n++ {
+		ids = append(ids, base+"-"+strconv.Itoa(n))
+	}
+	return ids
+}
+
+// createInStore creates the board with the data directory's lock held for the one write.
+func createInStore(dir, id string, c board.Content) (string, error) {
+	st, err := board.Open(dir, board.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return "", err
+	}
+	defer st.Close()
+	_, capability, err := st.Create(id, c, board.AuthorTele)
+	return capability, err
+}
+
+// createThroughServer creates the board with POST /api/boards on the server that owns the directory.
+func createThroughServer(ctx context.Context, port int, id string, c board.Content) (string, error) {
+	body, err := json.Marshal(struct {
+		ID      string        `json:"id"`
+		Content board.Content `json:"content"`
+	}{id, c})
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/api/boards"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("the server on port %d owns the data directory but did not answer: %v", port, err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Capability string `json:"capability"`
+		Error      struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&out); err != nil {
+		return "", fmt.Errorf("the server on port %d answered %s without a board: %v", port, resp.Status, err)
+	}
+	switch {
+	case resp.StatusCode == http.StatusCreated && out.Capability != "":
+		return out.Capability, nil
+	case out.Error.Code == "board_exists":
+		return "", board.ErrExists
+	}
+	return "", fmt.Errorf("the server on port %d refused the board (%s): %s", port, out.Error.Code, out.Error.Message)
+}
+
+// boardFlags splits --name value / --name=value options (only the names given) from the other
+// arguments.
+func boardFlags(args []string, names ...string) (map[string]string, []string, error) {
+	opts := map[string]string{}
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		known := strings.HasPrefix(a, "-") && len(a) > 1
+		if known {
+			known = false
+			for _, n := range names {
+				known = known || name == n
+			}
+		}
+		if !known {
+			if strings.HasPrefix(a, "--") && len(a) > 2 {
+				return nil, nil, usagef("unknown option %q: run tele help", a)
+			}
+			rest = append(rest, a)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil, nil, usagef("--%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		opts[name] = val
+	}
+	return opts, rest, nil
+}
+
+func oneID(cmd string, ids []string) (string, error) {
+	switch {
+	case len(ids) == 0:
+		return "", usagef("%s needs a board id: use tele %s <id>", cmd, cmd)
+	case len(ids) > 1:
+		return "", usagef("%s takes one board id, got %q and %q", cmd, ids[0], ids[1])
+	case !board.ValidID(ids[0]):
+		return "", fmt.Errorf("bad board id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", ids[0])
+	}
+	return ids[0], nil
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"tele/board"
+	"tele/chordpro"
+)
+
+const importChart = `{title: Autumn Leaves}
+{key: Em}
+{tempo: 132}
+{start_of_grid label="A"}
+|: Am7 . . . | D7 . . . | Gmaj7 . . . | Cmaj7 . . . |
+|  F#m7b5 . . . | B7 . . . |1 Em . . . | Em . . . :|
+|2 Em . . . | Em . . . ||
+{end_of_grid}
+{start_of_grid label="B"}
+|| F#m7b5 . . . | B7 . . . | Em . . . | Em . . . |.
+{end_of_grid}
+`
+
+var linkRe = regexp.MustCompile(`^http://127\.0\.0\.1:(\d+)/b/([A-Za-z0-9_-]+)#cap=([A-Za-z0-9_-]{43})\n$`)
+
+// TestCLIImportExport: `tele board import` makes a board from a ChordPro file without a server (the
+// store, with its lock), prints its edit link and the notes; `tele board export` gives it back as
+// ChordPro and as JSON; a second import of the same title gets the next id.
+func TestCLIImportExport(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	file := filepath.Join(t.TempDir(), "autumn.cho")
+	os.WriteFile(file, []byte(importChart), 0o600)
+	env := cleanEnv(t)
+
+	r := runTele(t, env, "board", "import", file, "--data", data, "--port", "4999")
+	m := linkRe.FindStringSubmatch(r.stdout)
+	if r.code != 0 || m == nil || m[1] != "4999" || m[2] != "autumn-leaves" {
+		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	b, err := board.ReadBoard(data, "autumn-leaves")
+	if err != nil || b.Content.Title != "Autumn Leaves" || !b.Content.Sections[0].Bars[0].RepeatStart || b.Content.Sections[0].Bars[6].Ending != 1 {
+		t.Fatalf("stored %+v, %v", b.Content, err)
+	}
+	if cap, _ := board.ReadCapability(data, "autumn-leaves"); cap != m[3] {
+		t.Fatal("the printed link does not carry the board's capability")
+	}
+
+	r = runTele(t, env, "board", "export", "autumn-leaves", "--data", data)
+	if r.code != 0 || r.stdout != string(chordpro.Write(b.Content)) {
+		t.Fatalf("export: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = runTele(t, env, "board", "export", "autumn-leaves", "--format", "json", "--data", data)
+	if c, err := board.ParseContent([]byte(r.stdout)); r.code != 0 || err != nil || !reflect.DeepEqual(c, b.Content) {
+		t.Fatalf("export json: %d %v %q", r.code, err, r.stderr)
+	}
+	// The JSON imports as a board too; the title's id is taken, so the next one is used.
+	jsonFile := filepath.Join(t.TempDir(), "board.json")
+	os.WriteFile(jsonFile, []byte(r.stdout), 0o600)
+	r = runTele(t, env, "board", "import", jsonFile, "--data", data)
+	if m := linkRe.FindStringSubmatch(r.stdout); r.code != 0 || m == nil || m[2] != "autumn-leaves-2" {
+		t.Fatalf("second import: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"board", "export", "nope", "--data", data}, 1, `no board "nope"`},
+		{[]string{"board", "export", "autumn-leaves", "--format", "pdf", "--data", data}, 2, `bad --format "pdf"`},
+		{[]string{"board", "import", file, "--id", "autumn-leaves", "--data", data}, 1, `a board "autumn-leaves" already exists`},
+		{[]string{"board", "import", file, "--id", "bad id", "--data", data}, 1, `bad --id "bad id"`},
+		{[]string{"board", "import", filepath.Join(t.TempDir(), "missing.cho"), "--data", data}, 1, "cannot read"},
+	} {
+		r := runTele(t, env, tt.args...)
+		assertOneLine(t, r, tt.code, tt.want)
+	}
+	lyrics := filepath.Join(t.TempDir(), "song.cho")
+	os.WriteFile(lyrics, []byte("{title: Song}\n[C]Some [G]words\n"), 0o600)
+	r = runTele(t, env, "board", "import", lyrics, "--data", data)
+	assertOneLine(t, r, 1, "only ChordPro grid sections")
+}
+
+// TestCLIImportThroughServer: with a server owning the data directory, import creates the board
+// through it (the lock is never gone around) and the page sees it at once.
+func TestCLIImportThroughServer(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	port := freePort(t)
+	srv := startServe(t, port, data, true)
+	file := filepath.Join(t.TempDir(), "autumn.cho")
+	os.WriteFile(file, []byte(importChart), 0o600)
+
+	r := runTele(t, cleanEnv(t), "board", "import", file, "--id", "leaves", "--data", data)
+	m := linkRe.FindStringSubmatch(r.stdout)
+	if r.code != 0 || m == nil || m[2] != "leaves" {
+		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	resp, err := http.Get("http://127.0.0.1:" + m[1] + "/api/boards/leaves")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"repeatStart":true`) {
+		t.Fatalf("GET: %d %s", resp.StatusCode, body)
+	}
+	r = runTele(t, cleanEnv(t), "board", "export", "leaves", "--data", data)
+	if r.code != 0 || !strings.Contains(r.stdout, "|1 Em") {
+		t.Fatalf("export while serving: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if code := srv.stop(t, syscall.SIGTERM); code != 0 {
+		t.Fatalf("serve exited %d", code)
+	}
+}
