@@ -16,8 +16,8 @@ import (
 	"tele/web"
 )
 
-// This file and http_history.go are the board's HTTP edge (SPEC 4): the only files of the package that
-// know about HTTP and streams. The store itself knows neither; the server wires its OnCommit to
+// This file, http_history.go and http_rotate.go are the board's HTTP edge (SPEC 4): the only files of
+// the package that know about HTTP and streams. The store itself knows neither; the server wires its OnCommit to
 // Publisher.
 
 // Limits of the board routes.
@@ -94,6 +94,7 @@ func (h *Handler) Register(r *httprouter.Router) {
 	r.GET("/api/boards/:board/revisions", h.handle(h.listRevisions))
 	r.GET("/api/boards/:board/revisions/:revision", h.handle(h.getRevision))
 	r.POST("/api/boards/:board/restore", h.handle(h.restoreBoard))
+	r.POST("/api/boards/:board/capability", h.handle(h.rotateCapability))
 }
 
 // handle adapts a route that returns an error: every error goes through httpError and web.WriteError,

@@ -85,18 +85,18 @@ func (s *Store) load() error {
 			if err != nil {
 				return err
 			}
-			e.capability = c
+			e.setKey(c)
 		}
 	}
 	for id, e := range s.boards {
-		if e.capability != "" {
+		if e.key() != "" {
 			continue
 		}
 		c := newCapability()
 		if err := s.commitFile(s.capsDir, id, []byte(c)); err != nil {
 			return fmt.Errorf("board %q has no capability file and a new one cannot be written: %v", id, err)
 		}
-		e.capability = c
+		e.setKey(c)
 		s.log.Warn("board: capability file was missing; made a new one (old edit links stop working)", "board", id)
 	}
 	return nil

@@ -142,8 +142,8 @@ type Store struct {
 type entry struct {
 	mu         sync.Mutex // the commit lock
 	cur        atomic.Pointer[Board]
-	capability string // fixed at creation
-	dir        string // boards/<id>: one file per kept revision
+	capability atomic.Pointer[string] // replaced by Rotate; read with key
+	dir        string                 // boards/<id>: one file per kept revision
 	hist       history
 }
 
@@ -306,7 +306,7 @@ func (s *Store) Capability(id string) (string, error) {
 	if e == nil {
 		return "", ErrNotFound
 	}
-	return e.capability, nil
+	return e.key(), nil
 }
 
 // Authorize checks capability against board id's, in constant time: nil, ErrNotFound or
@@ -316,7 +316,7 @@ func (s *Store) Authorize(id, capability string) error {
 	if e == nil {
 		return ErrNotFound
 	}
-	if subtle.ConstantTimeCompare([]byte(e.capability), []byte(capability)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(e.key()), []byte(capability)) != 1 {
 		return ErrBadCapability
 	}
 	return nil
@@ -349,7 +349,8 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 		return Board{}, "", ErrExists
 	}
 	capability := newCapability()
-	e := &entry{capability: capability, dir: filepath.Join(s.boardsDir, id)}
+	e := &entry{dir: filepath.Join(s.boardsDir, id)}
+	e.setKey(capability)
 	e.hist.oldest = 1
 	// The capability first: a crash before the first revision leaves only an orphan capability (and
 	// perhaps an empty directory), which the next Open removes; a board is never without its capability.

@@ -57,7 +57,10 @@ var (
 // Event is one server-sent event. Data is single-line JSON, encoded once by the publisher.
 type Event struct {
 	Name string // a server constant such as "board" or "snapshot"
-	Seq  int64  // increases with every publish on a topic; Stream skips events not newer than `first`
+	// Seq increases with every publish on a topic; Stream skips events not newer than `first`. Seq 0 is
+	// a notice outside the sequence (a board's capability was replaced): always written, and it does not
+	// move the sequence.
+	Seq  int64
 	Data []byte
 }
 

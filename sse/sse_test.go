@@ -267,6 +267,16 @@ func TestSubscribeThenSnapshotSkipsOlderEvents(t *testing.T) {
 	if m := r.next(t); m.Data != `{"revision":4}` {
 		t.Fatalf("third = %+v, want revision 4", m)
 	}
+	// Seq 0 is a notice outside the sequence: written although 0 < 4, and the sequence goes on after it.
+	f.hub.Publish("b", Event{Name: "capability", Data: []byte(`{"id":"b"}`)})
+	if m := r.next(t); m.Event != "capability" {
+		t.Fatalf("fourth = %+v, want the notice", m)
+	}
+	f.hub.Publish("b", Event{Name: "board", Seq: 4, Data: []byte(`{"revision":4}`)})
+	f.hub.Publish("b", Event{Name: "board", Seq: 5, Data: []byte(`{"revision":5}`)})
+	if m := r.next(t); m.Data != `{"revision":5}` {
+		t.Fatalf("fifth = %+v, want revision 5 (4 again is not newer)", m)
+	}
 }
 
 func TestPerTopicLimit(t *testing.T) {

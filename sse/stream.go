@@ -73,7 +73,7 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 			}
 		case <-sub.wake:
 			for _, f := range sub.take() {
-				if f.seq <= last {
+				if f.seq != 0 && f.seq <= last {
 					sub.wrote(len(f.wire)) // published before the snapshot was taken: already in it
 					continue
 				}
@@ -81,7 +81,9 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 					return
 				}
 				sub.wrote(len(f.wire))
-				last = f.seq
+				if f.seq != 0 {
+					last = f.seq
+				}
 			}
 		}
 	}

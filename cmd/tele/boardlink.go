@@ -5,19 +5,29 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 
 	"tele/board"
 )
 
-// runBoardLink is `tele board link <id>`: it prints the board's edit link. It only reads the capability
-// file: no lock, so it works while a server owns the directory. The link names the port of the server
-// that owns the directory when one runs (what it recorded in the lock file), else --port or TELE_PORT:
-// the link that works.
-func runBoardLink(_ context.Context, args []string, env *Env) error {
+// runBoardLink is `tele board link <id> [--new]`: it prints the board's edit link. Without --new it only
+// reads the capability file: no lock, so it works while a server owns the directory. The link names the
+// port of the server that owns the directory when one runs (what it recorded in the lock file), else
+// --port or TELE_PORT: the link that works. With --new it first replaces the capability
+// (rotateCapability), so every earlier edit link stops working.
+func runBoardLink(ctx context.Context, args []string, env *Env) error {
 	s, rest, err := parseSettings(args, env, false)
 	if err != nil {
 		return err
 	}
+	rotate := false
+	rest = slices.DeleteFunc(rest, func(a string) bool {
+		if a == "--new" {
+			rotate = true
+			return true
+		}
+		return false
+	})
 	if len(rest) == 0 {
 		return usagef("board link needs a board id: use tele board link <id>")
 	}
@@ -39,6 +49,11 @@ func runBoardLink(_ context.Context, args []string, env *Env) error {
 	}
 	if err != nil {
 		return fmt.Errorf("cannot read the capability of board %q in %s: %v", id, s.DataDir, err)
+	}
+	if rotate {
+		if capability, port, err = rotateCapability(ctx, s, id, capability, env.Stderr); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintln(env.Stdout, editLink(port, id, capability))
 	return nil

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"tele/board"
+)
+
+// rotateCapability gives board id a new capability (`tele board link <id> --new`) and returns it with
+// the port of the link to print. current is the capability the caller read from the data directory.
+//
+// The data directory has one owner. When a server (serve or host) holds it, the rotation goes through
+// that server over loopback, never around its lock: the server's store replaces the key in memory and
+// on disk together, and its pages hear of it. Only when nobody holds the directory does the rotation
+// take the lock and replace the key in the store itself.
+func rotateCapability(ctx context.Context, s Settings, id, current string, logs io.Writer) (string, int, error) {
+	store, err := board.Open(s.DataDir, board.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if le, ok := errors.AsType[*board.LockedError](err); ok {
+		if le.Port == 0 {
+			return "", 0, fmt.Errorf("%v and is not serving yet: run tele board link %s --new again in a moment", le, id)
+		}
+		fresh, err := rotateThroughServer(ctx, le.Port, id, current)
+		return fresh, le.Port, err
+	}
+	if err != nil {
+		return "", 0, fmt.Errorf("cannot open the data directory %s: %v", s.DataDir, err)
+	}
+	defer store.Close()
+	fresh, err := store.Rotate(id)
+	if err != nil {
+		return "", 0, fmt.Errorf("cannot make a new edit link for board %q in %s: %v", id, s.DataDir, err)
+	}
+	return fresh, s.Port, nil
+}
+
+// rotateThroughServer asks the server on 127.0.0.1:port for a new capability of board id, as a holder
+// of the current one (POST /api/boards/<id>/capability).
+func rotateThroughServer(ctx context.Context, port int, id, current string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	origin := fmt.Sprintf("http://127.0.0.1:%d", port)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, origin+"/api/boards/"+url.PathEscape(id)+"/capability", strings.NewReader("{}"))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+current)
+	// No proxy, whatever the environment says: the capability goes to loopback only.
+	client := &http.Client{Transport: &http.Transport{Proxy: nil}}
+	res, err := client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("the tele server owning the data directory (%s) cannot be reached: %v", origin, err)
+	}
+	defer res.Body.Close()
+	var answer struct {
+		Capability string `json:"capability"`
+		Error      struct {
+			Code, Message string
+		} `json:"error"`
+	}
+	if err := json.NewDecoder(io.LimitReader(res.Body, 64<<10)).Decode(&answer); err != nil {
+		return "", fmt.Errorf("the tele server at %s answered %s without a readable body", origin, res.Status)
+	}
+	if res.StatusCode != http.StatusOK || answer.Capability == "" {
+		return "", fmt.Errorf("the tele server at %s refused a new edit link for board %q: %s (%s)", origin, id, answer.Error.Message, answer.Error.Code)
+	}
+	return answer.Capability, nil
+}
