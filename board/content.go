@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"tele/strict"
@@ -289,24 +290,12 @@ func checkText(path, s string, min, max int, rule string) error {
 // utf16Len returns the number of UTF-16 code units of s (2 for each rune above U+FFFF), and false when
 // s is not valid UTF-8.
 func utf16Len(s string) (int, bool) {
+	if !utf8.ValidString(s) {
+		return 0, false
+	}
 	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			return n, false
-		}
-		if r > 0xFFFF {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
+	for _, r := range s {
+		n += utf16.RuneLen(r)
 	}
 	return n, true
 }

@@ -119,14 +119,7 @@ func (c *command) validate() *web.Error {
 // (see invisible): JavaScript's trim() strips U+FEFF, which Go's unicode.IsSpace keeps, so a check
 // that skipped only white space let "\uFEFF/reload" through to Pi as a command.
 func checkText(text string) *web.Error {
-	n := 0
-	for _, r := range text {
-		n++
-		if r > 0xFFFF {
-			n++
-		}
-	}
-	if n == 0 || n > MaxTextUnits {
+	if n := utf16Len(text); n == 0 || n > MaxTextUnits {
 		return errBadText("text must be 1 to 8000 UTF-16 code units")
 	}
 	trimmed := strings.TrimLeftFunc(text, invisible)

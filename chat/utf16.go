@@ -1,6 +1,6 @@
 package chat
 
-import "unicode/utf8"
+import "unicode/utf16"
 
 // The limits of SPEC 6 and 7 are counted in UTF-16 code units, as the browser counts String.length: a
 // rune outside the Basic Multilingual Plane (most emoji) is two units, everything else one. Byte
@@ -9,19 +9,8 @@ import "unicode/utf8"
 // utf16Len returns the number of UTF-16 code units of s.
 func utf16Len(s string) int {
 	n := 0
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
+	for _, r := range s { // an invalid byte reads as U+FFFD: one unit
+		n += utf16.RuneLen(r)
 	}
 	return n
 }
@@ -36,25 +25,11 @@ func cutUTF16(s string, max int) string {
 		return s // every unit takes at least one byte
 	}
 	n := 0
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			if n+1 > max {
-				return s[:i]
-			}
-			n++
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		w := 1
-		if r >= 0x10000 {
-			w = 2
-		}
-		if n+w > max {
+	for i, r := range s {
+		n += utf16.RuneLen(r)
+		if n > max {
 			return s[:i]
 		}
-		n += w
-		i += size
 	}
 	return s
 }
