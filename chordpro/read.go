@@ -15,8 +15,18 @@ import (
 // MaxFileBytes bounds a ChordPro file Read accepts.
 const MaxFileBytes = 1 << 20
 
-// ErrNoGrid is Read's refusal of a file without grid sections (a chords-over-lyrics song).
-var ErrNoGrid = errors.New("only ChordPro grid sections ({start_of_grid} … {end_of_grid}) import into a board, and this file has none: chords over lyrics cannot become bars")
+// ErrNoGrid is Read's refusal of a file without grid sections (a chords-over-lyrics song); over HTTP
+// its code is not_a_grid.
+var ErrNoGrid error = noGridError{}
+
+type noGridError struct{}
+
+func (noGridError) Error() string {
+	return "only ChordPro grid sections ({start_of_grid} … {end_of_grid}) import into a board, and this file has none: chords over lyrics cannot become bars"
+}
+
+// Code is the API's error code of the refusal.
+func (noGridError) Code() string { return "not_a_grid" }
 
 // Error is a line Read cannot read.
 type Error struct {

@@ -16,6 +16,7 @@ import (
 
 	"tele/assets"
 	"tele/board"
+	"tele/chordpro"
 	"tele/sse"
 	"tele/web"
 )
@@ -106,6 +107,9 @@ func Handler(cfg Config, port int) http.Handler {
 	})
 	boards := board.NewHandler(cfg.Store, cfg.BoardHub, log)
 	boards.Register(r)
+	boards.RegisterFormats(r, map[string]board.Format{
+		"chordpro": {MediaType: "text/plain; charset=utf-8", Extension: ".cho", Write: chordpro.Write, Read: chordpro.Read},
+	})
 	if cfg.Chat != nil {
 		cfg.Chat.Register(r)
 	}
