@@ -39,7 +39,7 @@ test('an op whose place is gone is reported, not dropped silently', () => {
   assert.deepEqual(dropped, [ops[0]]);
   assert.deepEqual(applied, [ops[1]]);
   assert.equal(content.sections[0].label, 'Intro');
-  assert.deepEqual(describeOp(ops[0]), ['op.bar', { s: 2, b: 1, chords: 'C' }]);
+  assert.deepEqual(describeOp(ops[0]), ['op.bar', { s: '2', b: 1, chords: 'C' }]);
 });
 
 test('moves and removals', () => {

@@ -13,7 +13,7 @@ import { byId, h, setValue, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
 import { Catalogue, NO_CHORD } from './chords.js';
-import { apply, clone, describeOp, diff, nextLabel, pathCandidates, replay, sameTarget } from './content.js';
+import { MAX_BARS, apply, barCount, clone, describeOp, diff, nextLabel, pathCandidates, replay, ruleEntry, sameTarget } from './content.js';
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls } from './view-controls.js';
@@ -215,12 +215,13 @@ class BoardPage {
 
   // rebase makes board the base and replays the user's ops on it; ops that no longer fit are shown.
   rebase(board) {
+    const before = this.draft; // the draft the ops were made on names their sections
     const { content, dropped } = replay(board.content, this.ops);
     this.ops = this.ops.filter((op) => !dropped.includes(op));
     this.base = board;
     this.draft = content;
     if (dropped.length) {
-      fillList(byId('dropped-list'), dropped.map(describeOp));
+      fillList(byId('dropped-list'), dropped.map((op) => describeOp(op, before)));
       show(byId('dropped'), true);
     }
   }
@@ -263,7 +264,7 @@ class BoardPage {
     this.dialog = new BarDialog(this.catalogue, {
       apply: (s, b, chords) => (this.edit({ t: 'bar', s, b, chords }) ? this.view.barButton(s, b) : null),
       move: (s, b, delta) => (this.edit({ t: 'moveBar', s, b, to: b + delta }) ? this.view.barButton(s, b + delta) : null),
-      insertAfter: (s, b) => (this.edit({ t: 'insertBar', s, b: b + 1, chords: [NO_CHORD] }) ? this.view.barButton(s, b + 1) : null),
+      insertAfter: (s, b) => (this.roomFor(1) && this.edit({ t: 'insertBar', s, b: b + 1, chords: [NO_CHORD] }) ? this.view.barButton(s, b + 1) : null),
       remove: (s, b) => (this.edit({ t: 'removeBar', s, b }) ? this.view.barButton(s, Math.max(0, b - 1)) : null),
     });
   }
@@ -322,12 +323,22 @@ class BoardPage {
     this.view.sectionControl(next, 'input')?.focus();
   }
 
+  // roomFor says whether n more bars fit on the board; when they do not, the page says so and nothing
+  // is added (the server would refuse the save, naming a bar the user did not add).
+  roomFor(n) {
+    if (barCount(this.draft) + n <= MAX_BARS) return true;
+    this.showMessage(['edit.tooManyBars', { max: MAX_BARS }]);
+    return false;
+  }
+
   addBar(s) {
+    if (!this.roomFor(1)) return;
     const b = this.draft.sections[s].bars.length;
     if (this.edit({ t: 'insertBar', s, b, chords: [NO_CHORD] })) this.view.barButton(s, b)?.focus();
   }
 
   addSection() {
+    if (!this.roomFor(4)) return;
     const s = this.draft.sections.length;
     const section = { label: nextLabel(this.draft), bars: [[NO_CHORD], [NO_CHORD], [NO_CHORD], [NO_CHORD]] };
     if (this.edit({ t: 'insertSection', s, section })) this.view.sectionControl(s, 'input')?.focus();
@@ -401,9 +412,10 @@ class BoardPage {
         return;
       case 400:
       case 422: {
-        // A refused chord is said in the page's language, with the server's suggestion.
-        const { symbol, suggestion } = err.fields;
-        const rule = typeof symbol === 'string' ? { $t: 'chord.unknown', params: { symbol, suggestion } } : err.fields.rule || err.message;
+        // Said in the page's language and a musician's words, from the path (and a refused chord's
+        // symbol and suggestion); the server's English rule only where the page has no words of its own.
+        const entry = ruleEntry(err.fields.path, err.fields.rule, err.fields);
+        const rule = entry ? { $t: entry[0], params: entry[1] } : err.fields.rule || err.message;
         this.showInvalid(err.fields.path, rule);
         return;
       }

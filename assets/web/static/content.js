@@ -118,10 +118,11 @@ export function diff(a, b) {
   return out;
 }
 
-// describeOp names an op that could not be re-applied, as an i18n entry (numbers count from 1 within
-// the section, as the user saw them).
-export function describeOp(op) {
-  const p = { s: op.s + 1, b: op.b + 1 };
+// describeOp names an op that could not be re-applied, as an i18n entry: its section as the page names
+// it (its label, or its number when it has none) in content, the draft it was made on; bars count from 1
+// within the section, as the user saw them.
+export function describeOp(op, content) {
+  const p = { s: sectionName(content?.sections?.[op.s], op.s), b: op.b + 1 };
   switch (op.t) {
     case 'label':
       return ['op.label', { ...p, value: op.value }];
@@ -163,4 +164,24 @@ export function pathCandidates(path) {
     p = p.slice(0, cut);
   }
   return out;
+}
+
+// The most bars a board holds (SPEC 3.2).
+export const MAX_BARS = 512;
+
+export function barCount(content) {
+  return (content?.sections || []).reduce((n, s) => n + s.bars.length, 0);
+}
+
+// ruleEntry says a rule the server reported (422, or 400 naming a field) in the page's words, as an
+// i18n entry, from the path it names; fields are the error's fields (a refused chord's symbol and
+// suggestion). null when the page has no words of its own for it.
+export function ruleEntry(path, rule, fields = {}) {
+  if (typeof fields.symbol === 'string') return ['chord.unknown', { symbol: fields.symbol, suggestion: fields.suggestion }];
+  const simple = { title: 'rule.title', description: 'rule.description', key: 'rule.key', tempo: 'rule.tempo', beatsPerBar: 'rule.beats', sections: 'rule.sections' };
+  if (simple[path]) return [simple[path]];
+  if (/^sections\[\d+\]\.label$/.test(path)) return ['rule.label'];
+  if (/^sections\[\d+\]\.bars$/.test(path)) return ['rule.bars'];
+  if (/^sections\[\d+\]\.bars\[\d+\]$/.test(path)) return [/too many bars/i.test(rule || '') ? 'rule.totalBars' : 'rule.bar'];
+  return null;
 }
