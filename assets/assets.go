@@ -7,7 +7,7 @@
 // Because every file shares that one directory, ES modules import each other with plain relative
 // specifiers ("./i18n.js") and still get content-addressed URLs, so they are cached for a year as
 // immutable. The pages are generated once, at New, with the version substituted; they are never cached
-// without revalidation; web.Guard gives them the strict CSP of SPEC 4.1 rule 6. Nothing inline: no script without
+// without revalidation; web.Guard gives them the strict CSP of docs/security.md. Nothing inline: no script without
 // src, no style element or attribute, no event-handler attribute (the package tests check this).
 package assets
 

@@ -277,7 +277,7 @@ func putPool(b *testing.B, n int) (put func(i int), file []byte) {
 	return put, append(bytes.Clone(bd.JSON()), '\n')
 }
 
-// BenchmarkBoardPUTFloor is the durable commit alone, as SPEC 3.1 describes it, of the bytes
+// BenchmarkBoardPUTFloor is the durable commit alone, as docs/api.md describes it, of the bytes
 // BenchmarkBoardPUT commits: write a temporary file in the same directory, fsync it, rename it over the
 // board, fsync the directory. (The store's own BenchmarkRawCommitFloor does the same for its 4 KB board,
 // from inside the package; this one sits next to the HTTP benchmark and uses its board.)

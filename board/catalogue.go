@@ -14,7 +14,7 @@ const CatalogueVersion = 2
 // NoChord is the symbol of a bar (or part of one) where nothing sounds.
 const NoChord = "N.C."
 
-// CatalogueDoc is the chord library (SPEC 3.3), as GET /api/catalogue and the tool's catalogue action
+// CatalogueDoc is the chord library (docs/content.md), as GET /api/catalogue and the tool's catalogue action
 // serve it. A chord symbol is a root followed by a quality suffix ("F#" + "m7b5"), optionally "/" and a
 // root for the bass ("C/E"), or NoChord. Other spellings musicians write are accepted and stored in the
 // catalogue's: every accidental character is replaced ("B♭" → "Bb"), and a quality alias stands for its

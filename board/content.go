@@ -12,8 +12,8 @@ import (
 	"tele/strict"
 )
 
-// Limits of the content schema (SPEC 3.2; version 2 adds the form: bar objects and section roles, see
-// bar.go and form.go). Text lengths are UTF-16 code units, as a browser counts them (an emoji outside
+// Limits of the content schema (docs/content.md; version 2 adds the form: bar objects and section roles,
+// see bar.go and form.go). Text lengths are UTF-16 code units, as a browser counts them (an emoji outside
 // the BMP is 2).
 const (
 	ContentSchemaVersion = 2
@@ -57,7 +57,7 @@ const (
 	ruleRequired    = "is required"
 )
 
-// Content is a board's content (SPEC 3.2). The zero Key means "no key".
+// Content is a board's content (docs/content.md). The zero Key means "no key".
 type Content struct {
 	Title       string    `json:"title"`
 	Description string    `json:"description"`
@@ -150,7 +150,7 @@ type contentDoc struct {
 	Sections    *[]Section `json:"sections"`
 }
 
-// ParseContent parses and validates content strictly (SPEC 3.2): at most MaxContentBytes of input, one
+// ParseContent parses and validates content strictly (docs/content.md): at most MaxContentBytes of input, one
 // JSON object, no unknown fields,
 // duplicate keys, wrong types or trailing data, within every limit. title, tempo, beatsPerBar and
 // sections are required; description and key may be absent. Integers must be written as integers
@@ -193,7 +193,7 @@ func ParseContent(data []byte) (Content, error) {
 	return c, nil
 }
 
-// Validate applies the rules of SPEC 3.2 to a Go value, in schema order, and returns a
+// Validate applies the rules of docs/content.md to a Go value, in schema order, and returns a
 // *ValidationError for the first value that breaks one. It also refuses strings that are not valid
 // UTF-8, which a Go value (unlike parsed JSON) can hold.
 func (c Content) Validate() error {

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// specExample is the example of SPEC 3.2, verbatim.
+// specExample is the example of docs/content.md, verbatim.
 const specExample = `{
   "title": "Autumn Leaves",
   "description": "Two-five-one practice in G.",

@@ -1,5 +1,5 @@
-// Package board owns Tele's boards: the content schema (SPEC 3.2), the chord catalogue (3.3), the
-// teaching example (3.4) and the store (3.1) that keeps them in the data directory. http.go is its
+// Package board owns Tele's boards: the content schema, the chord catalogue, the
+// teaching example (docs/content.md) and the store that keeps them in the data directory. http.go is its
 // HTTP edge; nothing else in the package knows about HTTP or streams.
 //
 // # On disk

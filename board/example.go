@@ -1,6 +1,6 @@
 package board
 
-// Example returns the teaching example (SPEC 3.4): a short, playable board in C with a I–vi–IV–V verse
+// Example returns the teaching example (docs/content.md): a short, playable board in C with a I–vi–IV–V verse
 // and a ii–V–I chorus, whose description says in one paragraph how to edit, play and ask Pi. Board
 // content is never translated. The result is the caller's to keep or change.
 func Example() Content {

@@ -16,16 +16,16 @@ import (
 	"tele/web"
 )
 
-// This file, http_history.go and http_rotate.go are the board's HTTP edge (SPEC 4): the only files of
+// This file, http_history.go and http_rotate.go are the board's HTTP edge (docs/api.md): the only files of
 // the package that know about HTTP and streams. The store itself knows neither; the server wires its OnCommit to
 // Publisher.
 
 // Limits of the board routes.
 const (
-	// MaxBodyBytes bounds a board write or create body (SPEC 4: over 256 KiB is 413). The content itself
+	// MaxBodyBytes bounds a board write or create body (docs/api.md: over 256 KiB is 413). The content itself
 	// is at most MaxContentBytes serialized; the slack is for whitespace a client may add.
 	MaxBodyBytes = 256 << 10
-	// WriteBurst and WriteEvery limit committed writes per board (SPEC 4.1 rule 8: burst 40, 20/s), so a
+	// WriteBurst and WriteEvery limit committed writes per board (docs/api.md: burst 40, 20/s), so a
 	// runaway client or model loop cannot grind the disk.
 	WriteBurst = 40
 	WriteEvery = 50 * time.Millisecond
@@ -56,7 +56,7 @@ func Publisher(hub *sse.Hub) func(Board) {
 	}
 }
 
-// Handler serves the board routes of SPEC 4.
+// Handler serves the board routes of docs/api.md.
 type Handler struct {
 	store     *Store
 	hub       *sse.Hub
@@ -239,7 +239,7 @@ func (h *Handler) getBoard(w http.ResponseWriter, r *http.Request, ps httprouter
 //  5. no (or unusable) If-Match → 428; a revision other than the current one → 412 with
 //     currentRevision, still without reading the body;
 //  6. the body: over 256 KiB while reading → 413; not one strict JSON object of the content's fields →
-//     400 bad_json; content that breaks a rule of SPEC 3.2 → 422 invalid_content with path and rule;
+//     400 bad_json; content that breaks a rule of docs/content.md → 422 invalid_content with path and rule;
 //  7. the write rate of the board → 429 with Retry-After. Last, so that only writes that would commit
 //     spend the board's budget: the owner's budget cannot be drained by requests that would be refused
 //     anyway (the one exception is a write that passed every check and then lost a race at step 8);
@@ -292,7 +292,7 @@ func (h *Handler) putBoard(w http.ResponseWriter, r *http.Request, ps httprouter
 // createRequest is the body of POST /api/boards.
 type createRequest struct {
 	ID      string   `json:"id"`      // "" → the store picks one
-	Content *Content `json:"content"` // absent or null → the teaching example (SPEC 3.4)
+	Content *Content `json:"content"` // absent or null → the teaching example (docs/content.md)
 }
 
 // createBoard handles POST /api/boards: only this server's own pages may create a board, so a present
@@ -353,7 +353,7 @@ func contentPath(err error) error {
 	return err
 }
 
-// streamBoard handles GET /api/boards/:board/events (SPEC 8): subscribe first, then read the board, then
+// streamBoard handles GET /api/boards/:board/events (docs/api.md): subscribe first, then read the board, then
 // stream it as the first event and every later commit after it. A commit between the subscription and
 // the read is both queued and in the snapshot; the hub skips it because its Seq (the revision) is not
 // newer than the snapshot's.

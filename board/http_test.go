@@ -185,7 +185,7 @@ func TestCreateBoard(t *testing.T) {
 	}
 }
 
-// TestPutBoard covers every status of a board write (SPEC 4) and the order of the checks: each row
+// TestPutBoard covers every status of a board write (docs/api.md) and the order of the checks: each row
 // breaks one or more things of a good request, and the first check in putBoard's documented order wins.
 // Every refused request leaves the data directory byte-for-byte as it was.
 func TestPutBoard(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"tele/web"
 )
 
-// Limits of SPEC 6.
+// Limits of docs/api.md.
 const (
 	// MaxCommands is how many commands one binding remembers; a new id beyond it is 429 command_limit.
 	MaxCommands = 256
@@ -41,7 +41,7 @@ const (
 	ReceiptStopRequested = "stop-requested"
 )
 
-// The chat command errors (the stable codes of SPEC 6, plus bad_command, bad_text, the two bridge
+// The chat command errors (the stable codes of docs/api.md, plus bad_command, bad_text, the two bridge
 // failures and too_many_streams).
 var (
 	errBadCommand = func(msg string) *web.Error {
@@ -85,7 +85,7 @@ type command struct {
 }
 
 // validate checks the shape of c: the fields of its type and only those, a canonical UUID id, and the
-// text rules of SPEC 6. It needs no state.
+// text rules of docs/api.md. It needs no state.
 func (c *command) validate() *web.Error {
 	if u, err := uuid.Parse(c.ID); err != nil || u.String() != c.ID {
 		return errBadCommand("id must be a UUID in its canonical lower-case form")

@@ -1,4 +1,4 @@
-// Package chat is the paired chat of one binding (SPEC 6–8): the display projection of Pi's current
+// Package chat is the paired chat of one binding (docs/api.md, docs/projection.md): the display projection of Pi's current
 // branch, the run state, the browser's send and abort commands, and the private chat routes and streams.
 //
 // Two halves:

@@ -32,7 +32,7 @@ type Config struct {
 	// to the page (the one-time link carries only one-time secrets). Read at each pairing, so a rotated
 	// capability is the one handed out.
 	Capability func() (string, error)
-	// Hub carries the chat streams; it should be made with MaxPerTopic 4 (SPEC 8). The gateway uses the
+	// Hub carries the chat streams; it should be made with MaxPerTopic 4 (docs/api.md). The gateway uses the
 	// topic Topic(binding id).
 	Hub    *sse.Hub
 	Logger *slog.Logger // nil = discard
@@ -40,7 +40,7 @@ type Config struct {
 	BridgeTimeout time.Duration
 }
 
-// MaxStreams is the number of chat streams one binding may hold (SPEC 8). Give the chat hub this
+// MaxStreams is the number of chat streams one binding may hold (docs/api.md). Give the chat hub this
 // MaxPerTopic.
 const MaxStreams = 4
 

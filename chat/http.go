@@ -27,7 +27,7 @@ var (
 	errNotFound = web.NewError(http.StatusNotFound, "not_found", "no such route")
 )
 
-// Register adds the chat routes (SPEC 4, 5, 6, 8):
+// Register adds the chat routes (docs/api.md):
 //
 //	POST /api/chat/pair                 pair with an invitation → 200 {binding, epoch, expiresAt, capability} + cookie
 //	GET  /api/chat/:binding             the display projection

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Limits of the display projection (SPEC 7). Units are UTF-16 code units (utf16.go).
+// Limits of the display projection (docs/projection.md). Units are UTF-16 code units (utf16.go).
 const (
 	MaxItemIDUnits   = 160
 	MaxItemTextUnits = 32768
@@ -37,7 +37,7 @@ const (
 	CodeReplyAborted     = "reply-aborted"
 )
 
-// Item is one display item of the chat view, a strict object discriminated by Role (SPEC 7):
+// Item is one display item of the chat view, a strict object discriminated by Role (docs/projection.md):
 //
 //	user, assistant: id, role, text   (text ≤ MaxItemTextUnits)
 //	tool:            id, role, name, status   (name 1..MaxItemNameUnits; status calling|completed|failed)
@@ -54,7 +54,7 @@ type Item struct {
 	Code   string `json:"code,omitempty"`
 }
 
-// Validate reports whether the item keeps the rules of SPEC 7.
+// Validate reports whether the item keeps the rules of docs/projection.md.
 func (it Item) Validate() error {
 	if it.ID == "" || !utf8.ValidString(it.ID) || utf16Len(it.ID) > MaxItemIDUnits {
 		return errors.New("chat item: bad id")

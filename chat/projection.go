@@ -8,7 +8,7 @@ import (
 )
 
 // Projector turns Pi's current branch (the raw `getBranch()` entries of the link's `branch` notes) and
-// the message being streamed into the display items of SPEC 7.
+// the message being streamed into the display items of docs/projection.md.
 //
 // What is projected, by entry:
 //

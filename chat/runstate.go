@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Status values of the view (SPEC 7).
+// Status values of the view (docs/projection.md).
 const (
 	StatusIdle           = "idle"
 	StatusSubmitting     = "submitting"
@@ -14,7 +14,7 @@ const (
 	StatusTerminalPrompt = "terminal-prompt"
 )
 
-// Notice codes of the view (SPEC 7). The empty string is null.
+// Notice codes of the view (docs/projection.md). The empty string is null.
 const (
 	NoticeInputSubmitted      = "input-submitted"
 	NoticeInputUnobserved     = "input-unobserved"

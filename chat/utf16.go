@@ -2,7 +2,7 @@ package chat
 
 import "unicode/utf16"
 
-// The limits of SPEC 6 and 7 are counted in UTF-16 code units, as the browser counts String.length: a
+// The limits of docs/api.md and docs/projection.md are counted in UTF-16 code units, as the browser counts String.length: a
 // rune outside the Basic Multilingual Plane (most emoji) is two units, everything else one. Byte
 // sequences that are not valid UTF-8 count as one unit each, as the U+FFFD they become on the wire.
 

@@ -53,7 +53,7 @@ func TestUTF16Cut(t *testing.T) {
 			t.Errorf("cutUTF16(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}
 	}
-	// The SPEC 7 limit on a text of emoji and CJK: the cut lands on a rune boundary.
+	// The docs/projection.md limit on a text of emoji and CJK: the cut lands on a rune boundary.
 	s := strings.Repeat("中", MaxItemTextUnits-1) + "😀" + "x"
 	got := cutUTF16(s, MaxItemTextUnits)
 	if !utf8.ValidString(got) || utf16Len(got) != MaxItemTextUnits-1 || !strings.HasSuffix(got, "中") {

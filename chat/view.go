@@ -2,7 +2,7 @@ package chat
 
 import "strconv"
 
-// View is the chat view of one binding (SPEC 7): the display projection with its run status.
+// View is the chat view of one binding (docs/projection.md): the display projection with its run status.
 //
 // JSON (GET /api/chat/:binding/status and every `snapshot` event):
 //

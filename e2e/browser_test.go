@@ -18,7 +18,7 @@ import (
 // Helpers for browser tests of the board UI: boards made and changed through the real HTTP API (as Pi
 // or another tab would), the board file read from disk, and pages opened on a board.
 
-// boardContent is the content schema of SPEC 3.2.
+// boardContent is the content schema of docs/content.md.
 type boardContent struct {
 	Title       string         `json:"title"`
 	Description string         `json:"description"`

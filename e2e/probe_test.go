@@ -1,6 +1,6 @@
 package e2e
 
-// The real-Pi probe (SPEC 12, issue 5): the pinned Pi in RPC mode, the bridge printed or installed by the
+// The real-Pi probe: the pinned Pi in RPC mode, the bridge printed or installed by the
 // built tele binary, `tele host` started by the bridge, and the fake model. Every probe runs isolated
 // (temporary HOME, agent dir and data dir, port 0), stops every process it started, and writes a
 // secret-free report to .audit/chat/probe.json.

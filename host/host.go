@@ -1,4 +1,4 @@
-// Package host is the `tele host` process (SPEC 1 and 9): the far end of the Pi bridge's link. It reads
+// Package host is the `tele host` process (docs/link-protocol.md): the far end of the Pi bridge's link. It reads
 // the bridge's `hello`, opens the board store, serves the board service plus the private chat routes of
 // one binding on 127.0.0.1, answers `ready` (or `fatal`), feeds the chat gateway from the bridge's notes,
 // answers the `tele_board` tool and `invite` calls, and implements the gateway's Bridge with `send` and
@@ -30,7 +30,7 @@ import (
 // Protocol is the link protocol version this host speaks.
 const Protocol = 1
 
-// Chat stream limits (SPEC 8).
+// Chat stream limits (docs/api.md).
 const (
 	ChatStreamsPerBinding = chat.MaxStreams // 4
 	ChatMaxQueuedBytes    = 512 << 10       // twice the largest projection

@@ -13,7 +13,7 @@ import (
 // Error codes of the host's calls.
 const (
 	CodeRevisionConflict = "revision_conflict" // put: expectedRevision is stale; currentRevision says the current one
-	CodeInvalidContent   = "invalid_content"   // put: content breaks a rule of SPEC 3.2; path and rule say which
+	CodeInvalidContent   = "invalid_content"   // put: content breaks a rule of docs/content.md; path and rule say which
 	CodeNotFound         = "not_found"         // the bound board disappeared (should not happen)
 	CodeNotReady         = "not_ready"         // a call before the host is ready
 	CodeRevoked          = "revoked"           // a call after the binding was revoked
@@ -69,7 +69,7 @@ func (h *host) Call(ctx context.Context, name string, args []byte) (any, error) 
 	return nil, link.BadCall("unknown call %s", quoteName(name))
 }
 
-// tool is the tele_board tool (SPEC 10): {action: "catalogue"|"get"|"put", expectedRevision?, content?}
+// tool is the tele_board tool (docs/bridge.md): {action: "catalogue"|"get"|"put", expectedRevision?, content?}
 // on the bound board only. Values filled into the optional members are ignored for get and catalogue.
 func (h *host) tool(args []byte) (any, error) {
 	f, err := link.ParseObject(args)

@@ -1,4 +1,4 @@
-// Package link speaks protocol v1 between the Pi bridge and `tele host` (SPEC 9): one JSON object per line,
+// Package link speaks protocol v1 between the Pi bridge and `tele host` (docs/link-protocol.md): one JSON object per line,
 // three shapes (call, reply, note), strict and bounded validation of every frame, concurrent calls with
 // replies in any order. docs/link-protocol.md describes the protocol as implemented.
 package link

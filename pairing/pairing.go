@@ -1,4 +1,4 @@
-// Package pairing holds one chat binding (SPEC 5): its random id and epoch, the one-time invitation a
+// Package pairing holds one chat binding (docs/pairing.md): its random id and epoch, the one-time invitation a
 // browser redeems, and the session cookies it mints.
 //
 // Every secret here (invitation, cookie value) is random, compared in constant time and never logged. A
@@ -165,7 +165,7 @@ func (b *Binding) NewInvitation() (secret string, ended <-chan struct{}) {
 }
 
 // Redeem exchanges a valid invitation for a new session. The invitation is consumed in the same critical
-// section that mints the session. It returns the session cookie (SPEC 5 exactly) and the session's expiry.
+// section that mints the session. It returns the session cookie (docs/pairing.md exactly) and the session's expiry.
 //
 // Every bad invitation gives ErrInvitationInvalid, or a *RateLimitError while failed attempts are
 // throttled (FailureBurst, then one per FailureEvery). A valid invitation always redeems, throttled or

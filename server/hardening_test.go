@@ -14,7 +14,7 @@ import (
 	"tele/web"
 )
 
-// Security regressions of SPEC 4.1, through the whole stack. servertest.CheckResponse asserts on every
+// Security regressions of docs/security.md, through the whole stack. servertest.CheckResponse asserts on every
 // response of every test that no Access-Control-* header is sent and that the security headers (and
 // no-store under /api/) are present.
 
@@ -255,7 +255,7 @@ func TestStaticAssetsHeaders(t *testing.T) {
 	}
 }
 
-// TestCSPIsSpec: the one page policy (SPEC 4.1 rule 6), every directive of it.
+// TestCSPIsSpec: the one page policy (docs/security.md), every directive of it.
 func TestCSPIsSpec(t *testing.T) {
 	want := []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
 		"media-src 'self'", "img-src 'self'", "font-src 'self'", "manifest-src 'self'", "base-uri 'none'",

@@ -31,7 +31,7 @@ const (
 	ShutdownTimeout = 10 * time.Second
 )
 
-// Listen binds 127.0.0.1:port, and nothing else (SPEC 4.1 rule 1: never 0.0.0.0). Port 0 asks the OS
+// Listen binds 127.0.0.1:port, and nothing else (docs/security.md: never 0.0.0.0). Port 0 asks the OS
 // for a free port; the listener's address says which. A port held by another process is ErrPortInUse.
 func Listen(port int) (net.Listener, error) {
 	if port < 0 || port > 65535 {

@@ -1,6 +1,6 @@
 // Package server is the one HTTP stack of `tele serve` and `tele host`: the loopback listener, the
 // router with the board routes, the pages and the static files, the optional chat routes, the request
-// guard of SPEC 4.1, panic recovery, the access log, and a graceful shutdown.
+// guard of docs/security.md, panic recovery, the access log, and a graceful shutdown.
 //
 // Outermost first, every request passes: the body's read deadline → recovery and access log → web.Guard (headers, Host, Fetch
 // Metadata, preflight) → the router → the route's own checks.
@@ -21,7 +21,7 @@ import (
 	"tele/web"
 )
 
-// ChatRoutes registers the private chat routes of `tele host` (SPEC 4, 5–7).
+// ChatRoutes registers the private chat routes of `tele host` (docs/api.md).
 type ChatRoutes interface{ Register(r *httprouter.Router) }
 
 // Config is what Handler serves.
@@ -50,7 +50,7 @@ func IsPage(path string) bool {
 }
 
 // OriginRequired reports whether a request must carry this server's Origin: the chat POSTs, which only
-// the paired page makes (SPEC 4.1 rule 4). The guard asks it for unsafe methods only.
+// the paired page makes (docs/security.md). The guard asks it for unsafe methods only.
 func OriginRequired(r *http.Request) bool {
 	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/api/chat/")
 }
@@ -63,7 +63,7 @@ func Handler(cfg Config, port int) http.Handler {
 		log = slog.Default()
 	}
 	r := httprouter.New()
-	// Only explicit matches (SPEC 4 lists every route): no redirects to a cleaned or case-folded path,
+	// Only explicit matches (docs/api.md lists every route): no redirects to a cleaned or case-folded path,
 	// or to one with or without a trailing slash, so a path reaches exactly one handler or none.
 	r.RedirectTrailingSlash = false
 	r.RedirectFixedPath = false

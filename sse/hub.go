@@ -1,4 +1,4 @@
-// Package sse serves Server-Sent Events streams (SPEC 8). It knows nothing about boards or chat: a Hub
+// Package sse serves Server-Sent Events streams (docs/api.md). It knows nothing about boards or chat: a Hub
 // holds topics, a topic holds subscriptions, and Stream writes one subscription to one HTTP response.
 //
 // Invariants:
@@ -28,10 +28,10 @@ import (
 
 // Defaults used when an Options field is zero.
 const (
-	// DefaultHeartbeat is the interval of comment heartbeats (SPEC 8: every 15 s). It keeps proxies and
+	// DefaultHeartbeat is the interval of comment heartbeats (docs/api.md: every 15 s). It keeps proxies and
 	// the browser's EventSource from timing out an idle stream.
 	DefaultHeartbeat = 15 * time.Second
-	// DefaultMaxQueuedBytes is twice the largest chat projection (SPEC 8: about 512 KiB).
+	// DefaultMaxQueuedBytes is twice the largest chat projection (docs/api.md: about 512 KiB).
 	DefaultMaxQueuedBytes = 512 << 10
 	// DefaultWriteTimeout bounds each write to a client. A client that cannot take one frame in this
 	// time is gone for practical purposes.

@@ -10,7 +10,7 @@ import (
 	"tele/strict"
 )
 
-// DecodeJSON reads r's body as exactly one JSON object into v, strictly (SPEC 4.1 rule 7):
+// DecodeJSON reads r's body as exactly one JSON object into v, strictly (docs/security.md):
 //
 //   - Content-Type must be application/json, optionally with charset=utf-8; else 415 unsupported_media_type;
 //   - a body longer than limit is 413 too_large (refused from Content-Length before reading when it

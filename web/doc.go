@@ -1,4 +1,4 @@
-// Package web holds the rules every HTTP request passes (SPEC 4.1) and the JSON plumbing every route
+// Package web holds the rules every HTTP request passes (docs/security.md) and the JSON plumbing every route
 // shares: one error shape, strict body decoding, the exact-Origin check, the request guard and keyed rate
 // limiters.
 //

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// CSP is the Content-Security-Policy of every page and asset (SPEC 4.1 rule 6): nothing inline, everything from
+// CSP is the Content-Security-Policy of every page and asset (docs/security.md): nothing inline, everything from
 // this origin only, no framing, no <base>. The assets package serves its pages under the same policy.
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
 	"media-src 'self'; img-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; " +
@@ -38,7 +38,7 @@ type GuardConfig struct {
 	// IsPage reports whether a path is a page (an HTML document a link may open). Only pages can be
 	// opened by a cross-site top-level navigation. nil means no path is a page.
 	IsPage func(path string) bool
-	// OriginRequired reports whether an unsafe request must carry an Origin (SPEC 4.1 rule 4: the chat
+	// OriginRequired reports whether an unsafe request must carry an Origin (docs/security.md: the chat
 	// POSTs, which only the page makes). Elsewhere a missing Origin passes (curl, Pi), a present one
 	// must still be ours. nil means no request requires one.
 	OriginRequired func(r *http.Request) bool
@@ -46,7 +46,7 @@ type GuardConfig struct {
 	Logger *slog.Logger
 }
 
-// Guard applies SPEC 4.1 rules 2, 3, 5 and 6 to every request before next sees it:
+// Guard applies docs/security.md to every request before next sees it:
 //
 //  1. headers first, so every response, refusals included, carries them: the CSP, nosniff,
 //     Referrer-Policy no-referrer, Cross-Origin-Opener-Policy and Cross-Origin-Resource-Policy

@@ -139,7 +139,7 @@ func TestGuardHeadersAreNotShared(t *testing.T) {
 }
 
 func TestCSP(t *testing.T) {
-	// The exact policy of SPEC 4.1 rule 6; a change here is a security decision, not a refactor.
+	// The exact policy of docs/security.md; a change here is a security decision, not a refactor.
 	const want = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
 		"media-src 'self'; img-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; " +
 		"form-action 'self'; frame-ancestors 'none'"

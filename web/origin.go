@@ -23,7 +23,7 @@ func isUnsafe(method string) bool {
 // checkOrigin refuses (403 bad_origin) a request whose Origin is not exactly this server's own origin,
 // "http://" + Host. The guard has already pinned Host to a loopback authority of the served port, so
 // the page's own origin is the only one that matches. "null" (sandboxed frames, some redirects) never
-// matches. A missing Origin is refused when required (chat POSTs, SPEC 4.1 rule 4) and allowed
+// matches. A missing Origin is refused when required (chat POSTs, docs/security.md) and allowed
 // otherwise (board writes from curl or Pi carry none).
 //
 // This is stricter than http.CrossOriginProtection, which compares only the Origin's host with Host

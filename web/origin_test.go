@@ -19,7 +19,7 @@ func originGuard(reached *bool) http.Handler {
 	}))
 }
 
-// The Origin rule of SPEC 4.1 rule 4, applied by the guard to every unsafe method on every path.
+// The Origin rule of docs/security.md, applied by the guard to every unsafe method on every path.
 func TestGuardOrigin(t *testing.T) {
 	tests := []struct {
 		name   string

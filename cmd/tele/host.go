@@ -12,7 +12,7 @@ import (
 	"tele/webbrowser"
 )
 
-// runHost is `tele host` (SPEC 1 and 9): the link end the Pi bridge starts. Link frames on stdin and
+// runHost is `tele host` (docs/link-protocol.md): the link end the Pi bridge starts. Link frames on stdin and
 // stdout, logs on stderr. It ends on the bridge's `revoke`, when stdin closes, or on SIGINT/SIGTERM, and
 // in every case revokes the binding, closes every stream, stops HTTP and releases the data directory. A
 // start that failed (`fatal` sent) exits 1 with the same message on stderr.

@@ -1,4 +1,4 @@
-// Command tele serves chord boards and hosts the Pi extension's link (SPEC 1).
+// Command tele serves chord boards and hosts the Pi extension's link (README.md).
 //
 //	tele serve                       serve boards on http://127.0.0.1:4317
 //	tele host                        the link end started by the Pi bridge

@@ -10,7 +10,7 @@ import (
 	"tele/assets"
 )
 
-// runPi is `tele pi install [--project]` and `tele pi print` (SPEC 1, 10): the Pi bridge with the
+// runPi is `tele pi install [--project]` and `tele pi print` (docs/bridge.md): the Pi bridge with the
 // absolute path of this tele binary baked in.
 func runPi(_ context.Context, args []string, env *Env) error {
 	_, rest, err := parseSettings(args, env, false)

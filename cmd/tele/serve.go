@@ -13,7 +13,7 @@ import (
 	"tele/server"
 )
 
-// exampleBoard is the teaching example `tele serve` creates on first start (SPEC 3.4).
+// exampleBoard is the teaching example `tele serve` creates on first start (docs/content.md).
 const exampleBoard = "welcome"
 
 // runServe is `tele serve`: the board server without Pi. It listens first (a busy port changes nothing on

@@ -11,7 +11,7 @@ import (
 	"syscall"
 )
 
-// SPEC 2: the settings every subcommand takes.
+// The settings (README.md) every subcommand takes.
 const (
 	defaultPort    = 4317
 	defaultDataDir = ".tele" // under $HOME

@@ -35,7 +35,7 @@ const Port = 4317
 // Host is the default Host of requests.
 const Host = "127.0.0.1:4317"
 
-// ValidContent is a small board content that passes SPEC 3.2.
+// ValidContent is a small board content that passes docs/content.md.
 const ValidContent = `{"title":"Test","description":"A test board.","key":"C","tempo":120,"beatsPerBar":4,` +
 	`"sections":[{"label":"A","bars":[["C"],["Am7"],["Dm7","G7"],["Cmaj7"]]}]}`
 
@@ -196,7 +196,7 @@ func (r Request) build() *http.Request {
 	return req
 }
 
-// CheckResponse is asserted on every response of every test: no Access-Control-* header ever (SPEC 4.1
+// CheckResponse is asserted on every response of every test: no Access-Control-* header ever (docs/security.md
 // rule 5); the CSP, nosniff, Referrer-Policy, COOP and CORP headers on every response, refusals and
 // pages included (rule 6); Cache-Control no-store on every /api/ response.
 func CheckResponse(t testing.TB, path string, res *http.Response) {

@@ -1,4 +1,4 @@
-// The HTTP API of SPEC 4, as the page uses it. Every failure is an ApiError carrying the HTTP status
+// The HTTP API of docs/api.md, as the page uses it. Every failure is an ApiError carrying the HTTP status
 // (0 when the server could not be reached) and the body's {code, message, ...fields}.
 
 export class ApiError extends Error {

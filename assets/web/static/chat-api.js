@@ -1,4 +1,4 @@
-// The chat routes of SPEC 4–6 as the chat panel uses them. Same-origin fetches with JSON bodies: the
+// The chat routes of docs/api.md as the chat panel uses them. Same-origin fetches with JSON bodies: the
 // browser adds the exact Origin the server requires, and the pairing cookie (HttpOnly, path
 // /api/chat/<binding>) travels by itself; the page never sees it. Every failure is an ApiError with the
 // HTTP status (0 when no answer came back) and the body's {code, message, ...}.

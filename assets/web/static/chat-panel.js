@@ -1,4 +1,4 @@
-// The chat panel of the board page (SPEC 5, 6, 7 and 11): pairing from the invitation in the URL
+// The chat panel of the board page (docs/pairing.md, docs/api.md, docs/projection.md): pairing from the invitation in the URL
 // fragment, the privacy-filtered conversation of the paired Pi session, send and stop, dock and collapse.
 //
 // Pairing. The invitation URL is /b/<board>#binding=<id>&invite=<secret>: one-time secrets only. app.js

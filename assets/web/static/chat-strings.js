@@ -1,4 +1,4 @@
-// The chat panel's strings, English and 简体中文 (SPEC 11). chat-panel.js adds them with i18n.extend.
+// The chat panel's strings, English and 简体中文. chat-panel.js adds them with i18n.extend.
 // Only program state is ever a key here: statuses, notice codes, errors, labels. What the user and Pi
 // wrote is shown as it is and never passes through these dictionaries.
 

@@ -1,4 +1,4 @@
-// The chord catalogue (SPEC 3.3) on the page: parsing typed symbols ("Am7", "F#m7b5/C#", "N.C."),
+// The chord catalogue (docs/content.md) on the page: parsing typed symbols ("Am7", "F#m7b5/C#", "N.C."),
 // writing them in the catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"), suggesting a chord for a
 // symbol it refuses ("Cø7" → "Cm7b5"), splitting symbols for display, and voicing them for the player
 // from the catalogue's intervals. The aliases and accidentals come from GET /api/catalogue, so the page

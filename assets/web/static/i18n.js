@@ -1,4 +1,4 @@
-// English / 简体中文 (SPEC 11). One dictionary per locale, extensible (a chat panel adds its strings with
+// English / 简体中文. One dictionary per locale, extensible (a chat panel adds its strings with
 // extend). Every generated string on a page is bound to a key, so a language switch re-renders all of
 // them, and nothing else: board content is never a key, and no listener here touches the board, the
 // player or the scroll position.

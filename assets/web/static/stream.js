@@ -1,7 +1,7 @@
 // A server-sent event stream that says how it is doing and comes back by itself: after a drop it
 // reconnects with exponential backoff (1 s doubling to 30 s, with jitter), and at once when the tab
 // becomes visible again or the browser goes back online. Each (re)connection starts with a fresh
-// snapshot from the server (SPEC 8), so a reconnect is also a resync.
+// snapshot from the server (docs/api.md), so a reconnect is also a resync.
 //
 // onState(state, info): 'connecting' | 'live' | 'offline' ({seconds} until the next attempt).
 
