@@ -21,7 +21,7 @@ const NoChord = "N.C."
 // suffix ("CΔ" → "Cmaj7").
 type CatalogueDoc struct {
 	Version        int       `json:"version"`
-	SchemaVersions []int     `json:"schemaVersions"` // the content schema versions this server reads (SPEC 3.2)
+	SchemaVersions []int     `json:"schemaVersions"` // the content schema versions this server reads (docs/content.md)
 	Roots          []Root    `json:"roots"`
 	Qualities      []Quality `json:"qualities"`
 	Aliases        []Alias   `json:"aliases"`
