@@ -166,7 +166,7 @@ export function pathCandidates(path) {
   return out;
 }
 
-// The most bars a board holds (SPEC 3.2).
+// The most bars a board holds (docs/content.md).
 export const MAX_BARS = 512;
 
 export function barCount(content) {
