@@ -13,11 +13,12 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
+
+	"tele/server/servertest"
 )
 
 // fakeBridge plays the Pi bridge frame by frame over pipes, with host.Run in process.
@@ -27,7 +28,7 @@ type fakeBridge struct {
 	in   *io.PipeWriter // the host's stdin
 	out  io.Reader      // the host's stdout
 	done chan error     // Run's result
-	logs *syncBuf
+	logs *servertest.LogBuffer
 
 	notes   chan rawFrame // notes from the host
 	replies chan rawFrame // replies to our calls
@@ -54,18 +55,6 @@ func (f rawFrame) id() int64 {
 	return n
 }
 
-type syncBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuf) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
-
 type hostOpts struct {
 	port int
 	dir  string
@@ -84,7 +73,7 @@ func startHost(t testing.TB, o hostOpts) *fakeBridge {
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	logs := &syncBuf{}
+	logs := &servertest.LogBuffer{}
 	cfg := Config{Port: o.port, DataDir: o.dir, Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	if o.cfg != nil {
 		o.cfg(&cfg)

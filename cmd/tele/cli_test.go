@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"tele/server/servertest"
 )
 
 // These tests run the real binary, built once per test process.
@@ -109,27 +111,10 @@ func freePort(t *testing.T) int {
 type serveProc struct {
 	cmd      *exec.Cmd
 	lines    chan string // stdout lines
-	stderr   *syncBuffer
+	stderr   *servertest.LogBuffer
 	done     chan struct{}
 	waitErr  error
 	editLink string
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 var servingRe = regexp.MustCompile(`^tele: serving http://127\.0\.0\.1:(\d+) \(data (.+)\)$`)
@@ -143,7 +128,7 @@ func startServe(t *testing.T, port int, data string, wantLink bool) *serveProc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &serveProc{cmd: cmd, lines: make(chan string, 16), stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &serveProc{cmd: cmd, lines: make(chan string, 16), stderr: &servertest.LogBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

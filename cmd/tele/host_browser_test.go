@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"tele/server/servertest"
 )
 
 // hostProc is a running `tele host`, spoken to as the bridge does.
@@ -36,7 +38,7 @@ func startHost(t *testing.T, data string, env []string, args ...string) *hostPro
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &syncBuffer{}
+	stderr := &servertest.LogBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
