@@ -17,6 +17,7 @@ import { MAX_BARS, apply, barCount, clone, describeOp, diff, nextLabel, pathCand
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls } from './view-controls.js';
+import { FastEntry, parseCells, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
 import { barForm } from './form.js';
 import { Stream } from './stream.js';
@@ -267,6 +268,51 @@ class BoardPage {
       insertAfter: (s, b) => (this.roomFor(1) && this.edit({ t: 'insertBar', s, b: b + 1, chords: [NO_CHORD] }) ? this.view.barButton(s, b + 1) : null),
       remove: (s, b) => (this.edit({ t: 'removeBar', s, b }) ? this.view.barButton(s, Math.max(0, b - 1)) : null),
     });
+    this.setupFastEntry();
+  }
+
+  // setupFastEntry: arrow keys between bars, typing opens a bar's editor, a pasted chart line makes bars.
+  setupFastEntry() {
+    const grid = byId('grid');
+    new FastEntry(grid, {
+      buttons: () => [...grid.querySelectorAll('.bar-btn')],
+      locate: (btn) => {
+        const m = /^sections\[(\d+)\]\.bars\[(\d+)\]$/.exec(btn.closest('li.bar')?.dataset.path || '');
+        return { s: Number(m?.[1]), b: Number(m?.[2]) };
+      },
+      open: (s, b) => this.openBar(s, b),
+      paste: (s, b, text) => this.pasteBars(s, b, text),
+    });
+    this.dialog.input.addEventListener('paste', (ev) => {
+      const text = ev.clipboardData?.getData('text/plain') || '';
+      const target = this.dialog.target;
+      if (!target || !parseCells(text)) return;
+      ev.preventDefault();
+      this.dialog.close(null);
+      this.pasteBars(target.s, target.b, text);
+    });
+  }
+
+  // pasteBars puts pasted bars in place of bar b of section s and after it; false when the text is one
+  // bar (an ordinary paste). Nothing changes when a cell is not a bar or the bars do not fit.
+  pasteBars(s, b, text) {
+    const r = parsePaste(text, this.catalogue);
+    if (!r) return false;
+    if (!r.bars) {
+      this.showMessage(r.unknown ? ['chord.unknown', r.unknown] : ['edit.pasteBad']);
+      return true;
+    }
+    const extra = r.bars.length - 1;
+    if (this.draft.sections[s].bars.length + extra > 64) {
+      this.showMessage(['edit.sectionFull']);
+      return true;
+    }
+    if (!this.roomFor(extra)) return true;
+    this.showMessage(null);
+    this.edit({ t: 'bar', s, b, chords: r.bars[0] });
+    r.bars.slice(1).forEach((chords, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords }));
+    this.view.barButton(s, b + extra)?.focus();
+    return true;
   }
 
   // transposeBoard writes the view's transposition to the board: the key and every bar that moves, as
