@@ -17,6 +17,7 @@ import (
 
 	"tele/board"
 	"tele/chordpro"
+	"tele/ireal"
 )
 
 // maxImportBytes bounds a file `tele board import` reads.
@@ -64,9 +65,10 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 	return err
 }
 
-// runBoardImport is `tele board import <file> [--id <id>]`: a ChordPro file (its grid sections) or a
-// content JSON file becomes a new board; what was not taken over as written is listed on stderr, and
-// the new board's edit link is printed. When a server owns the data directory the board is created
+// runBoardImport is `tele board import <file> [--id <id>]`: a ChordPro file (its grid sections), a
+// content JSON file, or a file holding iReal Pro links (a playlist: one board per song) becomes new
+// boards; what was not taken over as written is listed on stderr, with a summary for a playlist, and
+// each new board's edit link is printed (after the song's title when there are several). When a server owns the data directory the board is created
 // through it (over loopback, as the page creates boards), so its lock is never gone around; otherwise
 // the store is opened, with its lock, for the one write.
 func runBoardImport(ctx context.Context, args []string, env *Env) error {
@@ -89,18 +91,71 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	c, notes, err := readChart(data)
+	charts, err := readCharts(data)
 	if err != nil {
 		return fmt.Errorf("cannot import %s: %v", files[0], err)
 	}
-	for _, n := range notes {
-		fmt.Fprintln(env.Stderr, "tele: note: "+oneLine(n))
+	imported := 0
+	for i, ch := range charts {
+		songID := id
+		if id != "" && i > 0 {
+			songID = id + "-" + strconv.Itoa(i+1) // --id names a playlist's first song; the others follow it
+		}
+		prefix := "tele: note: "
+		if len(charts) > 1 {
+			prefix = "tele: " + oneLine(ch.title) + ": note: "
+		}
+		for _, n := range ch.notes {
+			fmt.Fprintln(env.Stderr, prefix+oneLine(n))
+		}
+		if ch.err != nil {
+			if len(charts) == 1 {
+				return fmt.Errorf("cannot import %s: %v", files[0], ch.err)
+			}
+			fmt.Fprintln(env.Stderr, "tele: "+oneLine(ch.title)+": not imported: "+oneLine(ch.err.Error()))
+			continue
+		}
+		link, err := createBoard(ctx, &s, songID, ch.content)
+		if err != nil {
+			if len(charts) == 1 {
+				return err
+			}
+			fmt.Fprintln(env.Stderr, "tele: "+oneLine(ch.title)+": not imported: "+oneLine(err.Error()))
+			continue
+		}
+		if len(charts) > 1 {
+			fmt.Fprintln(env.Stdout, oneLine(ch.title)+": "+link)
+		} else {
+			fmt.Fprintln(env.Stdout, link)
+		}
+		imported++
 	}
+	if len(charts) > 1 {
+		fmt.Fprintf(env.Stderr, "tele: imported %d of %d songs\n", imported, len(charts))
+		if imported == 0 {
+			return fmt.Errorf("no song of %s could be imported", files[0])
+		}
+	}
+	return nil
+}
+
+// chart is one song read for import.
+type chart struct {
+	title   string
+	content board.Content
+	notes   []string
+	err     error
+}
+
+// createBoard creates a board of c with id (or, when id is "", the title's id or the next free
+// variant) and returns its edit link.
+func createBoard(ctx context.Context, s *Settings, id string, c board.Content) (string, error) {
 	ids := []string{id}
 	if id == "" {
 		ids = candidateIDs(c.Title)
 	}
 	var capability string
+	var err error
 	for _, try := range ids {
 		id = try
 		if _, port := board.RunningOwner(s.DataDir); port != 0 {
@@ -114,13 +169,32 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 		}
 	}
 	if errors.Is(err, board.ErrExists) {
-		return fmt.Errorf("a board %q already exists in %s: pick another id with --id <id>", id, s.DataDir)
+		return "", fmt.Errorf("a board %q already exists in %s: pick another id with --id <id>", id, s.DataDir)
 	}
 	if err != nil {
-		return err
+		return "", err
 	}
-	fmt.Fprintln(env.Stdout, editLink(s.Port, id, capability))
-	return nil
+	return editLink(s.Port, id, capability), nil
+}
+
+// readCharts reads an import: iReal Pro links (one chart per song), content JSON, or a ChordPro file.
+func readCharts(data []byte) ([]chart, error) {
+	if bytes.Contains(data, []byte("irealb://")) || bytes.Contains(data, []byte("irealbook://")) {
+		songs, err := ireal.Parse(data)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]chart, len(songs))
+		for i, s := range songs {
+			out[i] = chart{s.Title, s.Content, s.Notes, s.Err}
+		}
+		return out, nil
+	}
+	c, notes, err := readChart(data)
+	if err != nil {
+		return nil, err
+	}
+	return []chart{{c.Title, c, notes, nil}}, nil
 }
 
 // readChart reads an import: content JSON when it is a JSON object ({ and then "), else a ChordPro

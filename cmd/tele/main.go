@@ -5,7 +5,7 @@
 //	tele board link <id> [--new]     print a board's edit link (--new: replace it first)
 //	tele board history <id>          print a board's newest revisions
 //	tele board export <id>           print a board as ChordPro (or --format json)
-//	tele board import <file>         a new board from a ChordPro or JSON file
+//	tele board import <file>         new boards from a ChordPro, JSON or iReal Pro file
 //	tele pi install [--project]      install the Pi bridge
 //	tele pi print                    print the Pi bridge
 //	tele version                     print the version and the revision it was built from
@@ -124,8 +124,9 @@ Commands:
   tele board export <id> [--format chordpro|json]
                                 print a board as a ChordPro file of grid sections (or its JSON)
   tele board import <file> [--id <id>]
-                                a new board from a ChordPro file's grid sections or a board's JSON;
-                                prints its edit link (through the server when one runs)
+                                a new board from a ChordPro file's grid sections, a board's JSON,
+                                or iReal Pro links (a playlist: one board per song); prints each
+                                edit link (through the server when one runs)
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e

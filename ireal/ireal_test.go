@@ -1,0 +1,111 @@
+package ireal
+
+import (
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tele/board"
+)
+
+// scramble is unscramble's block swap (an involution), for writing irealb:// test links.
+func scramble(s string) string {
+	var out strings.Builder
+	for len(s) > 51 {
+		block := []byte(s[:50])
+		s = s[50:]
+		m := append([]byte(nil), block...)
+		for i := 0; i < 5; i++ {
+			m[i], m[49-i] = block[49-i], block[i]
+		}
+		for i := 10; i < 24; i++ {
+			m[i], m[49-i] = block[49-i], block[i]
+		}
+		out.Write(m)
+	}
+	return out.String() + s
+}
+
+func link(scheme, text string) string {
+	return scheme + "://" + strings.ReplaceAll(url.PathEscape(text), "+", "%2B")
+}
+
+const bluesMusic = "T44*A{F7 |Bb7 |F7 |F7 |Bb7 |Bo7 |F7 |D7 |G-7 |C7 |N1F7 D7 |G-7 C7 }N2F7 Bb7 |F7 Z"
+
+func parseContent(t *testing.T, js string) board.Content {
+	t.Helper()
+	c, err := board.ParseContent([]byte(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestParseSongs(t *testing.T) {
+	blues := parseContent(t, `{"title":"Blue Form","description":"","key":"F","tempo":120,"beatsPerBar":4,"sections":[{"label":"A","bars":[
+		{"chords":["F7"],"repeatStart":true},["Bb7"],["F7"],["F7"],["Bb7"],["Bdim7"],["F7"],["D7"],["Gm7"],["C7"],
+		{"chords":["F7","D7"],"ending":1},{"chords":["Gm7","C7"],"repeatEnd":2},{"chords":["F7","Bb7"],"ending":2},["F7"]]}]}`)
+	coda := parseContent(t, `{"title":"Road Signs","description":"","key":"Cm","tempo":160,"beatsPerBar":3,"sections":[
+		{"label":"A","bars":[{"chords":["Cm"],"mark":"segno"},{"chords":"%"},["Fm7"],{"chords":["G7"],"mark":"to-coda"},["Cm"],{"chords":["Ab","G7"],"mark":"ds-al-coda"}]},
+		{"label":"B","bars":[{"chords":["Cm"],"mark":"coda"},{"chords":["N.C."],"beats":2}]}]}`)
+	for _, tt := range []struct {
+		name, input string
+		want        []board.Content
+		notes       []string
+	}{
+		{"irealbook link", link("irealbook", "Blue Form=Tele=Swing=F=n="+bluesMusic), []board.Content{blues}, nil},
+		{"irealb link", link("irealb", "Blue Form=Tele==Medium Swing=F==1r34LbKcu7"+scramble(bluesMusic)+"=Jazz-Medium Swing==0"), []board.Content{blues}, nil},
+		{"playlist in HTML with two songs", `<html><a href="` + link("irealb",
+			"Blue Form=Tele==Swing=F==1r34LbKcu7"+scramble(bluesMusic)+"=Jazz==0===Road Signs=Tele==Waltz=C-==1r34LbKcu7"+
+				scramble("T34*A[SC- |x |F-7 |G7Q |C- |Ab G7<D.S. al Coda>]*B[QC- |T24n Z")+"=Jazz=160=0===My List") + `">list</a></html>`,
+			[]board.Content{blues, coda}, nil},
+		{"nearest chords and left-out text", link("irealbook", "Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7(Gh7) |C-9 F13b9 |Bb6 <fade out>Z"),
+			[]board.Content{parseContent(t, `{"title":"Spell","description":"","key":"Bb","tempo":120,"beatsPerBar":4,"sections":[{"label":"","bars":[["Bbmaj7"],["Gm7"],["Cm9","F13"],["Bb6"]]}]}`)},
+			[]string{"Bb^7#11 became Bbmaj7", "F13b9 became F13", "alternate chords", `the text "fade out" was left out`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			songs, err := Parse([]byte(tt.input))
+			if err != nil || len(songs) != len(tt.want) {
+				t.Fatalf("Parse: %d songs, %v", len(songs), err)
+			}
+			for i, s := range songs {
+				if s.Err != nil {
+					t.Fatalf("song %d: %v", i, s.Err)
+				}
+				if !reflect.DeepEqual(s.Content, tt.want[i]) {
+					t.Fatalf("song %d:\n%+v\nwant\n%+v\nnotes %q", i, s.Content, tt.want[i], s.Notes)
+				}
+				if tt.notes == nil && len(s.Notes) > 0 {
+					t.Fatalf("notes %q", s.Notes)
+				}
+				for _, n := range tt.notes {
+					if !strings.Contains(strings.Join(s.Notes, "\n"), n) {
+						t.Fatalf("notes %q lack %q", s.Notes, n)
+					}
+				}
+			}
+		})
+	}
+	if _, err := Parse([]byte("no link here")); err != ErrNoLink {
+		t.Fatalf("no link: %v", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(link("irealbook", "Blue Form=Tele=Swing=F=n="+bluesMusic)))
+	f.Add([]byte(link("irealb", "X=Y==Z=C==1r34LbKcu7"+scramble(bluesMusic+bluesMusic)+"=a==120")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		songs, err := Parse(data)
+		if err != nil {
+			return
+		}
+		for _, s := range songs {
+			if s.Err == nil {
+				if err := s.Content.Validate(); err != nil {
+					t.Fatalf("song %q accepted but invalid: %v", s.Title, err)
+				}
+			}
+		}
+	})
+}
