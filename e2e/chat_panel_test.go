@@ -25,6 +25,8 @@ func testChatPanel(t *testing.T, line piLine) {
 		{"pair-from-invitation", (*chatRig).pairFromInvitation},
 		{"input-1-builds-history", (*chatRig).buildHistory},
 		{"input-2-changes-the-board-from-history", (*chatRig).changeBoardFromHistory},
+		// chat_undo_test.go: the Pi-change banner and Undo (issue 9).
+		{"undo-pi-change-from-the-banner", (*chatRig).undoPiChange},
 		{"input-3-streams-draft-survives-then-stop", (*chatRig).streamKeepDraftThenStop},
 		{"session-file", (*chatRig).checkSessionFile},
 		// chat_history_test.go: what the terminal does, seen in the page.
