@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -443,7 +442,9 @@ func (p *Pi) stop() {
 	}
 	for _, pid := range processesMentioning(p.DataDir) {
 		p.t.Errorf("process %d (naming the data dir) outlived pi; killing it", pid)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
+		if proc, err := os.FindProcess(pid); err == nil {
+			_ = proc.Kill()
+		}
 	}
 }
 

@@ -22,7 +22,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -952,7 +951,11 @@ func runPiProbe(t *testing.T, line piLine, mode string, start func(p *probe) *Pi
 	p.step("host-death", func(t *testing.T) string {
 		c = p.connect(t)
 		from := pi.Mark()
-		if err := syscall.Kill(c.hostPID, syscall.SIGKILL); err != nil {
+		host, err := os.FindProcess(c.hostPID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := host.Kill(); err != nil {
 			t.Fatal(err)
 		}
 		msg := pi.WaitNotify(from, "stopped")

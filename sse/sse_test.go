@@ -467,7 +467,7 @@ func dialSlow(t *testing.T, srvURL, path string) net.Conn {
 	d := net.Dialer{Control: func(network, address string, c syscall.RawConn) error {
 		var serr error
 		err := c.Control(func(fd uintptr) {
-			serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+			serr = setReceiveBuffer(fd, 4096)
 		})
 		if err != nil {
 			return err
