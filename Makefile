@@ -14,7 +14,7 @@ FUZZTIME    ?= 10s
 # Where tele must build: Pi and its bridge run on all of these.
 PLATFORMS   := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: run build install test e2e bench lint fmt vet staticcheck cross fuzz clean
+.PHONY: run build install test e2e bench lint fmt vet staticcheck cross fuzz clean pi-package
 
 ## run: serve boards on 127.0.0.1:4317 (TELE_PORT, TELE_DATA or `make run ARGS="--port 5000"` change it)
 run:
@@ -77,5 +77,27 @@ fuzz:
 e2e/pi/%/node_modules/.package-lock.json: e2e/pi/%/package-lock.json
 	cd e2e/pi/$* && npm ci --no-audit --no-fund
 
+## pi-package: the Pi package under dist/pi-package: tele-pi (the bridge; "pi install" reads its "pi" key)
+## and one package per platform with its static tele binary, optional dependencies of the first, the way
+## esbuild and biome ship native binaries on npm. Not published; the names are placeholders until then.
+PI_PACKAGE_OUT     ?= dist/pi-package
+PI_PACKAGE_VERSION ?= 0.0.0
+PI_PLATFORMS       ?= $(PLATFORMS)
+pi-package:
+	@set -e; out="$(PI_PACKAGE_OUT)"; v="$(PI_PACKAGE_VERSION)"; rm -rf "$$out"; mkdir -p "$$out/tele-pi"; \
+	$(GO) run ./cmd/tele pi print --package > "$$out/tele-pi/tele.js"; deps=""; \
+	for p in $(PI_PLATFORMS); do \
+		goos=$${p%/*}; goarch=$${p#*/}; os=$$goos; cpu=$$goarch; exe=tele; \
+		[ "$$goos" = windows ] && os=win32 && exe=tele.exe; [ "$$goarch" = amd64 ] && cpu=x64; \
+		name="tele-pi-$$os-$$cpu"; mkdir -p "$$out/$$name/bin"; \
+		CGO_ENABLED=0 GOOS=$$goos GOARCH=$$goarch $(GO) build -trimpath -o "$$out/$$name/bin/$$exe" ./cmd/tele; \
+		printf '{\n  "name": "%s",\n  "version": "%s",\n  "description": "The tele binary of the tele-pi Pi package for %s %s.",\n  "os": ["%s"],\n  "cpu": ["%s"],\n  "files": ["bin"]\n}\n' \
+			"$$name" "$$v" "$$os" "$$cpu" "$$os" "$$cpu" > "$$out/$$name/package.json"; \
+		deps="$$deps$${deps:+,}\n    \"$$name\": \"$$v\""; \
+	done; \
+	printf '{\n  "name": "tele-pi",\n  "version": "%s",\n  "description": "Tele for Pi: /tele binds a Pi session to a chord board.",\n  "keywords": ["pi-package"],\n  "type": "module",\n  "files": ["tele.js"],\n  "pi": { "extensions": ["./tele.js"] },\n  "optionalDependencies": {%b\n  }\n}\n' \
+		"$$v" "$$deps" > "$$out/tele-pi/package.json"; \
+	echo "pi-package: $$out"
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

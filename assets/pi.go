@@ -30,19 +30,41 @@ func Bridge(teleBinary string) ([]byte, error) {
 	if !utf8.ValidString(teleBinary) {
 		return nil, errors.New("bridge: the tele binary path is not valid UTF-8")
 	}
+	lit, err := json.Marshal(teleBinary) // escapes quotes, backslashes, controls, U+2028/U+2029
+	if err != nil {
+		return nil, err
+	}
+	return bake(lit)
+}
+
+// PiPackage is the npm name of the Pi package `make pi-package` builds (a placeholder until it is
+// published). Its binaries ship in one package per platform, PiPackage-<platform>-<arch> in Node's names
+// (linux, darwin, win32; x64, arm64), each holding bin/tele (bin/tele.exe on Windows), as optional
+// dependencies: npm installs only the one for the user's machine, as it does for esbuild and biome.
+const PiPackage = "tele-pi"
+
+// piPackageBinary is the JavaScript expression that finds the platform package's binary from the
+// bridge's own location, wherever npm put it (nested or hoisted).
+const piPackageBinary = `process.getBuiltinModule("node:module").createRequire(import.meta.url).resolve(` +
+	"`" + PiPackage + `-${process.platform}-${process.arch}/bin/tele${process.platform === "win32" ? ".exe" : ""}` + "`)"
+
+// PackageBridge returns the bridge of the Pi package: the tele binary is the one of the platform package
+// installed beside it, found when Pi loads the bridge.
+func PackageBridge() ([]byte, error) {
+	return bake([]byte(piPackageBinary))
+}
+
+// bake puts binary (a JavaScript expression) and the tool into the embedded bridge.
+func bake(binary []byte) ([]byte, error) {
 	for _, p := range []string{piBinaryPlaceholder, piToolPlaceholder} {
 		if n := bytes.Count(piBridgeSource, []byte(p)); n != 1 {
 			return nil, fmt.Errorf("bridge: the embedded bridge has %d placeholders %s, want 1", n, p)
 		}
 	}
-	lit, err := json.Marshal(teleBinary) // escapes quotes, backslashes, controls, U+2028/U+2029
-	if err != nil {
-		return nil, err
-	}
 	tool, err := json.Marshal(piTool)
 	if err != nil {
 		return nil, err
 	}
-	src := bytes.Replace(piBridgeSource, []byte(piBinaryPlaceholder), lit, 1)
+	src := bytes.Replace(piBridgeSource, []byte(piBinaryPlaceholder), binary, 1)
 	return bytes.Replace(src, []byte(piToolPlaceholder), tool, 1), nil
 }

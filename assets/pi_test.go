@@ -143,3 +143,29 @@ func TestBridgeSize(t *testing.T) {
 		t.Errorf("assets/pi/tele.js has %d lines; keep it at most 450 (rules that can live in Go belong in Go)", n)
 	}
 }
+
+// TestPackageBridge: the Pi package's bridge finds its binary in the platform package and parses.
+func TestPackageBridge(t *testing.T) {
+	src, err := PackageBridge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(src, []byte("const TELE = "+piPackageBinary+";")) || bytes.Contains(src, []byte(piToolPlaceholder)) {
+		t.Fatal("the package bridge does not resolve tele from its platform package")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		msg := "SKIPPED: node not found; checking that the package bridge parses needs it"
+		if os.Getenv("TELE_E2E_REQUIRED") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	f := filepath.Join(t.TempDir(), "tele.mjs")
+	if err := os.WriteFile(f, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(node, "--check", f).CombinedOutput(); err != nil {
+		t.Fatalf("node --check: %v\n%s", err, out)
+	}
+}

@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if bin, err := builtTele(); err == nil {
 		os.RemoveAll(filepath.Dir(bin))
 	}
+	if piPackageRoot != "" {
+		os.RemoveAll(piPackageRoot)
+	}
 	os.Exit(code)
 }
 

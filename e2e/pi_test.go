@@ -115,6 +115,7 @@ type PiOptions struct {
 	DataDir    string   // --tele-data; <Home>/tele-data when empty
 	NoTeleArgs bool     // leave out --tele-port 0 --tele-data (for a Pi without the bridge)
 	Trust      bool     // trust the working directory's .pi folder for this run (Pi 1.x: --approve)
+	Path       string   // PATH for Pi (after the line's own Node); the test process's PATH when empty
 }
 
 // Pi is a running `pi --mode rpc`, driven over JSON lines on stdin/stdout.
@@ -170,6 +171,9 @@ func StartPi(t testing.TB, model *FakeModel, o PiOptions) *Pi {
 	cmd := exec.Command(o.Line.nodePath(), args...)
 	cmd.Dir = o.Cwd
 	cmd.Env = piEnv(o.Home, agent, o.Line)
+	if o.Path != "" {
+		cmd.Env = append(cmd.Env, "PATH="+linePath(o.Line, o.Path)) // the last PATH wins
+	}
 	p := &Pi{t: t, cmd: cmd, Home: o.Home, AgentDir: agent, DataDir: o.DataDir, Cwd: o.Cwd, Line: o.Line,
 		exited: make(chan struct{}), changed: make(chan struct{})}
 	stdout, err := cmd.StdoutPipe()
@@ -200,11 +204,15 @@ func piEnv(home, agent string, line piLine) []string {
 		"TMPDIR=" + os.TempDir(),
 		"LANG=C.UTF-8",
 	}
-	path := os.Getenv("PATH")
+	return append(env, "PATH="+linePath(line, os.Getenv("PATH")))
+}
+
+// linePath is path with the line's own Node first.
+func linePath(line piLine, path string) string {
 	if node := line.nodePath(); node != "node" {
-		path = filepath.Dir(node) + string(os.PathListSeparator) + path
+		return filepath.Dir(node) + string(os.PathListSeparator) + path
 	}
-	return append(env, "PATH="+path)
+	return path
 }
 
 type lockedWriter struct {

@@ -7,7 +7,7 @@
 //	tele board export <id>           print a board as ChordPro (or --format json)
 //	tele board import <file>         new boards from a ChordPro, JSON or iReal Pro file
 //	tele pi install [--project]      install the Pi bridge
-//	tele pi print                    print the Pi bridge
+//	tele pi print [--package]        print the Pi bridge (--package: the Pi package's)
 //	tele version                     print the version and the revision it was built from
 //	tele help                        list commands and settings
 //
@@ -130,6 +130,7 @@ Commands:
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e
+                                (--package: the one of the Pi package, see make pi-package)
   tele host [--open-browser]    the link end started by the Pi extension (not for people)
   tele version                  print the version and the revision it was built from
   tele help                     this text

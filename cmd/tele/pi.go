@@ -22,6 +22,15 @@ func runPi(_ context.Context, args []string, env *Env) error {
 	}
 	switch rest[0] {
 	case "print":
+		// --package: the bridge of the Pi package (make pi-package), which finds its binary beside it.
+		if len(rest) == 2 && (rest[1] == "--package" || rest[1] == "-package") {
+			src, err := assets.PackageBridge()
+			if err != nil {
+				return err
+			}
+			_, err = env.Stdout.Write(src)
+			return err
+		}
 		if err := checkNoArgs("pi print", rest[1:]); err != nil {
 			return err
 		}

@@ -1,0 +1,144 @@
+package e2e
+
+// The Pi package (issue 10): `make pi-package` builds tele-pi (the bridge, found by Pi through the "pi" key
+// of its package.json) and one package per platform holding the tele binary, its optional dependencies.
+// npm installs it as it would from the registry (here from the packed tarballs, offline, for Linux x64),
+// `pi install <path>` adds it to each Pi line, and /tele runs the packaged binary with no tele on PATH.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// piPackageRoot holds what builtPiPackage made; TestMain removes it.
+var piPackageRoot string
+
+// builtPiPackage runs `make pi-package` for linux/amd64 once per test process and installs the packed
+// packages with npm into a prefix, as `npm install tele-pi` would; it returns the installed tele-pi.
+var builtPiPackage = sync.OnceValues(func() (string, error) {
+	root, err := os.MkdirTemp("", "tele-e2e-pi-package-")
+	if err != nil {
+		return "", err
+	}
+	piPackageRoot = root
+	out, prefix, tgz := filepath.Join(root, "dist"), filepath.Join(root, "prefix"), filepath.Join(root, "tgz")
+	run := func(dir, name string, args ...string) error {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, b)
+		}
+		return nil
+	}
+	for _, d := range []string{prefix, tgz} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return "", err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(prefix, "package.json"), []byte(`{"private":true}`), 0o644); err != nil {
+		return "", err
+	}
+	if err := run("..", "make", "pi-package", "PI_PACKAGE_OUT="+out, "PI_PLATFORMS=linux/amd64"); err != nil {
+		return "", err
+	}
+	if err := run(root, "npm", "pack", "./dist/tele-pi", "./dist/tele-pi-linux-x64", "--pack-destination", tgz); err != nil {
+		return "", err
+	}
+	// "./": npm would read tgz/x.tgz as a GitHub repository.
+	if err := run(root, "npm", "install", "--offline", "--no-audit", "--no-fund", "--prefix", prefix,
+		"./tgz/tele-pi-0.0.0.tgz", "./tgz/tele-pi-linux-x64-0.0.0.tgz"); err != nil {
+		return "", err
+	}
+	return filepath.Join(prefix, "node_modules", "tele-pi"), nil
+})
+
+func TestPiPackage(t *testing.T) {
+	requireTool(t, "make", "make")
+	requireTool(t, "npm", "npm")
+	forEachPi(t, func(t *testing.T, line piLine) {
+		cli := requirePi(t, line)
+		pkg, err := builtPiPackage()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin, err := filepath.EvalSymlinks(filepath.Join(filepath.Dir(pkg), "tele-pi-linux-x64", "bin", "tele"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		home := t.TempDir()
+		agent := filepath.Join(home, "agent")
+		// No tele on Pi's PATH: only the line's Node and the system's tools.
+		const path = "/usr/bin:/bin"
+		if found, err := lookPathIn("tele", path); err == nil {
+			t.Fatalf("a tele on %s (%s) would hide what the package brings", path, found)
+		}
+		install := exec.Command(line.nodePath(), cli, "install", pkg)
+		install.Dir = home
+		install.Env = append(piEnv(home, agent, line), "PATH="+linePath(line, path))
+		if b, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("pi install %s: %v\n%s", pkg, err, b)
+		}
+
+		p := &probe{t: t, line: line, mode: "pi-package", start: time.Now(), teleBin: bin}
+		defer p.finish("pi-package")
+		p.fm = StartFakeModel(t)
+		p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home, Path: path})
+		p.step("tele-from-the-package", func(t *testing.T) string {
+			var from []string
+			for _, c := range p.pi.Command(map[string]any{"type": "get_commands"}).Get("data.commands").Array() {
+				if c.Get("name").String() == "tele" {
+					from = append(from, c.Get("sourceInfo.path").String())
+				}
+			}
+			if len(from) != 1 {
+				t.Fatalf("%d /tele commands", len(from))
+			}
+			c := p.connect(t) // the host is a child of Pi running the package's binary
+			if err := p.pi.Quit(); err != nil {
+				t.Fatal(err)
+			}
+			waitUntil(t, 10*time.Second, "the host to exit", func() bool { return !alive(c.hostPID) })
+			return "pi install <path> → one /tele; /tele demo ran the package's own tele (no tele on PATH)"
+		})
+
+		// Beside a copy from `tele pi install`, one of them registers and Pi is told once.
+		teleCmd(t, home, []string{"HOME=" + home, "PI_CODING_AGENT_DIR=" + agent}, "pi", "install")
+		pi2 := StartPi(t, p.fm, PiOptions{Line: line, Home: home, Path: path})
+		p.step("beside-tele-pi-install", func(t *testing.T) string {
+			msgs := pi2.Notifies(0)
+			if len(msgs) != 1 || !strings.Contains(msgs[0], "loaded twice") {
+				t.Fatalf("startup notifies %q, want one saying the bridge is loaded twice", msgs)
+			}
+			n := 0
+			for _, c := range pi2.Command(map[string]any{"type": "get_commands"}).Get("data.commands").Array() {
+				if c.Get("name").String() == "tele" {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("%d /tele commands", n)
+			}
+			if err := pi2.Quit(); err != nil {
+				t.Fatal(err)
+			}
+			return "the package and tele pi install's copy: one /tele, one notify"
+		})
+	})
+}
+
+// lookPathIn is exec.LookPath over the directories of path.
+func lookPathIn(name, path string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		f := filepath.Join(dir, name)
+		if st, err := os.Stat(f); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return f, nil
+		}
+	}
+	return "", os.ErrNotExist
+}
