@@ -397,10 +397,16 @@ func (p *probe) connect(t *testing.T) *teleConn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &teleConn{base: "http://" + u.Host, port: u.Port(), binding: frag.Get("binding"),
-		invite: frag.Get("invite"), cap: frag.Get("cap")}
+	c := &teleConn{base: "http://" + u.Host, port: u.Port(), binding: frag.Get("binding"), invite: frag.Get("invite")}
+	// Only one-time secrets in the link: the board's capability reaches the page in the pairing answer.
+	capFile, err := os.ReadFile(filepath.Join(p.pi.DataDir, "caps", board))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.cap = strings.TrimSpace(string(capFile))
 	p.secret(raw, c.invite, c.cap)
-	if u.Path != "/b/"+board || c.binding == "" || c.invite == "" || c.cap == "" || u.RawQuery != "" {
+	if u.Path != "/b/"+board || c.binding == "" || c.invite == "" || c.cap == "" || len(frag) != 2 || u.RawQuery != "" ||
+		strings.Contains(raw, c.cap) {
 		t.Fatalf("invitation URL has the wrong shape (path %q, query %q, fragment keys %v)", u.Path, u.RawQuery, keys(frag))
 	}
 	jar, _ := cookiejar.New(nil)
@@ -430,7 +436,7 @@ func (p *probe) pair(t *testing.T, c *teleConn) {
 		t.Fatalf("pair: %d %s", code, v.Raw)
 	}
 	c.epoch = v.Get("epoch").String()
-	if v.Get("binding").String() != c.binding || c.epoch == "" {
+	if v.Get("binding").String() != c.binding || c.epoch == "" || v.Get("capability").String() != c.cap {
 		t.Fatalf("pair answer %s", v.Raw)
 	}
 	u, _ := url.Parse(c.base + "/api/chat/" + c.binding + "/status")
@@ -587,7 +593,7 @@ func runPiProbe(t *testing.T, line piLine, mode string, start func(p *probe) *Pi
 		if strings.Contains(v.Raw, c.cap) || strings.Contains(v.Raw, c.invite) {
 			t.Error("a secret in /api/capabilities")
 		}
-		return "notify carries http://127.0.0.1:<port>/b/demo#binding&invite&cap; board demo revision 1 on disk and over HTTP; one tele host child"
+		return "notify carries http://127.0.0.1:<port>/b/demo#binding&invite (no capability); board demo revision 1 on disk and over HTTP; one tele host child"
 	})
 
 	p.step("tool-gate-and-round-trip", func(t *testing.T) string {
