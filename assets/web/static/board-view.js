@@ -10,6 +10,7 @@ import { bindAttr, bindText } from './i18n.js';
 import { split } from './chords.js';
 import { sectionName } from './content.js';
 import { barForm, SIMILE } from './form.js';
+import { paintForm } from './form-view.js';
 
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), moveSection(s, delta), removeSection(s),
@@ -33,6 +34,7 @@ export class BoardView {
   render(content) {
     const secs = content.sections || [];
     let barNo = 0;
+    this.beatsPerBar = content.beatsPerBar;
     secs.forEach((section, i) => {
       const s = this.sections[i] || this.createSection(i);
       this.patchSection(s, section, i, barNo, secs.length);
@@ -102,6 +104,7 @@ export class BoardView {
       const bar = s.bars[j] || this.createBar(s, i, j);
       const form = barForm(raw);
       this.patchBar(bar, form.simile ? [SIMILE] : form.chords, barNo + j + 1);
+      paintForm(bar.li, form, this.beatsPerBar);
     });
     while (s.bars.length > section.bars.length) s.bars.pop().li.remove();
   }

@@ -1,0 +1,44 @@
+// Draws a bar's form on the chord grid the way printed charts do (form.css): repeat bar lines (with the
+// count when it is not 2), the volta bracket with its number, segno and coda signs, D.C./D.S./Fine/
+// To Coda text at the bar they belong to, and the bar's meter when it differs from the board's. The
+// signs are text, the same in both languages as on any chart (Italian words, and § and ⊕ for segno and
+// coda: the musical-symbol characters are missing from common fonts), so they are read out and can be
+// found; % bars show the % sign as their chord (board-view.js).
+
+import { h } from './dom.js';
+
+const MARK_TEXT = {
+  segno: '§', coda: '⊕', fine: 'Fine', dc: 'D.C.', ds: 'D.S.',
+  'dc-al-fine': 'D.C. al Fine', 'dc-al-coda': 'D.C. al Coda', 'ds-al-fine': 'D.S. al Fine', 'ds-al-coda': 'D.S. al Coda',
+  'to-coda': 'To Coda ⊕',
+};
+
+function setData(el, name, value) {
+  if (value === null || value === undefined || value === false) delete el.dataset[name];
+  else if (el.dataset[name] !== String(value)) el.dataset[name] = String(value);
+}
+
+// paintForm sets a bar's form on its list item li: data attributes for the bar lines and bracket, and
+// one text element for the volta number, the sign and the meter.
+export function paintForm(li, f, beatsPerBar) {
+  setData(li, 'repeatStart', f.repeatStart ? '' : null);
+  setData(li, 'repeatEnd', f.repeatEnd || null);
+  setData(li, 'ending', f.ending || null);
+  setData(li, 'mark', f.mark || null);
+  const words = [];
+  if (f.ending) words.push(`${f.ending}.`);
+  if (f.beats && f.beats !== beatsPerBar) words.push(`${f.beats}/4`);
+  if (f.mark) words.push(MARK_TEXT[f.mark] || f.mark);
+  if (f.repeatEnd > 2) words.push(`×${f.repeatEnd}`);
+  const text = words.join(' ');
+  let el = li.querySelector(':scope > .form-text');
+  if (!text) {
+    el?.remove();
+    return;
+  }
+  if (!el) {
+    el = h('span', { class: 'form-text' });
+    li.append(el);
+  }
+  if (el.textContent !== text) el.textContent = text;
+}

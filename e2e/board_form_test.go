@@ -1,0 +1,61 @@
+package e2e
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// formChart is a version-2 board using every construct: repeat with two endings, segno, To Coda,
+// D.S. al Coda, coda, a % bar, a meter change and section roles.
+const formChart = `{"title":"Form","description":"","key":"C","tempo":300,"beatsPerBar":4,"sections":[
+ {"label":"A","role":"verse","bars":[{"chords":["C"],"repeatStart":true,"mark":"segno"},{"chords":"%"},{"chords":["F"],"ending":1,"repeatEnd":2},{"chords":["G7"],"ending":2,"mark":"to-coda"}]},
+ {"label":"B","role":"bridge","bars":[{"chords":["Am"],"beats":3},{"chords":["Dm7","G7"],"mark":"ds-al-coda"}]},
+ {"label":"Coda","role":"outro","bars":[{"chords":["C"],"mark":"coda","repeatStart":true},{"chords":["C"],"repeatEnd":3}]}]}`
+
+// TestBoardForm draws a version-2 chart (repeat bar lines, voltas, signs, %, meter) in both languages
+// and follows the player's cursor through the form: repeats, the second ending, D.S. al Coda, To Coda
+// and the coda's repeat, in the order PlayOrder gives.
+func TestBoardForm(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	s := startServe(t)
+	b := newBrowser(t)
+	var doc struct{ Capability string }
+	if status := apiJSON(t, "POST", s.URL+"/api/boards", nil, map[string]any{"id": "form", "content": json.RawMessage(formChart)}, &doc); status != http.StatusCreated {
+		t.Fatalf("create: %d", status)
+	}
+	p := b.newPage(t)
+	openBoard(p, s, "form", doc.Capability)
+	drawn := evalJS[map[string]any](p, `({
+		starts: document.querySelectorAll('.bar[data-repeat-start]').length,
+		ends: [...document.querySelectorAll('.bar[data-repeat-end]')].map(b => b.dataset.repeatEnd).join(','),
+		endings: [...document.querySelectorAll('.bar[data-ending]')].map(b => b.dataset.ending).join(','),
+		texts: [...document.querySelectorAll('.form-text')].map(e => e.textContent).join(' | '),
+		simile: document.querySelector('[data-path="sections[0].bars[1]"]').textContent,
+	})`)
+	if drawn["starts"].(float64) != 2 || drawn["ends"] != "2,3" || drawn["endings"] != "1,2" ||
+		drawn["texts"] != "§ | 1. | 2. To Coda ⊕ | 3/4 | D.S. al Coda | ⊕ | ×3" || !strings.Contains(drawn["simile"].(string), "%") {
+		t.Fatalf("drawn: %v", drawn)
+	}
+	p.screenshot("board", "form-desktop-en")
+	switchLanguageScripted(p, "zh-CN")
+	p.screenshot("board", "form-desktop-zh")
+	switchLanguageScripted(p, "en")
+
+	// The cursor follows the played order (a 300 bpm count-in, then the bars).
+	evalJS[chromedp.Void](p, `window.__cursor = []; new MutationObserver(() => {
+		const cur = document.querySelector('.bar.is-current')?.dataset.path;
+		if (cur && window.__cursor.at(-1) !== cur) window.__cursor.push(cur);
+	}).observe(document.querySelector('.grid'), {subtree: true, attributes: true, attributeFilter: ['class']})`)
+	p.do(chromedp.Click(chromedp.ID("play")))
+	p.waitJS(`document.getElementById('player').dataset.state === 'stopped' && window.__cursor.length > 0`, "the player plays the form to its end")
+	got := evalJS[[]string](p, `window.__cursor.map(p => p.replace(/sections\[(\d+)\]\.bars\[(\d+)\]/, '$1.$2'))`)
+	// A: 1 2 3 | 1 2 4 (To Coda passed on the way) | B: 5 6 (D.S. al Coda) | 1 2 4 (To Coda) | Coda 7 8 ×3
+	want := "0.0 0.1 0.2 0.0 0.1 0.3 1.0 1.1 0.0 0.1 0.3 2.0 2.1 2.0 2.1 2.0 2.1"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("cursor %s\nwant   %s", strings.Join(got, " "), want)
+	}
+}
