@@ -35,3 +35,19 @@ test('the page counts bars against the limit before adding one', () => {
   assert.equal(MAX_BARS, 512);
   assert.equal(barCount(board()), 4);
 });
+
+test('a bar both sides changed is a conflict, not silently mine', async () => {
+  const { barConflicts } = await import('../web/static/content.js');
+  const base = board();
+  const theirs = board();
+  theirs.sections[1].bars[1] = ['G7'];
+  theirs.sections[0].bars[0] = ['Cmaj7'];
+  const ops = [
+    { t: 'bar', s: 1, b: 1, chords: ['Am7'] }, // both changed bar 2 of Verse
+    { t: 'bar', s: 1, b: 0, chords: ['F'] }, // only mine
+    { t: 'bar', s: 0, b: 0, chords: ['Cmaj7'] }, // both, to the same chords
+  ];
+  assert.deepEqual(barConflicts(base, theirs, ops), [{ op: ops[0], s: 1, b: 1, theirs: ['G7'], mine: ['Am7'] }]);
+  theirs.sections[1].bars.push(['C']);
+  assert.deepEqual(barConflicts(base, theirs, ops), [], 'a section whose bars moved is not compared by place');
+});

@@ -13,7 +13,7 @@ import { byId, h, setValue, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
 import { Catalogue, NO_CHORD } from './chords.js';
-import { MAX_BARS, apply, barCount, clone, describeOp, diff, nextLabel, pathCandidates, replay, ruleEntry, sameTarget } from './content.js';
+import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextLabel, pathCandidates, replay, ruleEntry, sameTarget } from './content.js';
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls } from './view-controls.js';
@@ -217,10 +217,12 @@ class BoardPage {
   // rebase makes board the base and replays the user's ops on it; ops that no longer fit are shown.
   rebase(board) {
     const before = this.draft; // the draft the ops were made on names their sections
+    const conflicts = barConflicts(this.base.content, board.content, this.ops);
     const { content, dropped } = replay(board.content, this.ops);
     this.ops = this.ops.filter((op) => !dropped.includes(op));
     this.base = board;
     this.draft = content;
+    if (conflicts.length) this.showBarConflicts([...(this.barConflicts || []).filter((c) => this.ops.includes(c.op)), ...conflicts]);
     if (dropped.length) {
       fillList(byId('dropped-list'), dropped.map((op) => describeOp(op, before)));
       show(byId('dropped'), true);
@@ -398,6 +400,7 @@ class BoardPage {
     }
     this.ops = [];
     this.draft = clone(this.base.content);
+    this.showBarConflicts([]);
     this.clearInvalid();
     show(byId('rebased'), false);
     show(byId('dropped'), false);
@@ -406,10 +409,39 @@ class BoardPage {
     bindText(byId('save-status'), 'edit.discarded', { rev: this.base.revision });
   }
 
+  // showBarConflicts lists bars both this page and someone else changed, each with a choice: keep mine
+  // (the draft already has it) or use theirs (the edit is taken back). Saving waits for every choice.
+  showBarConflicts(conflicts) {
+    this.barConflicts = conflicts;
+    const bars = flatten(this.draft);
+    const items = conflicts.map((c) => {
+      const n = bars.findIndex((x) => x.section === c.s && x.bar === c.b) + 1;
+      const params = { n, theirs: c.theirs.join(' '), mine: c.mine.join(' ') };
+      const keep = bindText(h('button', { type: 'button' }), 'barConflict.keepMine', params);
+      const take = bindText(h('button', { type: 'button' }), 'barConflict.useTheirs', params);
+      keep.addEventListener('click', () => this.resolveBarConflict(c, false));
+      take.addEventListener('click', () => this.resolveBarConflict(c, true));
+      return h('li', {}, bindText(h('span'), 'barConflict.item', params), h('span', { class: 'actions' }, keep, take));
+    });
+    byId('bar-conflicts-list').replaceChildren(...items);
+    show(byId('bar-conflicts'), conflicts.length > 0);
+    this.updateDirty();
+  }
+
+  resolveBarConflict(conflict, useTheirs) {
+    if (useTheirs) {
+      this.ops = this.ops.filter((op) => op !== conflict.op);
+      this.draft = replay(this.base.content, this.ops).content;
+      this.render();
+    }
+    this.showBarConflicts(this.barConflicts.filter((c) => c !== conflict));
+    if (!this.barConflicts.length) byId(this.ops.length ? 'save' : 'grid')?.focus();
+  }
+
   updateDirty() {
     if (!this.editable) return;
     const dirty = this.ops.length > 0;
-    byId('save').disabled = !dirty || this.saving || Boolean(this.conflict);
+    byId('save').disabled = !dirty || this.saving || Boolean(this.conflict) || Boolean(this.barConflicts?.length);
     byId('discard').disabled = !dirty || this.saving;
     this.main.dataset.dirty = String(dirty);
     const status = byId('save-status');
@@ -421,7 +453,7 @@ class BoardPage {
   // ---- saving ----
 
   async save() {
-    if (!this.editable || !this.ops.length || this.saving || this.conflict) return;
+    if (!this.editable || !this.ops.length || this.saving || this.conflict || this.barConflicts?.length) return;
     const sent = this.ops.length;
     const body = clone(this.draft);
     this.saving = true;

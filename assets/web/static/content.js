@@ -185,3 +185,23 @@ export function ruleEntry(path, rule, fields = {}) {
   if (/^sections\[\d+\]\.bars\[\d+\]$/.test(path)) return [/too many bars/i.test(rule || '') ? 'rule.totalBars' : 'rule.bar'];
   return null;
 }
+
+// barConflicts lists the bars both sides changed: for each of the user's bar edits (ops) whose bar was
+// changed between base and theirs to something else, {op, s, b, theirs, mine}. Only bars whose place
+// is the same on both sides (same section, same number of bars) are compared; a moved place is the
+// dropped-op report's business.
+export function barConflicts(base, theirs, ops) {
+  const out = [];
+  for (const op of ops) {
+    if (op.t !== 'bar') continue;
+    const a = base.sections?.[op.s];
+    const t = theirs.sections?.[op.s];
+    if (!a || !t || a.bars.length !== t.bars.length || op.b >= t.bars.length) continue;
+    const was = chordsText(a.bars[op.b]);
+    const now = chordsText(t.bars[op.b]);
+    if (was !== now && now !== chordsText(op.chords)) {
+      out.push({ op, s: op.s, b: op.b, theirs: t.bars[op.b], mine: op.chords });
+    }
+  }
+  return out;
+}
