@@ -73,6 +73,12 @@ export function putBoard(id, revision, content, capability) {
   });
 }
 
+// rotateCapability asks for a new capability of board id as a holder of the current one → {capability};
+// every earlier edit link stops working.
+export function rotateCapability(id, capability) {
+  return request('POST', `${boardURL(id)}/capability`, { body: {}, headers: { Authorization: `Bearer ${capability}` } });
+}
+
 export function getCatalogue() {
   return request('GET', '/api/catalogue');
 }

@@ -83,8 +83,8 @@ class BoardPage {
     this.setup();
     if (board.status === 'fulfilled') this.adopt(board.value);
     else bindText(byId('board-status'), 'board.loadFailed');
-    this.stream = new Stream(api.boardEventsURL(this.id), { board: (b) => this.adopt(b) }, (s, info) =>
-      this.connectionState(s, info));
+    const events = { board: (b) => this.adopt(b), capability: (c) => this.capabilityReplaced(c) };
+    this.stream = new Stream(api.boardEventsURL(this.id), events, (s, info) => this.connectionState(s, info));
   }
 
   setup() {
@@ -97,6 +97,8 @@ class BoardPage {
     this.setupPlayer();
     byId('conn-retry').addEventListener('click', () => this.stream?.connect());
     byId('rebased-close').addEventListener('click', () => show(byId('rebased'), false));
+    byId('new-link').addEventListener('click', () => this.newLink());
+    byId('new-link-copy').addEventListener('click', () => copyLink());
     this.history = new HistoryPanel(this);
   }
 
@@ -136,6 +138,67 @@ class BoardPage {
     if (this.editable) return;
     this.editable = true;
     if (this.view) this.applyMode();
+  }
+
+  // ---- a new edit link (the capability replaced) ----
+
+  // newLink replaces the board's capability; this page keeps editing with the new one and shows the
+  // new link to share. Every other page with the old one falls back to reading (capabilityReplaced).
+  async newLink() {
+    if (!this.editable || !this.cap) return;
+    const button = byId('new-link');
+    button.disabled = true;
+    this.showMessage(null);
+    this.rotating = true; // the event of this very rotation may come before the answer: hold it
+    try {
+      const res = await api.rotateCapability(this.id, this.cap);
+      if (typeof res?.capability !== 'string' || !res.capability) throw new Error('no capability in the answer');
+      this.cap = res.capability;
+      write('session', capKey(this.id), this.cap);
+      byId('new-link-url').value = `${location.origin}/b/${encodeURIComponent(this.id)}#cap=${this.cap}`;
+      byId('new-link-status').textContent = '';
+      show(byId('new-link-panel'), true);
+    } catch (err) {
+      if (err.status === 401 || err.status === 403) this.revokeKey();
+      else this.showMessage(['cap.failed', { message: err.message }]);
+    } finally {
+      button.disabled = false;
+      this.rotating = false;
+      const held = this.heldEvent;
+      this.heldEvent = null;
+      if (held) this.capabilityReplaced(held);
+    }
+  }
+
+  // capabilityReplaced handles the stream's `capability` event: when the new key is not the one this
+  // page holds, the page can no longer save and says why.
+  async capabilityReplaced(event) {
+    if (!this.cap || !event || event.id !== this.id) return;
+    if (this.rotating) {
+      this.heldEvent = event;
+      return;
+    }
+    const held = this.cap;
+    if ((await fingerprint(held)) === event.fingerprint || this.cap !== held) return;
+    this.revokeKey();
+  }
+
+  // revokeKey drops a capability that no longer works: the page becomes read-only and says why. Unsaved
+  // changes cannot be saved any more; the board shows the last saved revision.
+  revokeKey() {
+    remove('session', capKey(this.id));
+    this.cap = null;
+    show(byId('new-link-panel'), false);
+    byId('new-link-url').value = '';
+    if (this.editable) {
+      this.editable = false;
+      this.ops = [];
+      this.conflict = null;
+      for (const id of ['conflict', 'rebased', 'dropped']) show(byId(id), false);
+      if (this.base) this.draft = clone(this.base.content);
+      this.applyMode();
+    }
+    this.showMessage(['cap.replaced', { id: this.id }]);
   }
 
   // ---- rendering ----
@@ -638,6 +701,27 @@ class BoardPage {
     play.addEventListener('click', (ev) => {
       if (ev.isTrusted) this.player.toggle();
     });
+  }
+}
+
+// fingerprint names a capability as the server's `capability` event does: base64url of the first 16
+// bytes of its SHA-256. '' where Web Crypto is missing (then no key matches, and the page reads only).
+async function fingerprint(capability) {
+  if (!globalThis.crypto?.subtle) return '';
+  const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(capability)));
+  return btoa(String.fromCharCode(...sum.slice(0, 16))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+// copyLink copies the new edit link, and says whether it could.
+async function copyLink() {
+  const input = byId('new-link-url');
+  const status = byId('new-link-status');
+  try {
+    await navigator.clipboard.writeText(input.value);
+    bindText(status, 'cap.copied');
+  } catch {
+    input.select();
+    bindText(status, 'cap.copyFailed');
   }
 }
 
