@@ -9,6 +9,7 @@
 // pairing (grant), or, after a reload of this tab, from sessionStorage. It is never written to
 // localStorage or to a URL. The page switches between editing and read-only as it gains or loses it.
 
+import { boardIdFromPath } from './board-path.js';
 import { byId, h, setValue, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
@@ -26,11 +27,6 @@ import { HistoryPanel } from './history-panel.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
-
-export function boardIdFromPath(pathname) {
-  const m = /^\/b\/([^/]+)\/?$/.exec(pathname);
-  return m ? decodeURIComponent(m[1]) : null;
-}
 
 function capabilityFor(id, fragment) {
   const fromFragment = fragment.get('cap');

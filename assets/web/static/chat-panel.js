@@ -20,6 +20,7 @@
 // Sending. Each command gets a fresh random id. Nothing is ever resent automatically: when the answer
 // is lost or uncertain the draft stays and the panel says to check the history and the Pi terminal.
 
+import { boardIdFromPath } from './board-path.js';
 import { byId, h, show } from './dom.js';
 import { bindText, extend, translate } from './i18n.js';
 import { read, remove, write } from './storage.js';
@@ -39,16 +40,6 @@ const ITEM_NOTICES = ['context-compacted', 'model-failed', 'reply-aborted'];
 const VIEW_NOTICES = ['input-submitted', 'input-unobserved', 'submission-uncertain', 'stop-requested', 'input-observed', 'settled-unobserved', 'run-ended'];
 const STATUSES = ['idle', 'submitting', 'running', 'stopping', 'terminal-prompt'];
 
-function boardFromPath(pathname) {
-  const m = /^\/b\/([^/]+)\/?$/.exec(pathname);
-  if (!m) return null;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return null;
-  }
-}
-
 // bootChatPanel starts the panel of the board page. It never throws: a chat that cannot start leaves
 // the board page as it is.
 export async function bootChatPanel({ fragment, onCapability = () => {} }) {
@@ -58,7 +49,7 @@ export async function bootChatPanel({ fragment, onCapability = () => {} }) {
   fragment.delete('invite');
   fragment.delete('binding');
   const aside = byId('chat');
-  const board = boardFromPath(location.pathname);
+  const board = boardIdFromPath(location.pathname);
   if (!aside || !board) return null;
   extend(STRINGS);
   const panel = new ChatPanel(aside, board, onCapability);

@@ -6,8 +6,6 @@
 
 import { barText, withChords } from './form.js';
 
-export const NO_CHORD = 'N.C.';
-
 export function clone(content) {
   return structuredClone(content);
 }
