@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -148,11 +147,11 @@ func benchInProcess(b *testing.B, h http.Handler, size int) {
 
 // cpuTime is the CPU time (user + system) this process has used so far.
 func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	d, err := board.CPUTime()
+	if err != nil {
 		b.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }
 
 // benchLoopback runs parallel keep-alive clients (8 per CPU) against a real listener. Besides the wall

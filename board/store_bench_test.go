@@ -4,17 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
-
-// cpuTime returns the process's CPU time (user + system, all threads, so GC work counts).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // reportCPU adds cpu-ns/op: on a shared machine wall time per op (ns/op) includes time spent waiting
 // for a CPU; the process's own CPU time does not.
