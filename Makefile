@@ -31,8 +31,9 @@ install:
 	echo "installed $$bin/tele"; \
 	case ":$$PATH:" in *":$$bin:"*) ;; *) echo "note: $$bin is not on your PATH; add it to run tele by name";; esac
 
-## test: everything: formatting, vet, staticcheck, then all tests with the race detector (e2e included)
-test: lint $(NODE_STAMPS)
+## test: everything: formatting, vet, staticcheck, the build and vet of every platform, then all tests with
+## the race detector (e2e included)
+test: lint cross $(NODE_STAMPS)
 	$(GO) test -race -count=1 -timeout 45m ./...
 
 ## e2e: only the end-to-end probes (the built binary, Chromium, Pi)
@@ -56,7 +57,7 @@ vet:
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
 
-## cross: build tele and vet every package, tests included, for each of PLATFORMS (without cgo)
+## cross: build tele and vet every package, tests included, for each of PLATFORMS (without cgo); make test runs it
 cross:
 	@set -e; for p in $(PLATFORMS); do \
 		echo "== $$p"; \
