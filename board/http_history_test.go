@@ -172,7 +172,7 @@ func TestGetRevision(t *testing.T) {
 				return
 			}
 			b, err := e.Store.GetRevision("song", tt.wantRev)
-			if err != nil || string(w.Body.Bytes()) != string(b.JSON()) {
+			if err != nil || w.Body.String() != string(b.JSON()) {
 				t.Fatalf("body %s, revision %s (%v)", w.Body, b.JSON(), err)
 			}
 			var doc map[string]json.RawMessage
@@ -280,7 +280,7 @@ func TestRestoreBoard(t *testing.T) {
 				!reflect.DeepEqual(after.Content, src.Content) {
 				t.Fatalf("after the restore: %s", after.JSON())
 			}
-			if string(w.Body.Bytes()) != string(after.JSON()) {
+			if w.Body.String() != string(after.JSON()) {
 				t.Errorf("answer %s, board %s", w.Body, after.JSON())
 			}
 			if got, want := w.Header().Get("ETag"), `"`+strconv.FormatInt(after.Revision, 10)+`"`; got != want {
