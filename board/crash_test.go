@@ -136,7 +136,7 @@ func crashHistory(t *testing.T, run int, dir, id string, cur Board, verified map
 		t.Fatalf("run %d: %s: the newest revision file is %d, the current board %d", run, id, rd.newest, cur.Revision)
 	}
 	kept := rd.newest - rd.oldest + 1
-	if kept < min(rd.newest, KeepRevisions) || kept > KeepRevisions+1 {
+	if kept < min(rd.newest, KeepRevisions) || kept > KeepRevisions {
 		t.Fatalf("run %d: %s: %d revisions kept (%d..%d)", run, id, kept, rd.oldest, rd.newest)
 	}
 	for rev := rd.oldest; rev <= rd.newest; rev++ {
@@ -181,12 +181,8 @@ func TestCrashSafety(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	acked := map[string]int64{"alpha": KeepRevisions - 4} // the last acknowledged revision of each board, over all runs
 	verified := map[string]os.FileInfo{}                  // revision files checked in full, by path
-	deadline := time.Now().Add(300 * time.Second)         // about 10 s normally; minutes on a busy shared machine
 	var inFlightSeen, midCommitKills int
 	for run := range kills {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d kills in the time allowed", run)
-		}
 		cmd := exec.Command(exe, "-test.run=^$")
 		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
 		stdout, err := cmd.StdoutPipe()

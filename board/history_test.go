@@ -508,3 +508,27 @@ func TestReadHistory(t *testing.T) {
 		t.Fatalf("damaged revision: %v", err)
 	}
 }
+
+// Writers killed between a commit and its prune, run after run, leave more than KeepRevisions; the next
+// Open trims the history back to the newest KeepRevisions, so it stays bounded.
+func TestOpenTrimsAnOverlongHistory(t *testing.T) {
+	dir := t.TempDir()
+	seedRevisions(t, dir, "long", KeepRevisions+3, func(rev int64) Board { return crashRevision("long", rev) })
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	bdir := filepath.Join(dir, "boards", "long")
+	for rev := int64(1); rev <= 3; rev++ {
+		if _, err := os.Stat(filepath.Join(bdir, revisionName(rev))); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("revision %d beyond the newest %d was kept: %v", rev, KeepRevisions, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(bdir, revisionName(4))); err != nil {
+		t.Errorf("the oldest of the newest %d revisions is gone: %v", KeepRevisions, err)
+	}
+	if b, err := s.Get("long"); err != nil || b.Revision != KeepRevisions+3 {
+		t.Fatalf("current board: %v %v", b.Revision, err)
+	}
+}

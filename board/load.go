@@ -133,6 +133,11 @@ func (s *Store) loadBoardDir(id string) (*entry, error) {
 	e := &entry{dir: dir}
 	e.cur.Store(&b)
 	e.hist.oldest = rd.oldest
+	// Kills between a commit and its prune can leave more than KeepRevisions; trim them now, so the
+	// history is bounded however often a writer was interrupted.
+	e.hist.mu.Lock()
+	s.prune(e)
+	e.hist.mu.Unlock()
 	return e, nil
 }
 
