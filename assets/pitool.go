@@ -15,7 +15,7 @@ var piTool = struct {
 	Label: "Tele board",
 	Description: `Read and edit the chord board the user bound to this session with /tele (only that board). ` +
 		`action "catalogue": the chord catalogue and content rules. ` +
-		`action "get": the board as {"id","revision","content"}. ` +
+		`action "get": the board as {"id","revision","content","updatedAt","author","restoredFrom"} (author: browser, pi or tele, who wrote this revision). ` +
 		`action "put": replace the whole content; pass expectedRevision = the revision you last read and content = the complete new content object ` +
 		`{"title","description","key"?,"tempo","beatsPerBar","sections":[{"label","role"?,"bars":[["Am7"],["D7","G7"]]}]}. ` +
 		`Form (schema version 2): a bar may instead be an object {"chords":["Am7"] or "%" (same as the bar before),"beats"?:3 (this bar's meter),` +
@@ -29,7 +29,7 @@ var piTool = struct {
 		`Call tele_board with action "get" before changing the board; never guess its content or revision.`,
 		`To change the board call tele_board with action "put", the complete new content as a JSON object (not a patch, not a string) and expectedRevision set to the revision of your last get or put.`,
 		`If a tele_board put fails with revision_conflict, call get again, apply the change to the fresh content and put with the new revision; if it fails with invalid_content, fix the value at the reported path.`,
-		`Use only chord symbols from tele_board action "catalogue" (root + quality, optional /bass, or N.C.).`,
+		`Use chord symbols from tele_board action "catalogue" (root + quality, optional /bass, or N.C.); common spellings such as Cmaj7, C-7 or Cø are accepted and stored in the catalogue's spelling, and a refused symbol comes back with a suggestion.`,
 	},
 	Parameters: map[string]any{
 		"type": "object",
