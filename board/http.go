@@ -247,27 +247,9 @@ func (h *Handler) getBoard(w http.ResponseWriter, r *http.Request, ps httprouter
 //     in between, else 200 with the new board and ETag.
 func (h *Handler) putBoard(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	id := ps.ByName("board")
-	cur, err := h.get(id)
+	expected, err := h.checkRevisionedWrite(w, r, id, MaxBodyBytes)
 	if err != nil {
 		return err
-	}
-	if err := web.CheckJSONRequest(r, MaxBodyBytes); err != nil {
-		return err
-	}
-	capability, ok := bearer(r.Header)
-	if !ok {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
-		return errNoAuth
-	}
-	if err := h.store.Authorize(id, capability); err != nil {
-		return err
-	}
-	expected, ok := ifMatch(r.Header)
-	if !ok {
-		return errNoIfMatch
-	}
-	if expected != cur.Revision {
-		return &ConflictError{Current: cur.Revision}
 	}
 	var c Content
 	if err := web.DecodeJSON(r, MaxBodyBytes, &c); err != nil {
@@ -276,9 +258,8 @@ func (h *Handler) putBoard(w http.ResponseWriter, r *http.Request, ps httprouter
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	if ok, wait := h.writes.Allow(id); !ok {
-		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-			Message: "too many writes to this board; retry later", RetryAfter: wait}
+	if err := h.spendWrite(id); err != nil {
+		return err
 	}
 	b, err := h.store.Put(id, expected, c, AuthorBrowser)
 	if err != nil {
@@ -451,4 +432,54 @@ func bearer(h http.Header) (string, bool) {
 	}
 	token = strings.TrimSpace(token)
 	return token, token != ""
+}
+
+// checkWrite applies the checks every write to a board shares, in putBoard's order (steps 2–4): 404 for
+// an unknown board, 415/413 on the headers, 401/403 on the capability.
+func (h *Handler) checkWrite(w http.ResponseWriter, r *http.Request, id string, limit int64) error {
+	if _, err := h.get(id); err != nil {
+		return err
+	}
+	if err := web.CheckJSONRequest(r, limit); err != nil {
+		return err
+	}
+	capability, ok := bearer(r.Header)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
+		return errNoAuth
+	}
+	if err := h.store.Authorize(id, capability); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkRevisionedWrite is checkWrite and then step 5, for writes that make a revision: 428 without a
+// usable If-Match, 412 with currentRevision when it names another revision. It returns the revision
+// the write expects to replace.
+func (h *Handler) checkRevisionedWrite(w http.ResponseWriter, r *http.Request, id string, limit int64) (int64, error) {
+	if err := h.checkWrite(w, r, id, limit); err != nil {
+		return 0, err
+	}
+	expected, ok := ifMatch(r.Header)
+	if !ok {
+		return 0, errNoIfMatch
+	}
+	cur, err := h.get(id)
+	if err != nil {
+		return 0, err
+	}
+	if expected != cur.Revision {
+		return 0, &ConflictError{Current: cur.Revision}
+	}
+	return expected, nil
+}
+
+// spendWrite takes one write from the board's budget (step 7): 429 with Retry-After when it is spent.
+func (h *Handler) spendWrite(id string) error {
+	if ok, wait := h.writes.Allow(id); !ok {
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "too many writes to this board; retry later", RetryAfter: wait}
+	}
+	return nil
 }

@@ -148,27 +148,9 @@ type restoreRequest struct {
 // the write rate (429), then the commit (412 when another write won in between).
 func (h *Handler) restoreBoard(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	id := ps.ByName("board")
-	cur, err := h.get(id)
+	expected, err := h.checkRevisionedWrite(w, r, id, MaxRestoreBodyBytes)
 	if err != nil {
 		return err
-	}
-	if err := web.CheckJSONRequest(r, MaxRestoreBodyBytes); err != nil {
-		return err
-	}
-	capability, ok := bearer(r.Header)
-	if !ok {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
-		return errNoAuth
-	}
-	if err := h.store.Authorize(id, capability); err != nil {
-		return err
-	}
-	expected, ok := ifMatch(r.Header)
-	if !ok {
-		return errNoIfMatch
-	}
-	if expected != cur.Revision {
-		return &ConflictError{Current: cur.Revision}
 	}
 	var req restoreRequest
 	if err := web.DecodeJSON(r, MaxRestoreBodyBytes, &req); err != nil {
@@ -180,9 +162,8 @@ func (h *Handler) restoreBoard(w http.ResponseWriter, r *http.Request, ps httpro
 	if _, err := h.store.GetRevision(id, *req.Revision); err != nil {
 		return err
 	}
-	if ok, wait := h.writes.Allow(id); !ok {
-		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-			Message: "too many writes to this board; retry later", RetryAfter: wait}
+	if err := h.spendWrite(id); err != nil {
+		return err
 	}
 	b, err := h.store.Restore(id, expected, *req.Revision, AuthorBrowser)
 	if err != nil {

@@ -35,27 +35,15 @@ const maxRotateBytes = 1 << 10
 // `capability` event without the key tells open pages.
 func (h *Handler) rotateCapability(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	id := ps.ByName("board")
-	if _, err := h.get(id); err != nil {
-		return err
-	}
-	if err := web.CheckJSONRequest(r, maxRotateBytes); err != nil {
-		return err
-	}
-	capability, ok := bearer(r.Header)
-	if !ok {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
-		return errNoAuth
-	}
-	if err := h.store.Authorize(id, capability); err != nil {
+	if err := h.checkWrite(w, r, id, maxRotateBytes); err != nil {
 		return err
 	}
 	var body struct{}
 	if err := web.DecodeJSON(r, maxRotateBytes, &body); err != nil {
 		return err
 	}
-	if ok, wait := h.writes.Allow(id); !ok {
-		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-			Message: "too many changes to this board; retry later", RetryAfter: wait}
+	if err := h.spendWrite(id); err != nil {
+		return err
 	}
 	fresh, err := h.store.Rotate(id)
 	if err != nil {
