@@ -41,39 +41,6 @@ const (
 	ReceiptStopRequested = "stop-requested"
 )
 
-// The chat command errors (the stable codes of docs/api.md, plus bad_command, bad_text, the two bridge
-// failures and too_many_streams).
-var (
-	errBadCommand = func(msg string) *web.Error {
-		return web.NewError(http.StatusBadRequest, "bad_command", msg)
-	}
-	errBadText = func(msg string) *web.Error {
-		return web.NewError(http.StatusUnprocessableEntity, "bad_text", msg)
-	}
-	errRevoked = web.NewError(http.StatusGone, "revoked",
-		"this chat binding was revoked; run /tele <board> in Pi to connect again")
-	errDuplicateCommand = web.NewError(http.StatusConflict, "duplicate_command",
-		"this command id was already used with another body")
-	errCommandLimit = web.NewError(http.StatusTooManyRequests, "command_limit",
-		"this binding has taken all the commands it can remember; run /tele off and /tele <board> in Pi")
-	errStaleEpoch = web.NewError(http.StatusConflict, "stale_epoch",
-		"the command belongs to an earlier connection")
-	errStaleIdleVersion = web.NewError(http.StatusConflict, "stale_idle_version",
-		"Pi has moved on since this view; refresh before sending")
-	errStaleRun = web.NewError(http.StatusConflict, "stale_run",
-		"the run named by this command is not the current run")
-	errBusy = web.NewError(http.StatusConflict, "busy",
-		"Pi is busy, has queued messages, or another message is being sent")
-	errTerminalPrompt = web.NewError(http.StatusConflict, "terminal_prompt",
-		"a dialog is open in the Pi terminal; answer it there")
-	errSubmissionUncertain = web.NewError(http.StatusBadGateway, "submission_uncertain",
-		"the submit call to Pi failed or timed out; check the history and the Pi terminal before sending again")
-	errAbortFailed = web.NewError(http.StatusBadGateway, "abort_failed",
-		"the stop request did not reach Pi")
-	errRateLimited = web.NewError(http.StatusTooManyRequests, "rate_limited",
-		"too many commands; wait a moment")
-)
-
 // command is a decoded command body. Pointers tell a missing field from a zero one.
 type command struct {
 	Type        string  `json:"type"`
@@ -86,7 +53,7 @@ type command struct {
 
 // validate checks the shape of c: the fields of its type and only those, a canonical UUID id, and the
 // text rules of docs/api.md. It needs no state.
-func (c *command) validate() *web.Error {
+func (c *command) validate() error {
 	if u, err := uuid.Parse(c.ID); err != nil || u.String() != c.ID {
 		return errBadCommand("id must be a UUID in its canonical lower-case form")
 	}
@@ -118,7 +85,7 @@ func (c *command) validate() *web.Error {
 // command) or `!` (a shell command). Invisible means white space or a character that draws nothing
 // (see invisible): JavaScript's trim() strips U+FEFF, which Go's unicode.IsSpace keeps, so a check
 // that skipped only white space let "\uFEFF/reload" through to Pi as a command.
-func checkText(text string) *web.Error {
+func checkText(text string) error {
 	if n := utf16Len(text); n == 0 || n > MaxTextUnits {
 		return errBadText("text must be 1 to 8000 UTF-16 code units")
 	}
@@ -151,16 +118,16 @@ type record struct {
 	fp   [sha256.Size]byte
 	done chan struct{} // closed once the receipt is set
 
-	status int        // the accepted receipt: 202 and body
-	body   []byte     //
-	err    *web.Error // or the failure receipt (502)
+	status int    // the accepted receipt: 202 and body
+	body   []byte //
+	err    error  // or the failure receipt: errSubmissionUncertain or errAbortFailed (502)
 
 	follow *record // actFollow: the abort whose outcome this one shares
 }
 
 func (rec *record) write(w http.ResponseWriter, r *http.Request) {
 	if rec.err != nil {
-		web.WriteError(w, r, rec.err)
+		writeError(w, r, rec.err)
 		return
 	}
 	web.WriteJSON(w, rec.status, rec.body)

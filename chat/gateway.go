@@ -295,7 +295,7 @@ func (g *Gateway) first() (*sse.Subscription, sse.Event, error) {
 		if errors.Is(err, sse.ErrTooManyStreams) {
 			return nil, sse.Event{}, errTooManyStreams
 		}
-		return nil, sse.Event{}, errUnavailable
+		return nil, sse.Event{}, errClosed
 	}
 	return sub, sse.Event{Name: snapshotEvent, Seq: g.version, Data: g.snapshot}, nil
 }

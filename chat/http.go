@@ -15,17 +15,79 @@ import (
 // MaxPairBytes bounds a pairing body ({binding, invitation}).
 const MaxPairBytes = 4 << 10
 
-var (
-	errUnauthorized = web.NewError(http.StatusUnauthorized, "unauthorized",
-		"pair this browser with the link Pi shows after /tele <board>")
-	errInvitationInvalid = web.NewError(http.StatusForbidden, "invitation_invalid",
-		"this invitation is not valid; run /tele <board> in Pi for a new one")
-	errTooManyStreams = web.NewError(http.StatusTooManyRequests, "too_many_streams",
-		"this chat already has as many open streams as it allows; close a tab")
-	errUnavailable = web.NewError(http.StatusServiceUnavailable, "unavailable",
-		"the server is shutting down")
-	errNotFound = web.NewError(http.StatusNotFound, "not_found", "no such route")
-)
+// httpError maps the gateway's typed errors (and pairing's) to the API's *web.Error: the one place that
+// knows their statuses, codes and messages. A *web.Error (a body decoder's) passes as is; anything else
+// stays what it is and becomes a 500 in web.WriteError.
+func httpError(err error) error {
+	if ce, ok := errors.AsType[*commandError](err); ok {
+		if ce.text {
+			return web.NewError(http.StatusUnprocessableEntity, "bad_text", ce.reason)
+		}
+		return web.NewError(http.StatusBadRequest, "bad_command", ce.reason)
+	}
+	if rl, ok := errors.AsType[*rateLimitError](err); ok {
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "too many commands; wait a moment", RetryAfter: rl.retryAfter}
+	}
+	if rl, ok := errors.AsType[*pairing.RateLimitError](err); ok {
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "too many failed pairing attempts; wait and try again", RetryAfter: rl.RetryAfter}
+	}
+	switch {
+	case errors.Is(err, errNotPaired):
+		return web.NewError(http.StatusUnauthorized, "unauthorized",
+			"pair this browser with the link Pi shows after /tele <board>")
+	case errors.Is(err, pairing.ErrInvitationInvalid):
+		return web.NewError(http.StatusForbidden, "invitation_invalid",
+			"this invitation is not valid; run /tele <board> in Pi for a new one")
+	case errors.Is(err, errRevoked):
+		return web.NewError(http.StatusGone, "revoked",
+			"this chat binding was revoked; run /tele <board> in Pi to connect again")
+	case errors.Is(err, errDuplicateCommand):
+		return web.NewError(http.StatusConflict, "duplicate_command",
+			"this command id was already used with another body")
+	case errors.Is(err, errCommandLimit):
+		return web.NewError(http.StatusTooManyRequests, "command_limit",
+			"this binding has taken all the commands it can remember; run /tele off and /tele <board> in Pi")
+	case errors.Is(err, errStaleEpoch):
+		return web.NewError(http.StatusConflict, "stale_epoch",
+			"the command belongs to an earlier connection")
+	case errors.Is(err, errStaleIdleVersion):
+		return web.NewError(http.StatusConflict, "stale_idle_version",
+			"Pi has moved on since this view; refresh before sending")
+	case errors.Is(err, errStaleRun):
+		return web.NewError(http.StatusConflict, "stale_run",
+			"the run named by this command is not the current run")
+	case errors.Is(err, errBusy):
+		return web.NewError(http.StatusConflict, "busy",
+			"Pi is busy, has queued messages, or another message is being sent")
+	case errors.Is(err, errTerminalPrompt):
+		return web.NewError(http.StatusConflict, "terminal_prompt",
+			"a dialog is open in the Pi terminal; answer it there")
+	case errors.Is(err, errSubmissionUncertain):
+		return web.NewError(http.StatusBadGateway, "submission_uncertain",
+			"the submit call to Pi failed or timed out; check the history and the Pi terminal before sending again")
+	case errors.Is(err, errAbortFailed):
+		return web.NewError(http.StatusBadGateway, "abort_failed",
+			"the stop request did not reach Pi")
+	case errors.Is(err, errTooManyStreams):
+		return web.NewError(http.StatusTooManyRequests, "too_many_streams",
+			"this chat already has as many open streams as it allows; close a tab")
+	case errors.Is(err, errClosed):
+		return web.NewError(http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
+	case errors.Is(err, errNoRoute):
+		return web.NewError(http.StatusNotFound, "not_found", "no such route")
+	}
+	return err
+}
+
+// writeError writes err through httpError: every chat route answers its errors here.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	web.WriteError(w, r, httpError(err))
+}
+
+// errNoRoute is a path under /api/chat/ that names no route.
+var errNoRoute = errors.New("chat: no such route")
 
 // Register adds the chat routes (docs/api.md):
 //
@@ -58,7 +120,7 @@ type pairResponse struct {
 
 func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	if ps.ByName("binding") != "pair" {
-		web.WriteError(w, r, errNotFound)
+		writeError(w, r, errNoRoute)
 		return
 	}
 	var body struct {
@@ -66,29 +128,22 @@ func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprout
 		Invitation string `json:"invitation"`
 	}
 	if err := web.DecodeJSON(r, MaxPairBytes, &body); err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	b := g.cfg.Binding
 	cookie, expires, err := b.Redeem(body.Binding, body.Invitation)
 	if err != nil {
-		if rl, ok := errors.AsType[*pairing.RateLimitError](err); ok {
-			web.WriteError(w, r, &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-				Message: "too many failed pairing attempts; wait and try again", RetryAfter: rl.RetryAfter})
-			return
-		}
 		if errors.Is(err, pairing.ErrInvitationInvalid) {
 			g.log.Info("chat: pairing refused")
-			web.WriteError(w, r, errInvitationInvalid)
-			return
 		}
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	// Read after the redemption, so a rotation that finished before it is never handed out stale.
 	capability, err := g.cfg.Capability()
 	if err != nil { // the store never forgets a board: this is an internal fault, logged by WriteError
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	g.log.Info("chat: browser paired")
@@ -106,7 +161,7 @@ func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprout
 func (g *Gateway) authorize(r *http.Request, ps httprouter.Params) (pairing.Session, error) {
 	b := g.cfg.Binding
 	if !b.MatchID(ps.ByName("binding")) {
-		return pairing.Session{}, errUnauthorized
+		return pairing.Session{}, errNotPaired
 	}
 	if g.Revoked() {
 		return pairing.Session{}, errRevoked
@@ -116,14 +171,14 @@ func (g *Gateway) authorize(r *http.Request, ps httprouter.Params) (pairing.Sess
 	case errors.Is(err, pairing.ErrRevoked):
 		return pairing.Session{}, errRevoked
 	case err != nil:
-		return pairing.Session{}, errUnauthorized
+		return pairing.Session{}, errNotPaired
 	}
 	return s, nil
 }
 
 func (g *Gateway) handleView(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	if _, err := g.authorize(r, ps); err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	g.mu.Lock()
@@ -134,7 +189,7 @@ func (g *Gateway) handleView(w http.ResponseWriter, r *http.Request, ps httprout
 
 func (g *Gateway) handleStatus(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	if _, err := g.authorize(r, ps); err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	g.mu.Lock()
@@ -149,12 +204,12 @@ func (g *Gateway) handleStatus(w http.ResponseWriter, r *http.Request, ps httpro
 func (g *Gateway) handleEvents(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	session, err := g.authorize(r, ps)
 	if err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	sub, first, err := g.first()
 	if err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	ctx, cancel := context.WithCancel(r.Context())
@@ -166,39 +221,37 @@ func (g *Gateway) handleEvents(w http.ResponseWriter, r *http.Request, ps httpro
 
 func (g *Gateway) handleCommand(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	if !g.cfg.Binding.MatchID(ps.ByName("binding")) {
-		web.WriteError(w, r, errUnauthorized)
+		writeError(w, r, errNotPaired)
 		return
 	}
 	if g.Revoked() {
-		web.WriteError(w, r, errRevoked)
+		writeError(w, r, errRevoked)
 		return
 	}
 	if err := web.CheckJSONRequest(r, MaxCommandBytes); err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	if _, err := g.authorize(r, ps); err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	if ok, wait := g.limiter.Allow(g.cfg.Binding.ID()); !ok {
-		e := *errRateLimited
-		e.RetryAfter = wait
-		web.WriteError(w, r, &e)
+		writeError(w, r, &rateLimitError{retryAfter: wait})
 		return
 	}
 	var c command
 	if err := web.DecodeJSON(r, MaxCommandBytes, &c); err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	if err := c.validate(); err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	rec, act, watch, err := g.begin(&c)
 	if err != nil {
-		web.WriteError(w, r, err)
+		writeError(w, r, err)
 		return
 	}
 	switch act {

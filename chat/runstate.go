@@ -1,9 +1,6 @@
 package chat
 
-import (
-	"tele/web"
-	"time"
-)
+import "time"
 
 // Status values of the view (docs/projection.md).
 const (
@@ -75,7 +72,7 @@ func (s *runState) status() string {
 
 // sendRefusal is why a send cannot be accepted now, or nil. Order: a terminal dialog, then a stale
 // idleVersion, then anything busy.
-func (s *runState) sendRefusal(idleVersion int64) *web.Error {
+func (s *runState) sendRefusal(idleVersion int64) error {
 	switch {
 	case s.prompt:
 		return errTerminalPrompt

@@ -129,6 +129,19 @@ func testFifthStreamIsRefused(t *testing.T) {
 	}
 }
 
+// A stream asked for while the server shuts down (its hub closed) is refused with 503 unavailable, the
+// same answer as the board streams give.
+func TestStreamAfterShutdownIsUnavailable(t *testing.T) {
+	e := newEnv(t)
+	c := e.pair()
+	e.hub.Close()
+	s, r := e.openStream(c)
+	want := `{"error":{"code":"unavailable","message":"the server is shutting down"}}`
+	if s != nil || r.status != 503 || string(r.body) != want {
+		t.Fatalf("after shutdown: %d %s", r.status, r.body)
+	}
+}
+
 func TestRevokeClosesEveryStream(t *testing.T) {
 	e := newEnv(t)
 	a, b := e.pair(), e.pair()
