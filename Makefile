@@ -14,7 +14,7 @@ FUZZTIME    ?= 10s
 # Where tele must build: Pi and its bridge run on all of these.
 PLATFORMS   := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: run build install test e2e bench lint fmt vet staticcheck cross fuzz clean pi-package
+.PHONY: run build install test e2e e2e-live bench lint fmt vet staticcheck cross fuzz clean pi-package
 
 ## run: serve boards on 127.0.0.1:4317 (TELE_PORT, TELE_DATA or `make run ARGS="--port 5000"` change it)
 run:
@@ -39,6 +39,13 @@ test: lint cross $(NODE_STAMPS)
 ## e2e: only the end-to-end probes (the built binary, Chromium, Pi)
 e2e: $(NODE_STAMPS)
 	$(GO) test -race -count=1 -timeout 45m -v ./e2e/...
+
+## e2e-live: the chat panel's three inputs (history, a board change through tele_board, stop while streaming)
+## against TELE_TEST_MODEL=<provider/model> as configured in your own Pi (PI_CODING_AGENT_DIR, else
+## ~/.pi/agent; only Pi reads its credentials). Temporary data, sessions and ports. Never part of make test.
+## Without TELE_TEST_MODEL it runs against the fake model registered as a configured provider.
+e2e-live: $(NODE_STAMPS)
+	TELE_TEST_MODEL="$(TELE_TEST_MODEL)" $(GO) test -tags live -race -count=1 -timeout 45m -v -run '^TestLive$$' ./e2e
 
 ## bench: every benchmark, 5 rounds (compare runs with benchstat)
 bench:

@@ -116,6 +116,8 @@ type PiOptions struct {
 	NoTeleArgs bool     // leave out --tele-port 0 --tele-data (for a Pi without the bridge)
 	Trust      bool     // trust the working directory's .pi folder for this run (Pi 1.x: --approve)
 	Path       string   // PATH for Pi (after the line's own Node); the test process's PATH when empty
+	Model      string   // --model as provider/model; the fake model when empty
+	AgentDir   string   // Pi's agent dir, prepared by the caller; <Home>/agent naming the fake model when empty
 }
 
 // Pi is a running `pi --mode rpc`, driven over JSON lines on stdin/stdout.
@@ -154,11 +156,17 @@ func StartPi(t testing.TB, model *FakeModel, o PiOptions) *Pi {
 	if o.DataDir == "" {
 		o.DataDir = filepath.Join(o.Home, "tele-data")
 	}
-	agent := filepath.Join(o.Home, "agent")
-	if err := model.WriteModelsJSON(agent); err != nil {
-		t.Fatal(err)
+	agent := o.AgentDir
+	if agent == "" {
+		agent = filepath.Join(o.Home, "agent")
+		if err := model.WriteModelsJSON(agent); err != nil {
+			t.Fatal(err)
+		}
 	}
-	args := []string{cli, "--mode", "rpc", "--model", "fake/fake-model"}
+	if o.Model == "" {
+		o.Model = "fake/fake-model"
+	}
+	args := []string{cli, "--mode", "rpc", "--model", o.Model}
 	for _, e := range o.Extensions {
 		args = append(args, "-e", e)
 	}
