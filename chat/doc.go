@@ -1,12 +1,11 @@
-// Package chat is the paired chat of one binding (docs/api.md, docs/projection.md): the display projection of Pi's current
-// branch, the run state, the browser's send and abort commands, and the private chat routes and streams.
+// Package chat is the paired chat of one binding (docs/api.md): the run state, the browser's send and
+// abort commands, and the private chat routes and streams. The display projection of Pi's branch is
+// package projection.
 //
-// Two halves:
-//
-//   - the projection (item.go, projection*.go, utf16.go): raw branch entries in, strict display items out;
-//   - the gateway (gateway.go, runstate.go, commands.go, view.go, http.go): one Gateway per binding owns a
-//     Projector, the run state (status, idleVersion, runId, notice), the remembered commands, and
-//     publishes one complete `snapshot` to the chat hub topic "chat/<binding>" on every change.
+// One Gateway per binding owns a projection.Projector, the run state (status, idleVersion, runId,
+// notice), the remembered commands, and publishes one complete `snapshot` to the chat hub topic
+// "chat/<binding>" on every change. The core returns typed errors (errors.go); http.go alone maps them
+// to statuses and codes.
 //
 // The host feeds the gateway from the link (ApplyBranch, SetStreaming, SetState, AgentStart, TurnEnd,
 // Settled, InputObserved, Revoke) and the gateway calls the bridge (Bridge.Send,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tele/pairing"
+	"tele/projection"
 	"tele/sse"
 	"tele/web"
 )
@@ -59,7 +60,7 @@ type Gateway struct {
 	// projMu serializes projection work (ApplyBranch, SetStreaming) without holding mu, so commands and
 	// views are not held up by a large branch. Lock order: projMu, then mu.
 	projMu      sync.Mutex
-	proj        *Projector
+	proj        *projection.Projector
 	projVersion uint64   // of the projection in items
 	spare       [][]byte // the next items (projMu); the projector's encodings are never modified
 
@@ -85,7 +86,7 @@ func NewGateway(cfg Config) *Gateway {
 		log:           cfg.Logger,
 		topic:         Topic(cfg.Binding.ID()),
 		bridgeTimeout: cfg.BridgeTimeout,
-		proj:          NewProjector(),
+		proj:          projection.NewProjector(),
 		run:           newRunState(),
 		commands:      make(map[string]*record),
 		itemsSize:     len("[]"),
@@ -133,7 +134,7 @@ func (g *Gateway) projectedLocked(then func()) {
 	fresh := g.proj.Version() != g.projVersion
 	if fresh {
 		g.projVersion = g.proj.Version()
-		g.spare, size, truncated = g.proj.appendItemEncodings(g.spare[:0]) // shared bytes: only copied from
+		g.spare, size, truncated = g.proj.AppendItemEncodings(g.spare[:0]) // shared bytes: only copied from
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"tele/projection"
 	"testing"
 
 	"tele/sse"
@@ -25,7 +26,7 @@ func BenchmarkPublishSnapshot(b *testing.B) {
 		e := newEnv(b)
 		c := e.pair()
 		var all []string
-		for i := range MaxViewItems {
+		for i := range projection.MaxViewItems {
 			all = append(all, benchEntry(i))
 		}
 		if err := e.gw.ApplyBranch(true, []byte("["+strings.Join(all, ",")+"]")); err != nil {
@@ -41,7 +42,7 @@ func BenchmarkPublishSnapshot(b *testing.B) {
 			ss = append(ss, s)
 		}
 		b.SetBytes(int64(len(e.snapshotBytes())))
-		i := MaxViewItems
+		i := projection.MaxViewItems
 		b.ResetTimer()
 		for b.Loop() {
 			if err := e.gw.ApplyBranch(false, []byte("["+benchEntry(i)+"]")); err != nil {
@@ -56,7 +57,7 @@ func BenchmarkPublishSnapshot(b *testing.B) {
 	b.Run("bare-sse", func(b *testing.B) {
 		e := newEnv(b)
 		var all []string
-		for i := range MaxViewItems {
+		for i := range projection.MaxViewItems {
 			all = append(all, benchEntry(i))
 		}
 		e.gw.ApplyBranch(true, []byte("["+strings.Join(all, ",")+"]"))

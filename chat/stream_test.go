@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"tele/projection"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -231,7 +232,7 @@ func TestSnapshotIsOneDataLine(t *testing.T) {
 		if want := string(sse.Encode(sse.Event{Name: "snapshot", Data: doc})); ev != want {
 			t.Fatalf("frame %q,\nwant %q", ev, want)
 		}
-		var v struct{ Items []Item }
+		var v struct{ Items []projection.Item }
 		if err := json.Unmarshal(doc, &v); err != nil || len(v.Items) != n {
 			t.Fatalf("%s: %v", doc, err)
 		}

@@ -1,6 +1,10 @@
 package chat
 
-import "strconv"
+import (
+	"strconv"
+
+	"tele/projection"
+)
 
 // View is the chat view of one binding (docs/projection.md): the display projection with its run status.
 //
@@ -16,7 +20,7 @@ type View struct {
 	RunID       string // "" is null
 	Notice      string // "" is null
 	Truncated   bool
-	Items       []Item
+	Items       []projection.Item
 	Version     int64 // the snapshot counter: the Seq of the `snapshot` event that carried this view
 }
 
@@ -87,4 +91,4 @@ func appendNullable(b []byte, s string) []byte {
 
 // appendString appends s as a JSON string, as encoding/json would. The strings here are server-made
 // (base64url ids, codes), but encode them properly anyway.
-func appendString(b []byte, s string) []byte { return appendJSONString(b, s) }
+func appendString(b []byte, s string) []byte { return projection.AppendJSONString(b, s) }

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"tele/projection"
 	"testing"
 )
 
 func TestViewJSON(t *testing.T) {
 	v := View{Epoch: "ep", IdleVersion: 3, Status: StatusRunning, RunID: "r1", Notice: NoticeStopRequested,
-		Items: []Item{{ID: "u1", Role: "user", Text: "hi"}}, Version: 9}
+		Items: []projection.Item{{ID: "u1", Role: "user", Text: "hi"}}, Version: 9}
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +26,7 @@ func TestViewJSON(t *testing.T) {
 	// Every string is escaped as encoding/json escapes it (bad UTF-8 too, outside items, which refuse it):
 	// the document is one line.
 	odd := "a\nb\r\u2028<&>\"\\\x01\xff"
-	v = View{Epoch: odd, Status: odd, RunID: odd, Notice: odd, Items: []Item{{ID: odd[:len(odd)-1], Role: "user", Text: odd[:len(odd)-1]}}}
+	v = View{Epoch: odd, Status: odd, RunID: odd, Notice: odd, Items: []projection.Item{{ID: odd[:len(odd)-1], Role: "user", Text: odd[:len(odd)-1]}}}
 	b, err = json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)

@@ -10,10 +10,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"tele/projection"
 	"testing"
 	"time"
-
-	"tele/chat"
 )
 
 // Publishing one chat snapshot to 4 paired streams (issue 4: host ≤ 2× bare):
@@ -102,7 +101,7 @@ func benchEvents(body io.Reader, got chan<- []byte) {
 // setupHostBench starts a host with the fixture branch and 4 paired streams. publish appends one entry
 // and waits until all 4 streams have the new snapshot; last returns the last snapshot frame read.
 func setupHostBench(b *testing.B) (publish func(), last func() []byte) {
-	fixture, err := os.ReadFile("../chat/testdata/pi-branch-example.json")
+	fixture, err := os.ReadFile("../projection/testdata/pi-branch-example.json")
 	if err != nil {
 		b.Skipf("fixture: %v", err)
 	}
@@ -157,7 +156,7 @@ func setupHostBench(b *testing.B) (publish func(), last func() []byte) {
 			frame = wait(b, got, "snapshot")
 		}
 	}
-	for range chat.MaxViewItems { // a full view: every measured snapshot has the same size
+	for range projection.MaxViewItems { // a full view: every measured snapshot has the same size
 		publish()
 	}
 	last = func() []byte {

@@ -57,7 +57,7 @@ func await(t *testing.T, s *sseClient, what string, cond func(view map[string]js
 }
 
 func TestNotesDriveTheChatView(t *testing.T) {
-	fixture, err := os.ReadFile("../chat/testdata/pi-branch-example.json")
+	fixture, err := os.ReadFile("../projection/testdata/pi-branch-example.json")
 	if err != nil {
 		t.Fatalf("fixture: %v", err)
 	}

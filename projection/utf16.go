@@ -1,4 +1,4 @@
-package chat
+package projection
 
 import "unicode/utf16"
 
@@ -7,7 +7,7 @@ import "unicode/utf16"
 // sequences that are not valid UTF-8 count as one unit each, as the U+FFFD they become on the wire.
 
 // utf16Len returns the number of UTF-16 code units of s.
-func utf16Len(s string) int {
+func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s { // an invalid byte reads as U+FFFD: one unit
 		n += utf16.RuneLen(r)

@@ -1,4 +1,4 @@
-package chat
+package projection
 
 import (
 	"bytes"
@@ -558,7 +558,7 @@ func TestProjectionIDsAtMost160Units(t *testing.T) {
 		t.Fatalf("%d items", len(items))
 	}
 	for _, it := range items {
-		if n := utf16Len(it.ID); n > MaxItemIDUnits || !strings.HasPrefix(it.ID, long[:100]) && !strings.HasPrefix(it.ID, "ggg") {
+		if n := UTF16Len(it.ID); n > MaxItemIDUnits || !strings.HasPrefix(it.ID, long[:100]) && !strings.HasPrefix(it.ID, "ggg") {
 			t.Fatalf("id %q: %d units", it.ID, n)
 		}
 	}
@@ -592,19 +592,19 @@ func TestProjectionTextUTF16Limit(t *testing.T) {
 			// Both as a single block and as two joined blocks (the join is cut too).
 			_, items, _ := pjProject(t, pjBranch(pjUser("u1", tc.text)))
 			if len(items) != 1 || items[0].Text != tc.want {
-				t.Fatalf("got %d units (%d bytes), want %d units", utf16Len(items[0].Text), len(items[0].Text), utf16Len(tc.want))
+				t.Fatalf("got %d units (%d bytes), want %d units", UTF16Len(items[0].Text), len(items[0].Text), UTF16Len(tc.want))
 			}
 			_, items, _ = pjProject(t, pjBranch(pjAsst("a1", "stop", pjText(tc.text), pjText("tail"))))
-			if !utf8.ValidString(items[0].Text) || utf16Len(items[0].Text) > MaxItemTextUnits ||
+			if !utf8.ValidString(items[0].Text) || UTF16Len(items[0].Text) > MaxItemTextUnits ||
 				!strings.HasPrefix(tc.text+"\n\ntail", items[0].Text) {
-				t.Fatalf("joined: %d units", utf16Len(items[0].Text))
+				t.Fatalf("joined: %d units", UTF16Len(items[0].Text))
 			}
 		})
 	}
 	// Tool names: at most 100 units.
 	_, items, _ := pjProject(t, pjBranch(pjAsst("a1", "toolUse", pjToolCall("c", strings.Repeat("名", 150), `{}`))))
 	if items[0].Name != strings.Repeat("名", 100) {
-		t.Fatalf("name cut to %d units", utf16Len(items[0].Name))
+		t.Fatalf("name cut to %d units", UTF16Len(items[0].Name))
 	}
 }
 
@@ -711,9 +711,9 @@ func TestProjectionEncodesChangedItemsOnly(t *testing.T) {
 	es = append(es, pjAsst("a1", "toolUse", pjText("calling"), pjToolCall("c1", "bash", `{}`)))
 	p, _, _ := pjProject(t, pjBranch(es...))
 	encodings := func() [][]byte {
-		parts, size, _ := p.appendItemEncodings(nil)
+		parts, size, _ := p.AppendItemEncodings(nil)
 		js, _ := p.ItemsJSON()
-		if want := len(appendItemsArray(nil, parts)); size != want || len(js) != want {
+		if want := len(parts) + 1 + len(bytes.Join(parts, nil)); size != want || len(js) != want {
 			t.Fatalf("size %d, ItemsJSON %d bytes, joined %d", size, len(js), want)
 		}
 		return parts
@@ -781,7 +781,7 @@ func TestProjectionEncodesChangedItemsOnly(t *testing.T) {
 }
 
 func encodings2(p *Projector) [][]byte {
-	parts, _, _ := p.appendItemEncodings(nil)
+	parts, _, _ := p.AppendItemEncodings(nil)
 	return parts
 }
 

@@ -1,4 +1,4 @@
-package chat
+package projection
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package chat
+package projection
 
 import (
 	"strings"
@@ -22,8 +22,8 @@ func TestUTF16Len(t *testing.T) {
 		{"\xff", 1},
 		{"\xe4\xb8", 2}, // truncated sequence: each byte is one U+FFFD
 	} {
-		if got := utf16Len(tc.in); got != tc.want {
-			t.Errorf("utf16Len(%q) = %d, want %d", tc.in, got, tc.want)
+		if got := UTF16Len(tc.in); got != tc.want {
+			t.Errorf("UTF16Len(%q) = %d, want %d", tc.in, got, tc.want)
 		}
 		if utf8.ValidString(tc.in) {
 			if js := len(utf16.Encode([]rune(tc.in))); js != tc.want {
@@ -56,7 +56,7 @@ func TestUTF16Cut(t *testing.T) {
 	// The docs/projection.md limit on a text of emoji and CJK: the cut lands on a rune boundary.
 	s := strings.Repeat("中", MaxItemTextUnits-1) + "😀" + "x"
 	got := cutUTF16(s, MaxItemTextUnits)
-	if !utf8.ValidString(got) || utf16Len(got) != MaxItemTextUnits-1 || !strings.HasSuffix(got, "中") {
-		t.Fatalf("cut of CJK+emoji at the limit: %d units, valid %v", utf16Len(got), utf8.ValidString(got))
+	if !utf8.ValidString(got) || UTF16Len(got) != MaxItemTextUnits-1 || !strings.HasSuffix(got, "中") {
+		t.Fatalf("cut of CJK+emoji at the limit: %d units, valid %v", UTF16Len(got), utf8.ValidString(got))
 	}
 }

@@ -1,4 +1,4 @@
-package chat
+package projection
 
 import (
 	"errors"
@@ -217,12 +217,12 @@ func (p *Projector) ItemsJSON() (items []byte, truncated bool) {
 	return p.winJSON, p.winTrunc
 }
 
-// appendItemEncodings appends the JSON object of each item of the view (Items, oldest first) to parts,
+// AppendItemEncodings appends the JSON object of each item of the view (Items, oldest first) to parts,
 // and returns them with the size of the JSON array they make (brackets and commas included) and
 // whether older items were cut. Each item is encoded once, when it is made or changes: the bytes are
 // shared and never modified (a changed item gets new ones), so they stay valid after later calls.
 // Joined with commas inside brackets they are ItemsJSON, without building it.
-func (p *Projector) appendItemEncodings(parts [][]byte) (_ [][]byte, size int, truncated bool) {
+func (p *Projector) AppendItemEncodings(parts [][]byte) (_ [][]byte, size int, truncated bool) {
 	p.window()
 	for k := p.winLive - 1; k >= 0; k-- {
 		parts = append(parts, p.live.at(k).enc)

@@ -1,4 +1,4 @@
-package chat
+package projection
 
 import (
 	"fmt"
@@ -75,7 +75,7 @@ func (g *branchGen) text(size int) {
 			sb.WriteByte(' ')
 		}
 	}
-	g.b = appendJSONString(g.b, sb.String())
+	g.b = AppendJSONString(g.b, sb.String())
 }
 
 // size draws a size around mean with a long tail.

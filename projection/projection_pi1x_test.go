@@ -1,4 +1,4 @@
-package chat
+package projection
 
 // Pi 1.x branches (issue 10): a real branch of Pi 1.6.0 (testdata/pi-branch-1.6.0.json, captured with the
 // fake model: tool calls, an aborted reply, a failed request, a compaction, and the system messages 1.x

@@ -1,4 +1,4 @@
-package chat
+package projection
 
 import (
 	"errors"
@@ -56,7 +56,7 @@ type Item struct {
 
 // Validate reports whether the item keeps the rules of docs/projection.md.
 func (it Item) Validate() error {
-	if it.ID == "" || !utf8.ValidString(it.ID) || utf16Len(it.ID) > MaxItemIDUnits {
+	if it.ID == "" || !utf8.ValidString(it.ID) || UTF16Len(it.ID) > MaxItemIDUnits {
 		return errors.New("chat item: bad id")
 	}
 	switch it.Role {
@@ -64,14 +64,14 @@ func (it Item) Validate() error {
 		if it.Name != "" || it.Status != "" || it.Code != "" {
 			return fmt.Errorf("chat item %s: fields of another role", it.Role)
 		}
-		if !utf8.ValidString(it.Text) || utf16Len(it.Text) > MaxItemTextUnits {
+		if !utf8.ValidString(it.Text) || UTF16Len(it.Text) > MaxItemTextUnits {
 			return fmt.Errorf("chat item %s: bad text", it.Role)
 		}
 	case RoleTool:
 		if it.Text != "" || it.Code != "" {
 			return errors.New("chat item tool: fields of another role")
 		}
-		if it.Name == "" || !utf8.ValidString(it.Name) || utf16Len(it.Name) > MaxItemNameUnits {
+		if it.Name == "" || !utf8.ValidString(it.Name) || UTF16Len(it.Name) > MaxItemNameUnits {
 			return errors.New("chat item tool: bad name")
 		}
 		switch it.Status {
@@ -107,13 +107,13 @@ func (it Item) MarshalJSON() ([]byte, error) {
 // appendItemJSON appends the JSON object of a valid item.
 func appendItemJSON(dst []byte, it *Item) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = appendJSONString(dst, it.ID)
+	dst = AppendJSONString(dst, it.ID)
 	dst = append(dst, `,"role":"`...)
 	dst = append(dst, it.Role...)
 	switch it.Role {
 	case RoleTool:
 		dst = append(dst, `","name":`...)
-		dst = appendJSONString(dst, it.Name)
+		dst = AppendJSONString(dst, it.Name)
 		dst = append(dst, `,"status":"`...)
 		dst = append(dst, it.Status...)
 		dst = append(dst, `"}`...)
@@ -123,7 +123,7 @@ func appendItemJSON(dst []byte, it *Item) []byte {
 		dst = append(dst, `"}`...)
 	default:
 		dst = append(dst, `","text":`...)
-		dst = appendJSONString(dst, it.Text)
+		dst = AppendJSONString(dst, it.Text)
 		dst = append(dst, '}')
 	}
 	return dst
@@ -141,8 +141,8 @@ var jsonSafe = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// appendJSONString appends s as a JSON string. Invalid UTF-8 becomes \ufffd.
-func appendJSONString(dst []byte, s string) []byte {
+// AppendJSONString appends s as a JSON string. Invalid UTF-8 becomes \ufffd.
+func AppendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
