@@ -220,6 +220,9 @@ func TestBoardHistory(t *testing.T) {
 	phone := b.newPage(t, viewport(390, 844), darkScheme())
 	openBoard(phone, h.Server, "hist", capability)
 	switchLanguageScripted(phone, "zh-CN")
+	// On a phone the chat panel docked at the bottom covers the lower part of the window, where the
+	// toolbar sits after the page loads; a musician scrolls the control up before tapping it.
+	evalJS[chromedp.Void](phone, `document.getElementById('history-toggle').scrollIntoView({block: 'center'})`)
 	phone.do(chromedp.Click(chromedp.ID("history-toggle")))
 	phone.waitJS(`document.querySelectorAll('#history-list .history-row').length === 4`, "four rows on the phone")
 	if w := evalJS[float64](phone, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
