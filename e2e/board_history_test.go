@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // linkHost is a real `tele host` driven over its link (stdin/stdout JSON lines) by this test standing
@@ -206,7 +207,9 @@ func TestBoardHistory(t *testing.T) {
 	p.screenshot("board", "history-panel-desktop-en")
 
 	// Restore this version (Pi's) from the panel: revision 4, restored from 2.
-	p.do(chromedp.Click(chromedp.ID("history-restore")))
+	// By keyboard, as a keyboard user restores: a mouse click computed its point while the full-page
+	// screenshot's layout settled and, now and then, landed beside the button (no request was sent).
+	p.do(chromedp.Focus(chromedp.ID("history-restore")), chromedp.KeyEvent(kb.Enter))
 	p.waitJS(barTextJS(1, 0)+` === "Bb7"`, "the restored chord in the grid")
 	p.waitJS(`document.querySelector('#history-list .history-row').dataset.rev === '4'`, "the new revision listed live")
 
