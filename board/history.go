@@ -220,29 +220,12 @@ func (s *Store) Restore(id string, expectedRevision, from int64, author Author) 
 	if !author.Valid() {
 		return Board{}, fmt.Errorf("board: invalid author %q", author)
 	}
-	s.closeMu.RLock()
-	defer s.closeMu.RUnlock()
-	if s.closed {
-		return Board{}, ErrClosed
-	}
-	e := s.entry(id)
-	if e == nil {
-		return Board{}, ErrNotFound
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	cur := e.cur.Load()
-	if cur.Revision != expectedRevision {
-		return Board{}, &ConflictError{Current: cur.Revision}
-	}
-	src, err := s.revisionOf(id, e, from)
-	if err != nil {
-		return Board{}, err
-	}
-	b := Board{ID: id, Revision: cur.Revision + 1, Content: src.Content, UpdatedAt: s.stamp(), Author: author, RestoredFrom: from}
-	b, err = s.commit(e, b)
-	if err != nil {
-		return Board{}, fmt.Errorf("cannot write board %q: %w", id, err)
-	}
-	return b, nil
+	return s.writeAt(id, expectedRevision, func(e *entry, cur *Board) (Board, error) {
+		src, err := s.revisionOf(id, e, from)
+		if err != nil {
+			return Board{}, err
+		}
+		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: src.Content, UpdatedAt: s.stamp(), Author: author, RestoredFrom: from})
+		return committed(id, b, err)
+	})
 }

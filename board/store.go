@@ -422,6 +422,16 @@ func (s *Store) Put(id string, expectedRevision int64, c Content, author Author)
 	if err := c.Validate(); err != nil {
 		return Board{}, err
 	}
+	return s.writeAt(id, expectedRevision, func(e *entry, cur *Board) (Board, error) {
+		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
+		return committed(id, b, err)
+	})
+}
+
+// writeAt runs write, which commits board id's next revision, under the board's commit lock, once the
+// store is open, the board exists and its current revision is expectedRevision (else ErrClosed,
+// ErrNotFound or *ConflictError). Put and Restore share it, so their checks cannot drift apart.
+func (s *Store) writeAt(id string, expectedRevision int64, write func(e *entry, cur *Board) (Board, error)) (Board, error) {
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
 	if s.closed {
@@ -437,7 +447,11 @@ func (s *Store) Put(id string, expectedRevision int64, c Content, author Author)
 	if cur.Revision != expectedRevision {
 		return Board{}, &ConflictError{Current: cur.Revision}
 	}
-	b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
+	return write(e, cur)
+}
+
+// committed wraps a commit's I/O error with the board it was for.
+func committed(id string, b Board, err error) (Board, error) {
 	if err != nil {
 		return Board{}, fmt.Errorf("cannot write board %q: %w", id, err)
 	}
