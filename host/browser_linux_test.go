@@ -10,55 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"tele/webbrowser/browsertest"
 )
-
-// fakeBrowser is a browser command as a user names it in BROWSER: a script that writes its arguments
-// and the content of the file it was given into the fifo record; reading the fifo awaits its run.
-func fakeBrowser(t *testing.T) (cmd, record string) {
-	t.Helper()
-	dir := t.TempDir()
-	record = filepath.Join(dir, "record")
-	if err := syscall.Mkfifo(record, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd = filepath.Join(dir, "browser")
-	script := "#!/bin/sh\n{\n" +
-		"for a in \"$@\"; do printf 'arg %s\\n' \"$a\"; done\n" +
-		"for a in \"$@\"; do [ -f \"$a\" ] && cat \"$a\"; done\n" +
-		"} > " + record + "\n"
-	if err := os.WriteFile(cmd, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, record
-}
-
-// browserRun is one run of the fake browser: its arguments and the page of the file it got.
-type browserRun struct {
-	args []string
-	page string
-}
-
-func awaitBrowser(t *testing.T, record string) browserRun {
-	t.Helper()
-	got := make(chan string, 1)
-	go func() {
-		b, _ := os.ReadFile(record)
-		got <- string(b)
-	}()
-	var s string
-	select {
-	case s = <-got:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the browser command did not run")
-	}
-	args, page, _ := strings.Cut(s, "<!doctype html>")
-	var r browserRun
-	for _, l := range strings.Split(strings.TrimSpace(args), "\n") {
-		r.args = append(r.args, strings.TrimPrefix(l, "arg "))
-	}
-	r.page = page
-	return r
-}
 
 // awaitRemoved waits, with inotify, until path is gone.
 func awaitRemoved(t *testing.T, path string) {
@@ -101,7 +55,7 @@ func awaitRemoved(t *testing.T, path string) {
 // in a 0700 directory that forwards to the invitation; the browser's command line holds only the
 // file's path; the file goes when the invitation is redeemed, replaced, or the host stops.
 func TestBrowserOpensThroughARedirectFile(t *testing.T) {
-	cmd, record := fakeBrowser(t)
+	cmd, record := browsertest.Fake(t)
 	fb := startHost(t, hostOpts{cfg: func(c *Config) { c.Browser = []string{cmd} }})
 	dir := filepath.Join(fb.dir, BrowserDir)
 	// A file a crashed host left behind is removed at start.
@@ -119,20 +73,20 @@ func TestBrowserOpensThroughARedirectFile(t *testing.T) {
 
 	check := func(invite string) string {
 		t.Helper()
-		run := awaitBrowser(t, record)
+		run := browsertest.Await(t, record)
 		secret := fragment(t, invite).Get("invite")
-		if len(run.args) != 1 || filepath.Dir(run.args[0]) != dir || strings.Contains(strings.Join(run.args, " "), secret) {
-			t.Fatalf("the browser's arguments %q, want only a file in %s", run.args, dir)
+		if len(run.Args) != 1 || filepath.Dir(run.Args[0]) != dir || strings.Contains(strings.Join(run.Args, " "), secret) {
+			t.Fatalf("the browser's arguments %q, want only a file in %s", run.Args, dir)
 		}
-		if !strings.Contains(run.page, `content="0;url=`+html.EscapeString(invite)+`"`) {
-			t.Fatalf("the redirect page does not forward to the invitation:\n%s", run.page)
+		if !strings.Contains(run.Page, `content="0;url=`+html.EscapeString(invite)+`"`) {
+			t.Fatalf("the redirect page does not forward to the invitation:\n%s", run.Page)
 		}
-		for path, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, run.args[0]: 0o600} {
+		for path, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, run.Args[0]: 0o600} {
 			if fi, err := os.Lstat(path); err != nil || fi.Mode() != want {
 				t.Fatalf("%s: mode %v (%v), want %v", path, fi.Mode(), err, want)
 			}
 		}
-		return run.args[0]
+		return run.Args[0]
 	}
 
 	// Redeemed: gone.

@@ -7,52 +7,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"tele/webbrowser/browsertest"
 )
-
-// fakeBrowser is a browser command as a user would name it in BROWSER: a script that records its
-// arguments and the content of the file it was given, then exits.
-func fakeBrowser(t *testing.T) (cmd, record string) {
-	t.Helper()
-	dir := t.TempDir()
-	record = filepath.Join(dir, "record")
-	if err := syscall.Mkfifo(record, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd = filepath.Join(dir, "browser")
-	script := "#!/bin/sh\n{\n" +
-		"for a in \"$@\"; do printf 'arg %s\\n' \"$a\"; done\n" +
-		"for a in \"$@\"; do [ -f \"$a\" ] && cat \"$a\"; done\n" +
-		"} > " + record + "\n"
-	if err := os.WriteFile(cmd, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, record
-}
-
-// waitRecord reads what the fake browser wrote into its fifo: the read ends when the script is done.
-func waitRecord(t *testing.T, record string) string {
-	t.Helper()
-	got := make(chan string, 1)
-	go func() {
-		b, _ := os.ReadFile(record)
-		got <- string(b)
-	}()
-	select {
-	case s := <-got:
-		return s
-	case <-time.After(20 * time.Second):
-		t.Fatal("the browser command did not run")
-		return ""
-	}
-}
 
 const link = "http://127.0.0.1:4317/b/songs#binding=Qm-id&invite=k2-secret-invitation"
 
 func TestOpenPutsNoSecretOnTheCommandLine(t *testing.T) {
-	cmd, record := fakeBrowser(t)
+	cmd, record := browsertest.Fake(t)
 	dir := filepath.Join(t.TempDir(), "browser")
 	o := Opener{Dir: dir, Command: []string{cmd, "--new-window"}}
 	ended := make(chan struct{})
@@ -60,16 +23,15 @@ func TestOpenPutsNoSecretOnTheCommandLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := waitRecord(t, record)
-	args, page, _ := strings.Cut(got, "<!doctype html>")
-	lines := strings.Split(strings.TrimSpace(args), "\n")
-	if len(lines) != 2 || lines[0] != "arg --new-window" || !strings.HasPrefix(lines[1], "arg "+dir+string(filepath.Separator)) {
+	run := browsertest.Await(t, record)
+	lines, page := run.Args, run.Page
+	if len(lines) != 2 || lines[0] != "--new-window" || !strings.HasPrefix(lines[1], dir+string(filepath.Separator)) {
 		t.Fatalf("the browser's arguments: %q", lines)
 	}
-	if strings.Contains(args, "invite") || strings.Contains(args, "k2-secret") || strings.Contains(args, "http") {
+	if args := strings.Join(lines, " "); strings.Contains(args, "invite") || strings.Contains(args, "k2-secret") || strings.Contains(args, "http") {
 		t.Fatalf("a secret on the command line: %q", args)
 	}
-	file := strings.TrimPrefix(lines[1], "arg ")
+	file := lines[1]
 	if !strings.Contains(page, `<meta http-equiv="refresh" content="0;url=http://127.0.0.1:4317/b/songs#binding=Qm-id&amp;invite=k2-secret-invitation">`) {
 		t.Fatalf("the redirect page: %s", page)
 	}
@@ -92,15 +54,15 @@ func TestOpenPutsNoSecretOnTheCommandLine(t *testing.T) {
 }
 
 func TestOpenPlaceholderAndContextEnd(t *testing.T) {
-	cmd, record := fakeBrowser(t)
+	cmd, record := browsertest.Fake(t)
 	o := Opener{Dir: filepath.Join(t.TempDir(), "b"), Command: []string{cmd, "--url=%s", "--x"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done, err := o.Open(ctx, link, make(chan struct{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.SplitN(waitRecord(t, record), "<!doctype", 2)[0], "\n")
-	if !strings.HasPrefix(lines[0], "arg --url="+o.Dir) || lines[1] != "arg --x" {
+	lines := browsertest.Await(t, record).Args
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "--url="+o.Dir) || lines[1] != "--x" {
 		t.Fatalf("arguments with a placeholder: %q", lines)
 	}
 	cancel()
@@ -111,7 +73,7 @@ func TestOpenPlaceholderAndContextEnd(t *testing.T) {
 }
 
 func TestOpenRefusesAnUnsafeDirectory(t *testing.T) {
-	cmd, _ := fakeBrowser(t)
+	cmd, _ := browsertest.Fake(t)
 	base := t.TempDir()
 	open := filepath.Join(base, "open")
 	if err := os.Mkdir(open, 0o700); err != nil {
