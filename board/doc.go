@@ -9,6 +9,8 @@
 //	<dir>/boards/<id>/        mode 0700; one file per kept revision of the board, <revision>.json, mode
 //	                          0600: {"id","revision","content","updatedAt","author","restoredFrom"}
 //	<dir>/caps/               mode 0700; <id> is the board's write capability, mode 0600
+//	<dir>/boards/.deleted-<id>-<random>/  a deleted board's directory until its files are removed
+//	                          (delete.go); Open removes a leftover one and never lists it
 //	<dir>/boards/<id>.json    the previous version's layout (the current revision only); Open moves it
 //	                          into boards/<id>/ as a revision by Tele
 //

@@ -95,6 +95,8 @@ func (h *Handler) Register(r *httprouter.Router) {
 	r.GET("/api/boards/:board/revisions/:revision", h.handle(h.getRevision))
 	r.POST("/api/boards/:board/restore", h.handle(h.restoreBoard))
 	r.POST("/api/boards/:board/capability", h.handle(h.rotateCapability))
+	r.DELETE("/api/boards/:board", h.handle(h.deleteBoard))
+	r.POST("/api/boards/:board/copy", h.handle(h.copyBoard))
 }
 
 // handle adapts a route that returns an error: every error goes through httpError and web.WriteError,
@@ -300,15 +302,29 @@ func (h *Handler) createBoard(w http.ResponseWriter, r *http.Request, _ httprout
 			return contentPath(err)
 		}
 	}
-	if ok, wait := h.creates.Allow(""); !ok {
-		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-			Message: "too many boards created in a short time; retry later", RetryAfter: wait}
+	if err := h.spendCreate(); err != nil {
+		return err
 	}
 	b, capability, err := h.store.Create(req.ID, c, AuthorBrowser)
 	if err != nil {
 		return contentPath(err)
 	}
 	h.log.Info("board created", "board", b.ID)
+	writeCreated(w, b, capability)
+	return nil
+}
+
+// spendCreate takes one creation from the server's budget: 429 with Retry-After when it is spent.
+func (h *Handler) spendCreate() error {
+	if ok, wait := h.creates.Allow(""); !ok {
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "too many boards created in a short time; retry later", RetryAfter: wait}
+	}
+	return nil
+}
+
+// writeCreated answers a new board: 201, the board's fields plus "capability", its ETag and Location.
+func writeCreated(w http.ResponseWriter, b Board, capability string) {
 	js := b.JSON()
 	body := make([]byte, 0, len(js)+len(capability)+16)
 	body = append(body, js[:len(js)-1]...) // the board object without its closing brace
@@ -319,7 +335,6 @@ func (h *Handler) createBoard(w http.ResponseWriter, r *http.Request, _ httprout
 	hdr["Etag"] = []string{etag(b.Revision)}
 	hdr.Set("Location", "/api/boards/"+b.ID)
 	writeBody(w, http.StatusCreated, body)
-	return nil
 }
 
 // contentPath makes a content validation error name its path inside the create request.
@@ -443,15 +458,18 @@ func (h *Handler) checkWrite(w http.ResponseWriter, r *http.Request, id string, 
 	if err := web.CheckJSONRequest(r, limit); err != nil {
 		return err
 	}
+	return h.checkCapability(w, r, id)
+}
+
+// checkCapability is step 4 of putBoard: 401 without `Authorization: Bearer …`, 403 bad_capability
+// when it is not board id's capability.
+func (h *Handler) checkCapability(w http.ResponseWriter, r *http.Request, id string) error {
 	capability, ok := bearer(r.Header)
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
 		return errNoAuth
 	}
-	if err := h.store.Authorize(id, capability); err != nil {
-		return err
-	}
-	return nil
+	return h.store.Authorize(id, capability)
 }
 
 // checkRevisionedWrite is checkWrite and then step 5, for writes that make a revision: 428 without a
@@ -461,6 +479,12 @@ func (h *Handler) checkRevisionedWrite(w http.ResponseWriter, r *http.Request, i
 	if err := h.checkWrite(w, r, id, limit); err != nil {
 		return 0, err
 	}
+	return h.checkRevision(r, id)
+}
+
+// checkRevision is step 5 of putBoard: 428 without a usable If-Match, 412 with currentRevision when it
+// names another revision than board id's current one. It returns the revision named.
+func (h *Handler) checkRevision(r *http.Request, id string) (int64, error) {
 	expected, ok := ifMatch(r.Header)
 	if !ok {
 		return 0, errNoIfMatch

@@ -46,6 +46,8 @@ func (s *Store) load() error {
 		switch {
 		case isTemp(name):
 			s.removeStray(path)
+		case isTombstone(name):
+			s.removeTombstone(path) // a deletion interrupted after the board was gone
 		case de.IsDir() && ValidID(name):
 			e, err := s.loadBoardDir(name)
 			if err != nil {

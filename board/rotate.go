@@ -32,6 +32,9 @@ func (s *Store) Rotate(id string) (string, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.deleted {
+		return "", ErrNotFound
+	}
 	old := e.key()
 	c := newCapability()
 	if err := s.commitFile(s.capsDir, id, []byte(c)); err != nil {

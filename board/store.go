@@ -145,6 +145,7 @@ type entry struct {
 	capability atomic.Pointer[string] // replaced by Rotate; read with key
 	dir        string                 // boards/<id>: one file per kept revision
 	hist       history
+	deleted    bool // guarded by mu: Delete removed the board; writes find it gone
 }
 
 // Open opens the data directory dir, creating it (mode 0700) when it does not exist, takes its lock, and
@@ -443,6 +444,9 @@ func (s *Store) writeAt(id string, expectedRevision int64, write func(e *entry, 
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.deleted {
+		return Board{}, ErrNotFound
+	}
 	cur := e.cur.Load()
 	if cur.Revision != expectedRevision {
 		return Board{}, &ConflictError{Current: cur.Revision}

@@ -227,7 +227,7 @@ func TestSecurityHeaders(t *testing.T) {
 		{"api-board", "GET", "/api/boards/song", "", nil, 200},
 		{"api-not-found", "GET", "/api/boards/nope", "", nil, 404},
 		{"api-unknown-route", "GET", "/api/nope", "", nil, 404},
-		{"api-method-not-allowed", "DELETE", "/api/boards/song", "", nil, 405},
+		{"api-method-not-allowed", "PATCH", "/api/boards/song", "", nil, 405},
 		{"refused-host", "GET", "/b/song", "evil.com:4317", nil, 421},
 		{"refused-cross-site", "GET", "/api/boards", "", fetchMeta("cross-site", "cors", "empty"), 403},
 		{"refused-preflight", "OPTIONS", "/api/boards", "", nil, 403},

@@ -269,6 +269,7 @@ type Subscription struct {
 	err     error  // why it ended; nil while live
 	writing bool   // a write to the client is in progress
 	kick    func() // interrupts that write (set by Stream)
+	last    bool   // the queue ends with the last event (PublishLast): the stream ends once it is written
 }
 
 // Done is closed when the subscription ends, for whatever reason.
@@ -294,8 +295,14 @@ func (s *Subscription) Close() {
 // enqueue adds f to the queue, or cuts the subscription when its unsent output would exceed max.
 // It reports whether the subscription is still live. The caller holds hub.mu.
 func (s *Subscription) enqueue(f Frame, max int) bool {
+	return s.enqueueFrame(f, max, false)
+}
+
+// enqueueFrame is enqueue, and with last marks f as the subscription's last frame in the same step, so
+// a stream that takes the queue sees the frame and the mark together.
+func (s *Subscription) enqueueFrame(f Frame, max int, last bool) bool {
 	s.mu.Lock()
-	if s.err != nil {
+	if s.err != nil || s.last {
 		s.mu.Unlock()
 		return false
 	}
@@ -306,6 +313,7 @@ func (s *Subscription) enqueue(f Frame, max int) bool {
 	}
 	s.queue = append(s.queue, f)
 	s.pending += len(f.wire)
+	s.last = last
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:

@@ -85,6 +85,9 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 					last = f.seq
 				}
 			}
+			if sub.finished() {
+				return
+			}
 		}
 	}
 }
