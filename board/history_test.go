@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -49,76 +50,80 @@ func seq(from, to int64) []int64 {
 }
 
 func TestHistoryRecordsRevisionsAndAuthors(t *testing.T) {
-	dir := t.TempDir()
-	s := openT(t, dir, Options{})
-	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	tick := 0
-	s.now = func() time.Time { tick++; return t0.Add(time.Duration(tick) * time.Second) }
-
-	s.EnsureExample("song")                                 // 1 tele
-	s.Put("song", 1, content("By the page"), AuthorBrowser) // 2 browser
-	s.Put("song", 2, content("By Pi"), AuthorPi)            // 3 pi
-	r, err := s.Restore("song", 3, 2, AuthorBrowser)        // 4 browser, restored from 2
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Revision != 4 || r.Author != AuthorBrowser || r.RestoredFrom != 2 || r.Content.Title != "By the page" {
-		t.Fatalf("Restore = %+v", r)
-	}
-	if cur, _ := s.Get("song"); !bytes.Equal(cur.JSON(), r.JSON()) {
-		t.Fatal("Get is not the restored revision")
-	}
-	var doc map[string]any
-	json.Unmarshal(r.JSON(), &doc)
-	if doc["author"] != "browser" || doc["restoredFrom"] != float64(2) {
-		t.Fatalf("restored board JSON %s", r.JSON())
-	}
-
-	want := []struct {
-		author   Author
-		title    string
-		restored int64
-	}{
-		{AuthorBrowser, "By the page", 2},
-		{AuthorPi, "By Pi", 0},
-		{AuthorBrowser, "By the page", 0},
-		{AuthorTele, Example().Title, 0},
-	}
-	check := func(t *testing.T, s *Store) {
-		t.Helper()
-		rows, next, err := listRevs(s, "song", 0, 50)
-		if err != nil || next != 0 || !reflect.DeepEqual(revs(rows), seq(4, 1)) {
-			t.Fatalf("Revisions = %v, %d, %v", revs(rows), next, err)
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		s := openT(t, dir, Options{})
+		// One second of the bubble's clock before each write: revision n is stamped t0 + n s.
+		t0 := time.Now()
+		time.Sleep(time.Second)
+		s.EnsureExample("song") // 1 tele
+		time.Sleep(time.Second)
+		s.Put("song", 1, content("By the page"), AuthorBrowser) // 2 browser
+		time.Sleep(time.Second)
+		s.Put("song", 2, content("By Pi"), AuthorPi) // 3 pi
+		time.Sleep(time.Second)
+		r, err := s.Restore("song", 3, 2, AuthorBrowser) // 4 browser, restored from 2
+		if err != nil {
+			t.Fatal(err)
 		}
-		for i, w := range want {
-			row := rows[i]
-			at := t0.Add(time.Duration(4-i) * time.Second)
-			if row.Author != w.author || row.Title != w.title || row.RestoredFrom != w.restored || !row.UpdatedAt.Equal(at) {
-				t.Errorf("row %d = %+v, want %+v at %v", i, row, w, at)
+		if r.Revision != 4 || r.Author != AuthorBrowser || r.RestoredFrom != 2 || r.Content.Title != "By the page" {
+			t.Fatalf("Restore = %+v", r)
+		}
+		if cur, _ := s.Get("song"); !bytes.Equal(cur.JSON(), r.JSON()) {
+			t.Fatal("Get is not the restored revision")
+		}
+		var doc map[string]any
+		json.Unmarshal(r.JSON(), &doc)
+		if doc["author"] != "browser" || doc["restoredFrom"] != float64(2) {
+			t.Fatalf("restored board JSON %s", r.JSON())
+		}
+
+		want := []struct {
+			author   Author
+			title    string
+			restored int64
+		}{
+			{AuthorBrowser, "By the page", 2},
+			{AuthorPi, "By Pi", 0},
+			{AuthorBrowser, "By the page", 0},
+			{AuthorTele, Example().Title, 0},
+		}
+		check := func(t *testing.T, s *Store) {
+			t.Helper()
+			rows, next, err := listRevs(s, "song", 0, 50)
+			if err != nil || next != 0 || !reflect.DeepEqual(revs(rows), seq(4, 1)) {
+				t.Fatalf("Revisions = %v, %d, %v", revs(rows), next, err)
 			}
-			var restored any
-			if w.restored != 0 {
-				restored = float64(w.restored)
-			}
-			var got map[string]any
-			if err := json.Unmarshal(row.JSON(), &got); err != nil {
-				t.Fatal(err)
-			}
-			wantJSON := map[string]any{"revision": float64(4 - i), "author": string(w.author), "title": w.title,
-				"updatedAt": at.Format("2006-01-02T15:04:05.000Z"), "restoredFrom": restored}
-			if !reflect.DeepEqual(got, wantJSON) {
-				t.Errorf("row %d JSON %s, want %v", i, row.JSON(), wantJSON)
-			}
-			b, err := s.GetRevision("song", row.Revision)
-			if err != nil || b.Revision != row.Revision || b.Author != w.author || b.Content.Title != w.title || b.RestoredFrom != w.restored {
-				t.Errorf("GetRevision(%d) = %+v, %v", row.Revision, b, err)
+			for i, w := range want {
+				row := rows[i]
+				at := t0.Add(time.Duration(4-i) * time.Second)
+				if row.Author != w.author || row.Title != w.title || row.RestoredFrom != w.restored || !row.UpdatedAt.Equal(at) {
+					t.Errorf("row %d = %+v, want %+v at %v", i, row, w, at)
+				}
+				var restored any
+				if w.restored != 0 {
+					restored = float64(w.restored)
+				}
+				var got map[string]any
+				if err := json.Unmarshal(row.JSON(), &got); err != nil {
+					t.Fatal(err)
+				}
+				wantJSON := map[string]any{"revision": float64(4 - i), "author": string(w.author), "title": w.title,
+					"updatedAt": at.Format("2006-01-02T15:04:05.000Z"), "restoredFrom": restored}
+				if !reflect.DeepEqual(got, wantJSON) {
+					t.Errorf("row %d JSON %s, want %v", i, row.JSON(), wantJSON)
+				}
+				b, err := s.GetRevision("song", row.Revision)
+				if err != nil || b.Revision != row.Revision || b.Author != w.author || b.Content.Title != w.title || b.RestoredFrom != w.restored {
+					t.Errorf("GetRevision(%d) = %+v, %v", row.Revision, b, err)
+				}
 			}
 		}
-	}
-	check(t, s)
-	// The history is the files: a reopened store (which reads it lazily) lists the same.
-	s.Close()
-	check(t, openT(t, dir, Options{}))
+		check(t, s)
+		// The history is the files: a reopened store (which reads it lazily) lists the same.
+		s.Close()
+		check(t, openT(t, dir, Options{}))
+	})
 }
 
 func TestRevisionsPagination(t *testing.T) {

@@ -133,8 +133,7 @@ type Store struct {
 	mu       sync.RWMutex
 	boards   map[string]*entry
 
-	// Test seams, set before use: the clock, and a hook that can fail each step of a file commit.
-	now  func() time.Time
+	// Test seam, set before use: a hook that can fail each step of a file commit.
 	hook func(step string) error
 }
 
@@ -174,7 +173,6 @@ func Open(dir string, opts Options) (*Store, error) {
 		log:       log,
 		lock:      lock,
 		boards:    make(map[string]*entry),
-		now:       time.Now,
 	}
 	if err := s.SetOwner(os.Getpid(), 0); err != nil {
 		s.lock.release()
@@ -464,7 +462,7 @@ func committed(id string, b Board, err error) (Board, error) {
 
 // stamp is the commit time as stored: UTC, millisecond precision.
 func (s *Store) stamp() time.Time {
-	return s.now().UTC().Truncate(time.Millisecond)
+	return time.Now().UTC().Truncate(time.Millisecond)
 }
 
 func boardFileBytes(raw []byte) []byte {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"tele/strict"
@@ -176,78 +177,81 @@ func TestOpenRefusesBadPaths(t *testing.T) {
 }
 
 func TestCreateGetPut(t *testing.T) {
-	dir := t.TempDir()
-	var commits []Board
-	s := openT(t, dir, Options{OnCommit: func(b Board) { commits = append(commits, b) }})
-	t0 := time.Date(2025, 3, 4, 5, 6, 7, 891_234_567, time.FixedZone("x", 3600))
-	s.now = func() time.Time { return t0 }
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		var commits []Board
+		s := openT(t, dir, Options{OnCommit: func(b Board) { commits = append(commits, b) }})
+		// The bubble's clock, moved off a whole millisecond: the stamp is UTC, truncated to milliseconds.
+		time.Sleep(891_234_567 * time.Nanosecond)
+		t0 := time.Now()
 
-	b, capability, err := s.Create("song", content("Song"), AuthorBrowser)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.ID != "song" || b.Revision != 1 || b.Content.Title != "Song" || !b.UpdatedAt.Equal(t0.Truncate(time.Millisecond)) || b.UpdatedAt.Location() != time.UTC {
-		t.Fatalf("created %+v", b)
-	}
-	if raw, err := base64.RawURLEncoding.Strict().DecodeString(capability); err != nil || len(raw) != 32 {
-		t.Fatalf("capability %q is not 32 bytes of base64url", capability)
-	}
-	capPath := filepath.Join(dir, "caps", "song")
-	if got := string(readFile(t, capPath)); got != capability {
-		t.Fatalf("capability file holds %q", got)
-	}
-	if m := mode(t, capPath); m != 0o600 {
-		t.Fatalf("capability file mode %o, want 0600", m)
-	}
-	if m := mode(t, filepath.Join(dir, "boards", "song")); m != 0o700 {
-		t.Fatalf("board directory mode %o, want 0700", m)
-	}
-	if m := mode(t, revFile(dir, "song", 1)); m != 0o600 {
-		t.Fatalf("revision file mode %o, want 0600", m)
-	}
-	if got := readFile(t, revFile(dir, "song", 1)); !bytes.Equal(got, append(b.JSON(), '\n')) {
-		t.Fatalf("revision file %s, JSON %s", got, b.JSON())
-	}
-	if strings.Contains(string(b.JSON()), capability) {
-		t.Fatal("the board's JSON carries the capability")
-	}
-
-	got, err := s.Get("song")
-	if err != nil || got.Revision != 1 || !bytes.Equal(got.JSON(), b.JSON()) {
-		t.Fatalf("Get = %+v, %v", got, err)
-	}
-	if c, _ := s.Capability("song"); c != capability {
-		t.Fatal("Capability differs")
-	}
-
-	prev := b
-	for rev := int64(1); rev < 5; rev++ {
-		nb, err := s.Put("song", rev, content(fmt.Sprintf("Song %d", rev+1)), AuthorBrowser)
+		b, capability, err := s.Create("song", content("Song"), AuthorBrowser)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if nb.Revision != rev+1 || nb.Content.Title != fmt.Sprintf("Song %d", rev+1) {
-			t.Fatalf("Put = %+v", nb)
+		if b.ID != "song" || b.Revision != 1 || b.Content.Title != "Song" || !b.UpdatedAt.Equal(t0.Truncate(time.Millisecond)) || b.UpdatedAt.Location() != time.UTC {
+			t.Fatalf("created %+v", b)
 		}
-		if got := readFile(t, revFile(dir, "song", nb.Revision)); !bytes.Equal(got, append(nb.JSON(), '\n')) {
-			t.Fatalf("after Put the revision file holds %s", got)
+		if raw, err := base64.RawURLEncoding.Strict().DecodeString(capability); err != nil || len(raw) != 32 {
+			t.Fatalf("capability %q is not 32 bytes of base64url", capability)
 		}
-		if got := readFile(t, revFile(dir, "song", rev)); !bytes.Equal(got, append(prev.JSON(), '\n')) {
-			t.Fatalf("after Put the previous revision's file holds %s", got)
+		capPath := filepath.Join(dir, "caps", "song")
+		if got := string(readFile(t, capPath)); got != capability {
+			t.Fatalf("capability file holds %q", got)
 		}
-		prev = nb
-	}
-	if len(commits) != 5 {
-		t.Fatalf("OnCommit ran %d times", len(commits))
-	}
-	for i, c := range commits {
-		if c.Revision != int64(i+1) {
-			t.Fatalf("commit %d has revision %d", i, c.Revision)
+		if m := mode(t, capPath); m != 0o600 {
+			t.Fatalf("capability file mode %o, want 0600", m)
 		}
-	}
-	if tf := tempFiles(t, dir); len(tf) != 0 {
-		t.Fatalf("temporary files left: %v", tf)
-	}
+		if m := mode(t, filepath.Join(dir, "boards", "song")); m != 0o700 {
+			t.Fatalf("board directory mode %o, want 0700", m)
+		}
+		if m := mode(t, revFile(dir, "song", 1)); m != 0o600 {
+			t.Fatalf("revision file mode %o, want 0600", m)
+		}
+		if got := readFile(t, revFile(dir, "song", 1)); !bytes.Equal(got, append(b.JSON(), '\n')) {
+			t.Fatalf("revision file %s, JSON %s", got, b.JSON())
+		}
+		if strings.Contains(string(b.JSON()), capability) {
+			t.Fatal("the board's JSON carries the capability")
+		}
+
+		got, err := s.Get("song")
+		if err != nil || got.Revision != 1 || !bytes.Equal(got.JSON(), b.JSON()) {
+			t.Fatalf("Get = %+v, %v", got, err)
+		}
+		if c, _ := s.Capability("song"); c != capability {
+			t.Fatal("Capability differs")
+		}
+
+		prev := b
+		for rev := int64(1); rev < 5; rev++ {
+			nb, err := s.Put("song", rev, content(fmt.Sprintf("Song %d", rev+1)), AuthorBrowser)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nb.Revision != rev+1 || nb.Content.Title != fmt.Sprintf("Song %d", rev+1) {
+				t.Fatalf("Put = %+v", nb)
+			}
+			if got := readFile(t, revFile(dir, "song", nb.Revision)); !bytes.Equal(got, append(nb.JSON(), '\n')) {
+				t.Fatalf("after Put the revision file holds %s", got)
+			}
+			if got := readFile(t, revFile(dir, "song", rev)); !bytes.Equal(got, append(prev.JSON(), '\n')) {
+				t.Fatalf("after Put the previous revision's file holds %s", got)
+			}
+			prev = nb
+		}
+		if len(commits) != 5 {
+			t.Fatalf("OnCommit ran %d times", len(commits))
+		}
+		for i, c := range commits {
+			if c.Revision != int64(i+1) {
+				t.Fatalf("commit %d has revision %d", i, c.Revision)
+			}
+		}
+		if tf := tempFiles(t, dir); len(tf) != 0 {
+			t.Fatalf("temporary files left: %v", tf)
+		}
+	})
 }
 
 func TestBoardJSON(t *testing.T) {

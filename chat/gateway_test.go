@@ -103,7 +103,7 @@ const testCapability = "cap-of-the-welcome-board"
 // HTTP stack instead (server.Handler).
 func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 	t.Helper()
-	binding, err := pairing.NewBinding(time.Now)
+	binding, err := pairing.NewBinding()
 	if err != nil {
 		t.Fatal(err)
 	}

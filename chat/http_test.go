@@ -96,7 +96,7 @@ func TestEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 
 func testEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 	e := newEnv(t)
-	other, _ := pairing.NewBinding(time.Now)
+	other, _ := pairing.NewBinding()
 	used := e.binding.Invite()
 	if r := e.post("/api/chat/pair", e.pairBody(used), nil); r.status != 200 {
 		t.Fatal(r.status)

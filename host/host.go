@@ -248,7 +248,7 @@ func (h *host) start(f link.Fields) {
 		h.log.Info("host: created the board from the teaching example", "board", hl.board)
 	}
 
-	binding, err := pairing.NewBinding(time.Now)
+	binding, err := pairing.NewBinding()
 	if err != nil {
 		h.sendFatal(FatalInternal, fmt.Sprintf("cannot make a binding: %v", err))
 		return

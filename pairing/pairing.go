@@ -88,7 +88,6 @@ func (inv *invitation) endLocked() {
 type Binding struct {
 	id    string
 	epoch string
-	now   func() time.Time
 
 	mu       sync.Mutex
 	invite   *invitation
@@ -97,11 +96,8 @@ type Binding struct {
 	revoked  bool
 }
 
-// NewBinding makes a binding with a fresh random id and epoch. clock nil means time.Now.
-func NewBinding(clock func() time.Time) (*Binding, error) {
-	if clock == nil {
-		clock = time.Now
-	}
+// NewBinding makes a binding with a fresh random id and epoch.
+func NewBinding() (*Binding, error) {
 	id, err := randomToken(idBytes)
 	if err != nil {
 		return nil, err
@@ -113,7 +109,6 @@ func NewBinding(clock func() time.Time) (*Binding, error) {
 	return &Binding{
 		id:       id,
 		epoch:    epoch,
-		now:      clock,
 		failures: rate.NewLimiter(rate.Every(FailureEvery), FailureBurst),
 	}, nil
 }
@@ -154,7 +149,7 @@ func (b *Binding) NewInvitation() (secret string, ended <-chan struct{}) {
 		return base64.RawURLEncoding.EncodeToString(raw), inv.ended
 	}
 	b.invite.endLocked()
-	inv.expiresAt = b.now().Add(InvitationTTL)
+	inv.expiresAt = time.Now().Add(InvitationTTL)
 	inv.expiry = time.AfterFunc(InvitationTTL, func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
@@ -185,7 +180,7 @@ func (b *Binding) Redeem(bindingID, invite string) (*http.Cookie, time.Time, err
 
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := b.now()
+	now := time.Now()
 	ok := 1
 	ok &= subtle.ConstantTimeCompare([]byte(bindingID), []byte(b.id))
 	if b.invite != nil && given != nil {
@@ -240,7 +235,7 @@ func (b *Binding) Session(r *http.Request) (Session, error) {
 	if b.revoked {
 		return Session{}, ErrRevoked
 	}
-	now := b.now()
+	now := time.Now()
 	var found time.Time
 	for _, h := range hashes {
 		for _, s := range b.sessions {

@@ -11,26 +11,15 @@ import (
 	"time"
 )
 
-type fakeNow struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (f *fakeNow) Now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
-func (f *fakeNow) Advance(d time.Duration) {
-	f.mu.Lock()
-	f.t = f.t.Add(d)
-	f.mu.Unlock()
-}
-
-func newTestBinding(t *testing.T) (*Binding, *fakeNow) {
+// newTestBinding makes a binding. Tests where time matters run in a synctest bubble, where time.Sleep
+// moves the binding's clock (time.Now) forward at once.
+func newTestBinding(t *testing.T) *Binding {
 	t.Helper()
-	clk := &fakeNow{t: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
-	b, err := NewBinding(clk.Now)
+	b, err := NewBinding()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, clk
+	return b
 }
 
 func withCookie(b *Binding, c *http.Cookie) *http.Request {
@@ -42,8 +31,8 @@ func withCookie(b *Binding, c *http.Cookie) *http.Request {
 }
 
 func TestNewBindingIsRandom(t *testing.T) {
-	a, _ := newTestBinding(t)
-	b, _ := newTestBinding(t)
+	a := newTestBinding(t)
+	b := newTestBinding(t)
 	if a.ID() == b.ID() || a.Epoch() == b.Epoch() || a.ID() == a.Epoch() {
 		t.Fatalf("ids/epochs not fresh: %q %q %q %q", a.ID(), b.ID(), a.Epoch(), b.Epoch())
 	}
@@ -56,117 +45,125 @@ func TestNewBindingIsRandom(t *testing.T) {
 }
 
 func TestRedeemCookieExactly(t *testing.T) {
-	b, clk := newTestBinding(t)
-	inv := b.Invite()
-	if len(inv) != 43 {
-		t.Fatalf("invitation %d chars, want 43 (32 bytes base64url)", len(inv))
-	}
-	c, exp, err := b.Redeem(b.ID(), inv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !exp.Equal(clk.Now().Add(8 * time.Hour)) {
-		t.Fatalf("expiresAt %v", exp)
-	}
-	want := "tele_chat=" + c.Value + "; Path=/api/chat/" + b.ID() + "; Max-Age=28800; HttpOnly; SameSite=Strict"
-	if got := c.String(); got != want {
-		t.Fatalf("cookie\n got %s\nwant %s", got, want)
-	}
-	if c.Secure || len(c.Value) != 43 || strings.Contains(c.Value, inv) {
-		t.Fatalf("cookie value or Secure wrong: %+v", c)
-	}
-	if err := authenticate(b, withCookie(b, c)); err != nil {
-		t.Fatalf("fresh cookie refused: %v", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		b := newTestBinding(t)
+		inv := b.Invite()
+		if len(inv) != 43 {
+			t.Fatalf("invitation %d chars, want 43 (32 bytes base64url)", len(inv))
+		}
+		c, exp, err := b.Redeem(b.ID(), inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !exp.Equal(time.Now().Add(8 * time.Hour)) {
+			t.Fatalf("expiresAt %v", exp)
+		}
+		want := "tele_chat=" + c.Value + "; Path=/api/chat/" + b.ID() + "; Max-Age=28800; HttpOnly; SameSite=Strict"
+		if got := c.String(); got != want {
+			t.Fatalf("cookie\n got %s\nwant %s", got, want)
+		}
+		if c.Secure || len(c.Value) != 43 || strings.Contains(c.Value, inv) {
+			t.Fatalf("cookie value or Secure wrong: %+v", c)
+		}
+		if err := authenticate(b, withCookie(b, c)); err != nil {
+			t.Fatalf("fresh cookie refused: %v", err)
+		}
+	})
 }
 
 func TestEveryBadInvitationIsTheSame(t *testing.T) {
-	b, clk := newTestBinding(t)
-	other, _ := newTestBinding(t)
+	synctest.Test(t, func(t *testing.T) {
+		b := newTestBinding(t)
+		other := newTestBinding(t)
 
-	check := func(name, binding, inv string) {
-		t.Helper()
-		c, _, err := b.Redeem(binding, inv)
-		if !errors.Is(err, ErrInvitationInvalid) || c != nil {
-			t.Fatalf("%s: got %v, %v; want ErrInvitationInvalid", name, c, err)
+		check := func(name, binding, inv string) {
+			t.Helper()
+			c, _, err := b.Redeem(binding, inv)
+			if !errors.Is(err, ErrInvitationInvalid) || c != nil {
+				t.Fatalf("%s: got %v, %v; want ErrInvitationInvalid", name, c, err)
+			}
 		}
-	}
-	// Spread the failures so the limiter (burst 5, 1 per 10 s) never interferes here.
-	step := func() { clk.Advance(FailureEvery) }
+		// Spread the failures so the limiter (burst 5, 1 per 10 s) never interferes here.
+		step := func() { time.Sleep(FailureEvery) }
 
-	check("no invitation minted", b.ID(), strings.Repeat("A", 43))
-	step()
-	inv := b.Invite()
-	check("malformed", b.ID(), "not base64 !!")
-	step()
-	check("short", b.ID(), inv[:20])
-	step()
-	check("unknown", b.ID(), other.Invite())
-	step()
-	check("wrong binding", other.ID(), inv)
-	step()
-	check("empty binding", "", inv)
-	step()
-	// The right one still works after all that, once.
-	if _, _, err := b.Redeem(b.ID(), inv); err != nil {
-		t.Fatalf("valid invitation refused: %v", err)
-	}
-	check("reused", b.ID(), inv)
-	step()
+		check("no invitation minted", b.ID(), strings.Repeat("A", 43))
+		step()
+		inv := b.Invite()
+		check("malformed", b.ID(), "not base64 !!")
+		step()
+		check("short", b.ID(), inv[:20])
+		step()
+		check("unknown", b.ID(), other.Invite())
+		step()
+		check("wrong binding", other.ID(), inv)
+		step()
+		check("empty binding", "", inv)
+		step()
+		// The right one still works after all that, once.
+		if _, _, err := b.Redeem(b.ID(), inv); err != nil {
+			t.Fatalf("valid invitation refused: %v", err)
+		}
+		check("reused", b.ID(), inv)
+		step()
 
-	expired := b.Invite()
-	clk.Advance(InvitationTTL)
-	check("expired", b.ID(), expired)
-	step()
+		expired := b.Invite()
+		time.Sleep(InvitationTTL)
+		check("expired", b.ID(), expired)
+		step()
 
-	first := b.Invite()
-	second := b.Invite()
-	check("superseded", b.ID(), first)
-	step()
-	if _, _, err := b.Redeem(b.ID(), second); err != nil {
-		t.Fatalf("newest invitation refused: %v", err)
-	}
+		first := b.Invite()
+		second := b.Invite()
+		check("superseded", b.ID(), first)
+		step()
+		if _, _, err := b.Redeem(b.ID(), second); err != nil {
+			t.Fatalf("newest invitation refused: %v", err)
+		}
 
-	revoked := b.Invite()
-	b.Revoke()
-	step()
-	check("revoked", b.ID(), revoked)
-	check("minted after revoke", b.ID(), b.Invite())
+		revoked := b.Invite()
+		b.Revoke()
+		step()
+		check("revoked", b.ID(), revoked)
+		check("minted after revoke", b.ID(), b.Invite())
+	})
 }
 
 func TestInvitationJustBeforeExpiry(t *testing.T) {
-	b, clk := newTestBinding(t)
-	inv := b.Invite()
-	clk.Advance(InvitationTTL - time.Nanosecond)
-	if _, _, err := b.Redeem(b.ID(), inv); err != nil {
-		t.Fatalf("invitation refused before its 2 minutes: %v", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		b := newTestBinding(t)
+		inv := b.Invite()
+		time.Sleep(InvitationTTL - time.Nanosecond)
+		if _, _, err := b.Redeem(b.ID(), inv); err != nil {
+			t.Fatalf("invitation refused before its 2 minutes: %v", err)
+		}
+	})
 }
 
 func TestFailuresAreRateLimited(t *testing.T) {
-	b, clk := newTestBinding(t)
-	for i := range FailureBurst {
-		if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.Is(err, ErrInvitationInvalid) {
-			t.Fatalf("failure %d: %v", i, err)
+	synctest.Test(t, func(t *testing.T) {
+		b := newTestBinding(t)
+		for i := range FailureBurst {
+			if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.Is(err, ErrInvitationInvalid) {
+				t.Fatalf("failure %d: %v", i, err)
+			}
 		}
-	}
-	_, _, err := b.Redeem(b.ID(), "wrong")
-	var rl *RateLimitError
-	if !errors.As(err, &rl) || rl.RetryAfter <= 0 || rl.RetryAfter > FailureEvery {
-		t.Fatalf("want RateLimitError with retry-after in (0, 10s], got %v", err)
-	}
-	clk.Advance(FailureEvery / 2)
-	if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.As(err, &rl) || rl.RetryAfter != FailureEvery/2 {
-		t.Fatalf("half way: %v", err)
-	}
-	clk.Advance(FailureEvery / 2)
-	// One failure's worth came back: one more failure, then throttled again.
-	if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.Is(err, ErrInvitationInvalid) {
-		t.Fatal(err)
-	}
-	if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.As(err, &rl) {
-		t.Fatalf("second failure within 10 s: %v", err)
-	}
+		_, _, err := b.Redeem(b.ID(), "wrong")
+		var rl *RateLimitError
+		if !errors.As(err, &rl) || rl.RetryAfter <= 0 || rl.RetryAfter > FailureEvery {
+			t.Fatalf("want RateLimitError with retry-after in (0, 10s], got %v", err)
+		}
+		time.Sleep(FailureEvery / 2)
+		if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.As(err, &rl) || rl.RetryAfter != FailureEvery/2 {
+			t.Fatalf("half way: %v", err)
+		}
+		time.Sleep(FailureEvery / 2)
+		// One failure's worth came back: one more failure, then throttled again.
+		if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.Is(err, ErrInvitationInvalid) {
+			t.Fatal(err)
+		}
+		if _, _, err := b.Redeem(b.ID(), "wrong"); !errors.As(err, &rl) {
+			t.Fatalf("second failure within 10 s: %v", err)
+		}
+	})
 }
 
 // TestValidInvitationRedeemsDuringFlood: a local process that knows only the binding id (no secret)
@@ -174,7 +171,7 @@ func TestFailuresAreRateLimited(t *testing.T) {
 // stays throttled. Issue 11 finding 5: while throttled, the valid invitation was refused unchecked, and
 // three of four real redemptions were kept out.
 func TestValidInvitationRedeemsDuringFlood(t *testing.T) {
-	b, _ := newTestBinding(t)
+	b := newTestBinding(t)
 	flood := func() {
 		for range 100 {
 			if _, _, err := b.Redeem(b.ID(), "guess"); err == nil {
@@ -207,7 +204,7 @@ func TestValidInvitationRedeemsDuringFlood(t *testing.T) {
 }
 
 func TestSuccessDoesNotSpendFailureBudget(t *testing.T) {
-	b, _ := newTestBinding(t)
+	b := newTestBinding(t)
 	for range 3 * FailureBurst {
 		if _, _, err := b.Redeem(b.ID(), b.Invite()); err != nil {
 			t.Fatal(err)
@@ -222,65 +219,69 @@ func authenticate(b *Binding, r *http.Request) error {
 }
 
 func TestAuthenticate(t *testing.T) {
-	b, clk := newTestBinding(t)
-	c, _, err := b.Redeem(b.ID(), b.Invite())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := authenticate(b, withCookie(b, nil)); !errors.Is(err, ErrUnauthorized) {
-		t.Fatalf("no cookie: %v", err)
-	}
-	if err := authenticate(b, withCookie(b, &http.Cookie{Name: CookieName, Value: c.Value[:42] + "x"})); !errors.Is(err, ErrUnauthorized) {
-		t.Fatalf("wrong cookie: %v", err)
-	}
-	if err := authenticate(b, withCookie(b, &http.Cookie{Name: "other", Value: c.Value})); !errors.Is(err, ErrUnauthorized) {
-		t.Fatalf("wrong cookie name: %v", err)
-	}
-	other, _ := newTestBinding(t)
-	if err := authenticate(other, withCookie(other, c)); !errors.Is(err, ErrUnauthorized) {
-		t.Fatalf("cookie of another binding: %v", err)
-	}
-	s, err := b.Session(withCookie(b, c))
-	if err != nil || !s.ExpiresAt.Equal(clk.Now().Add(SessionTTL)) {
-		t.Fatalf("session %v %v", s, err)
-	}
-	clk.Advance(SessionTTL - time.Second)
-	if err := authenticate(b, withCookie(b, c)); err != nil {
-		t.Fatalf("cookie refused before 8 h: %v", err)
-	}
-	clk.Advance(time.Second)
-	if err := authenticate(b, withCookie(b, c)); !errors.Is(err, ErrUnauthorized) {
-		t.Fatalf("cookie accepted after 8 h: %v", err)
-	}
-}
-
-func TestSeveralSessionsBounded(t *testing.T) {
-	b, clk := newTestBinding(t)
-	var cookies []*http.Cookie
-	for range MaxSessions + 2 {
+	synctest.Test(t, func(t *testing.T) {
+		b := newTestBinding(t)
 		c, _, err := b.Redeem(b.ID(), b.Invite())
 		if err != nil {
 			t.Fatal(err)
 		}
-		cookies = append(cookies, c)
-		clk.Advance(time.Minute)
-	}
-	for i, c := range cookies {
-		err := authenticate(b, withCookie(b, c))
-		if i < 2 && !errors.Is(err, ErrUnauthorized) {
-			t.Fatalf("session %d should have been forgotten (bound %d): %v", i, MaxSessions, err)
+		if err := authenticate(b, withCookie(b, nil)); !errors.Is(err, ErrUnauthorized) {
+			t.Fatalf("no cookie: %v", err)
 		}
-		if i >= 2 && err != nil {
-			t.Fatalf("session %d refused: %v", i, err)
+		if err := authenticate(b, withCookie(b, &http.Cookie{Name: CookieName, Value: c.Value[:42] + "x"})); !errors.Is(err, ErrUnauthorized) {
+			t.Fatalf("wrong cookie: %v", err)
 		}
-	}
-	if len(b.sessions) != MaxSessions {
-		t.Fatalf("%d sessions kept", len(b.sessions))
-	}
+		if err := authenticate(b, withCookie(b, &http.Cookie{Name: "other", Value: c.Value})); !errors.Is(err, ErrUnauthorized) {
+			t.Fatalf("wrong cookie name: %v", err)
+		}
+		other := newTestBinding(t)
+		if err := authenticate(other, withCookie(other, c)); !errors.Is(err, ErrUnauthorized) {
+			t.Fatalf("cookie of another binding: %v", err)
+		}
+		s, err := b.Session(withCookie(b, c))
+		if err != nil || !s.ExpiresAt.Equal(time.Now().Add(SessionTTL)) {
+			t.Fatalf("session %v %v", s, err)
+		}
+		time.Sleep(SessionTTL - time.Second)
+		if err := authenticate(b, withCookie(b, c)); err != nil {
+			t.Fatalf("cookie refused before 8 h: %v", err)
+		}
+		time.Sleep(time.Second)
+		if err := authenticate(b, withCookie(b, c)); !errors.Is(err, ErrUnauthorized) {
+			t.Fatalf("cookie accepted after 8 h: %v", err)
+		}
+	})
+}
+
+func TestSeveralSessionsBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newTestBinding(t)
+		var cookies []*http.Cookie
+		for range MaxSessions + 2 {
+			c, _, err := b.Redeem(b.ID(), b.Invite())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cookies = append(cookies, c)
+			time.Sleep(time.Minute)
+		}
+		for i, c := range cookies {
+			err := authenticate(b, withCookie(b, c))
+			if i < 2 && !errors.Is(err, ErrUnauthorized) {
+				t.Fatalf("session %d should have been forgotten (bound %d): %v", i, MaxSessions, err)
+			}
+			if i >= 2 && err != nil {
+				t.Fatalf("session %d refused: %v", i, err)
+			}
+		}
+		if len(b.sessions) != MaxSessions {
+			t.Fatalf("%d sessions kept", len(b.sessions))
+		}
+	})
 }
 
 func TestRevoke(t *testing.T) {
-	b, _ := newTestBinding(t)
+	b := newTestBinding(t)
 	c, _, err := b.Redeem(b.ID(), b.Invite())
 	if err != nil {
 		t.Fatal(err)
@@ -299,14 +300,14 @@ func TestRevoke(t *testing.T) {
 }
 
 func TestMatchID(t *testing.T) {
-	b, _ := newTestBinding(t)
+	b := newTestBinding(t)
 	if !b.MatchID(b.ID()) || b.MatchID(b.ID()[:21]) || b.MatchID("pair") || b.MatchID("") {
 		t.Fatal("MatchID")
 	}
 }
 
 func TestConcurrentRedeemOnlyOnce(t *testing.T) {
-	b, _ := newTestBinding(t)
+	b := newTestBinding(t)
 	inv := b.Invite()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -339,7 +340,7 @@ func TestInvitationEnds(t *testing.T) {
 		}
 	}
 	synctest.Test(t, func(t *testing.T) {
-		b, err := NewBinding(nil)
+		b, err := NewBinding()
 		if err != nil {
 			t.Fatal(err)
 		}
