@@ -284,8 +284,8 @@ func TestChordSpellings(t *testing.T) {
 		if back, ok := ParseChord(want); !ok || back != c {
 			t.Errorf("ParseChord(%q) = %+v, %v; want %+v", want, back, ok, c)
 		}
-		if s, ok := SuggestChord(typed); ok {
-			t.Errorf("SuggestChord(%q) = %q for an accepted chord", typed, s)
+		if s, ok := suggestChord(typed); ok {
+			t.Errorf("suggestChord(%q) = %q for an accepted chord", typed, s)
 		}
 	}
 	for _, tt := range sp.Refused {
@@ -294,9 +294,9 @@ func TestChordSpellings(t *testing.T) {
 			t.Errorf("ParseChord(%q) = %q, want refusal", typed, c)
 			continue
 		}
-		got, ok := SuggestChord(typed)
+		got, ok := suggestChord(typed)
 		if ok != (want != "") || got != want {
-			t.Errorf("SuggestChord(%q) = %q, %v; want %q", typed, got, ok, want)
+			t.Errorf("suggestChord(%q) = %q, %v; want %q", typed, got, ok, want)
 		}
 		err := chordError("sections[0].bars[0][0]", typed)
 		if err.Symbol != typed || err.Suggestion != want || !strings.HasPrefix(err.Rule, "Not a chord Tele knows: `"+typed+"`. ") {

@@ -108,7 +108,7 @@ type ValidationError struct {
 // chordError is the error of a refused chord symbol at path.
 func chordError(path, symbol string) *ValidationError {
 	e := &ValidationError{Path: path, Symbol: symbol}
-	if s, ok := SuggestChord(symbol); ok {
+	if s, ok := suggestChord(symbol); ok {
 		e.Suggestion = s
 		e.Rule = "Not a chord Tele knows: `" + symbol + "`. Did you mean `" + s + "`?"
 	} else {

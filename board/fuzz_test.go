@@ -75,9 +75,9 @@ func FuzzParseChord(f *testing.F) {
 			t.Fatalf("canonicalChord(%q) says valid %v, ParseChord %v", s, valid, ok)
 		}
 		if !ok {
-			if sug, ok := SuggestChord(s); ok {
+			if sug, ok := suggestChord(s); ok {
 				if _, parses := ParseChord(sug); !parses || sug == s {
-					t.Fatalf("SuggestChord(%q) = %q, not a chord", s, sug)
+					t.Fatalf("suggestChord(%q) = %q, not a chord", s, sug)
 				}
 			}
 			return
@@ -93,8 +93,8 @@ func FuzzParseChord(f *testing.F) {
 		if canonical, _ := canonicalChord(out); !canonical {
 			t.Fatalf("%q (from %q) is not in the catalogue's spelling", out, s)
 		}
-		if _, ok := SuggestChord(s); ok {
-			t.Fatalf("SuggestChord(%q) suggests for an accepted chord", s)
+		if _, ok := suggestChord(s); ok {
+			t.Fatalf("suggestChord(%q) suggests for an accepted chord", s)
 		}
 	})
 }

@@ -14,12 +14,12 @@ import (
 
 // CapabilityEventName is the SSE event that tells open pages the board's capability was replaced, so a
 // page holding the old one falls back to reading. It never carries a key: {"id", "fingerprint"}, where
-// fingerprint is CapabilityFingerprint of the new key, so the page that asked for it knows it is current.
+// fingerprint is capabilityFingerprint of the new key, so the page that asked for it knows it is current.
 const CapabilityEventName = "capability"
 
-// CapabilityFingerprint names a capability without revealing it: base64url of the first 16 bytes of
+// capabilityFingerprint names a capability without revealing it: base64url of the first 16 bytes of
 // its SHA-256 (the page computes the same with crypto.subtle).
-func CapabilityFingerprint(capability string) string {
+func capabilityFingerprint(capability string) string {
 	sum := sha256.Sum256([]byte(capability))
 	return base64.RawURLEncoding.EncodeToString(sum[:16])
 }
@@ -53,7 +53,7 @@ func (h *Handler) rotateCapability(w http.ResponseWriter, r *http.Request, ps ht
 	ev, err := json.Marshal(struct {
 		ID          string `json:"id"`
 		Fingerprint string `json:"fingerprint"`
-	}{id, CapabilityFingerprint(fresh)})
+	}{id, capabilityFingerprint(fresh)})
 	if err != nil {
 		return err
 	}

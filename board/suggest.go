@@ -5,12 +5,12 @@ import (
 	"unicode/utf8"
 )
 
-// SuggestChord proposes a chord in the catalogue's spelling for a symbol the catalogue refuses: the
+// suggestChord proposes a chord in the catalogue's spelling for a symbol the catalogue refuses: the
 // root with its case, a German H, or an enharmonic spelling the catalogue leaves out fixed ("cb7" →
 // "B7"), and the nearest quality suffix or alias by edit distance ("Cø7" → "Cm7b5", "Cmaj" → "Cmaj7").
 // It returns false when nothing is near enough to be a useful guess. The page's chords.js makes the same
 // suggestions (both are tested against testdata/chord-spellings.json).
-func SuggestChord(symbol string) (string, bool) {
+func suggestChord(symbol string) (string, bool) {
 	if _, ok := ParseChord(symbol); ok {
 		return "", false
 	}

@@ -240,6 +240,12 @@ func (e *env) post(path, body string, cookie *http.Cookie) resp {
 	return e.do("POST", path, body, map[string]string{"Origin": e.origin, "Content-Type": "application/json"}, cookie)
 }
 
+// invite mints an invitation of b.
+func invite(b *pairing.Binding) string {
+	secret, _ := b.NewInvitation()
+	return secret
+}
+
 func (e *env) pairBody(invitation string) string {
 	b, _ := json.Marshal(map[string]string{"binding": e.binding.ID(), "invitation": invitation})
 	return string(b)
@@ -248,7 +254,7 @@ func (e *env) pairBody(invitation string) string {
 // pair redeems a fresh invitation and returns the session cookie.
 func (e *env) pair() *http.Cookie {
 	e.t.Helper()
-	r := e.post("/api/chat/pair", e.pairBody(e.binding.Invite()), nil)
+	r := e.post("/api/chat/pair", e.pairBody(invite(e.binding)), nil)
 	if r.status != 200 {
 		e.t.Fatalf("pair: %d %s", r.status, r.body)
 	}

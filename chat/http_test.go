@@ -17,7 +17,7 @@ func TestPairSetsTheCookieOfSpec5(t *testing.T) { synctest.Test(t, testPairSetsT
 func testPairSetsTheCookieOfSpec5(t *testing.T) {
 	e := newEnv(t)
 	paired := time.Now() // the bubble's clock stands still until the test sleeps
-	r := e.post("/api/chat/pair", e.pairBody(e.binding.Invite()), nil)
+	r := e.post("/api/chat/pair", e.pairBody(invite(e.binding)), nil)
 	if r.status != 200 {
 		t.Fatalf("pair: %d %s", r.status, r.body)
 	}
@@ -49,7 +49,7 @@ func testPairSetsTheCookieOfSpec5(t *testing.T) {
 
 func TestPairRefusesBadRequests(t *testing.T) {
 	e := newEnv(t)
-	inv := e.binding.Invite()
+	inv := invite(e.binding)
 	body := e.pairBody(inv)
 	json := "application/json"
 	cases := []struct {
@@ -97,13 +97,13 @@ func TestEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 func testEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 	e := newEnv(t)
 	other, _ := pairing.NewBinding()
-	used := e.binding.Invite()
+	used := invite(e.binding)
 	if r := e.post("/api/chat/pair", e.pairBody(used), nil); r.status != 200 {
 		t.Fatal(r.status)
 	}
-	expired := e.binding.Invite()
+	expired := invite(e.binding)
 	advance(2 * time.Minute)
-	current := e.binding.Invite()
+	current := invite(e.binding)
 
 	bodies := map[string]string{
 		"wrong":         e.pairBody(strings.Repeat("A", 43)),
@@ -112,7 +112,7 @@ func testEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 		"malformed":     e.pairBody("%%%"),
 		"empty":         e.pairBody(""),
 		"other binding": `{"binding":"` + other.ID() + `","invitation":"` + current + `"}`,
-		"foreign":       e.pairBody(other.Invite()),
+		"foreign":       e.pairBody(invite(other)),
 	}
 	var first *resp
 	for name, body := range bodies {
@@ -137,7 +137,7 @@ func TestFailedPairingIsRateLimited(t *testing.T) { synctest.Test(t, testFailedP
 
 func testFailedPairingIsRateLimited(t *testing.T) {
 	e := newEnv(t)
-	inv := e.binding.Invite()
+	inv := invite(e.binding)
 	for i := range pairing.FailureBurst {
 		if r := e.post("/api/chat/pair", e.pairBody("wrong"), nil); r.status != 403 {
 			t.Fatalf("failure %d: %d", i, r.status)
@@ -163,7 +163,7 @@ func TestCookieIsScopedToItsBinding(t *testing.T) {
 	jar, _ := cookiejar.New(nil)
 	client := e.client
 	client.Jar = jar
-	req, _ := http.NewRequest("POST", e.srv.URL+"/api/chat/pair", strings.NewReader(e.pairBody(e.binding.Invite())))
+	req, _ := http.NewRequest("POST", e.srv.URL+"/api/chat/pair", strings.NewReader(e.pairBody(invite(e.binding))))
 	req.Header.Set("Origin", e.origin)
 	req.Header.Set("Content-Type", "application/json")
 	res, err := client.Do(req)
@@ -295,7 +295,7 @@ func TestViews(t *testing.T) {
 func TestRevokedBindingIsGone(t *testing.T) {
 	e := newEnv(t)
 	c := e.pair()
-	inv := e.binding.Invite()
+	inv := invite(e.binding)
 	e.gw.Revoke("off")
 	e.gw.Revoke("off") // idempotent
 	for _, path := range []string{e.base(), e.base() + "/status", e.base() + "/events"} {

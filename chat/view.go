@@ -6,39 +6,13 @@ import (
 	"tele/projection"
 )
 
-// View is the chat view of one binding (docs/projection.md): the display projection with its run status.
-//
-// JSON (GET /api/chat/:binding/status and every `snapshot` event):
+// appendStatusDoc appends the full view document (docs/projection.md) of GET /api/chat/:binding/status and
+// every `snapshot` event; items holds the JSON object of each item:
 //
 //	{"epoch":"…","idleVersion":1,"status":"idle","runId":null,"notice":null,"truncated":false,"items":[…]}
 //
-// GET /api/chat/:binding serves the projection alone: {"epoch","idleVersion","truncated","items"}.
-type View struct {
-	Epoch       string
-	IdleVersion int64
-	Status      string // StatusIdle, …
-	RunID       string // "" is null
-	Notice      string // "" is null
-	Truncated   bool
-	Items       []projection.Item
-	Version     int64 // the snapshot counter: the Seq of the `snapshot` event that carried this view
-}
-
-// MarshalJSON encodes the full view (with status, runId and notice); Version is not part of it.
-func (v View) MarshalJSON() ([]byte, error) {
-	items := make([][]byte, len(v.Items))
-	for k, it := range v.Items {
-		enc, err := it.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		items[k] = enc
-	}
-	return appendStatusDoc(nil, v.Epoch, v.IdleVersion, v.Status, v.RunID, v.Notice, v.Truncated, items), nil
-}
-
-// appendStatusDoc appends the full view document; items holds the JSON object of each item. It never
-// writes a raw line break (strings are escaped), so the document is one SSE data line.
+// runID and notice "" are null. It never writes a raw line break (strings are escaped), so the document
+// is one SSE data line.
 func appendStatusDoc(b []byte, epoch string, idleVersion int64, status, runID, notice string, truncated bool, items [][]byte) []byte {
 	b = append(b, `{"epoch":`...)
 	b = appendString(b, epoch)

@@ -8,29 +8,36 @@ import (
 	"testing"
 )
 
-func TestViewJSON(t *testing.T) {
-	v := View{Epoch: "ep", IdleVersion: 3, Status: StatusRunning, RunID: "r1", Notice: NoticeStopRequested,
-		Items: []projection.Item{{ID: "u1", Role: "user", Text: "hi"}}, Version: 9}
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
+// encodeItems is each item's JSON object, as the projector keeps them.
+func encodeItems(t *testing.T, items ...projection.Item) [][]byte {
+	t.Helper()
+	encs := make([][]byte, len(items))
+	for k, it := range items {
+		enc, err := it.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		encs[k] = enc
 	}
+	return encs
+}
+
+func TestStatusDocJSON(t *testing.T) {
+	b := appendStatusDoc(nil, "ep", 3, StatusRunning, "r1", NoticeStopRequested, false,
+		encodeItems(t, projection.Item{ID: "u1", Role: "user", Text: "hi"}))
 	want := `{"epoch":"ep","idleVersion":3,"status":"running","runId":"r1","notice":"stop-requested","truncated":false,"items":[{"id":"u1","role":"user","text":"hi"}]}`
 	if string(b) != want {
 		t.Fatalf("\n got %s\nwant %s", b, want)
 	}
-	b, _ = json.Marshal(View{Epoch: "ep", IdleVersion: 1, Status: StatusIdle})
+	b = appendStatusDoc(nil, "ep", 1, StatusIdle, "", "", false, nil)
 	if string(b) != `{"epoch":"ep","idleVersion":1,"status":"idle","runId":null,"notice":null,"truncated":false,"items":[]}` {
 		t.Fatalf("%s", b)
 	}
 	// Every string is escaped as encoding/json escapes it (bad UTF-8 too, outside items, which refuse it):
 	// the document is one line.
 	odd := "a\nb\r\u2028<&>\"\\\x01\xff"
-	v = View{Epoch: odd, Status: odd, RunID: odd, Notice: odd, Items: []projection.Item{{ID: odd[:len(odd)-1], Role: "user", Text: odd[:len(odd)-1]}}}
-	b, err = json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b = appendStatusDoc(nil, odd, 0, odd, odd, odd, false,
+		encodeItems(t, projection.Item{ID: odd[:len(odd)-1], Role: "user", Text: odd[:len(odd)-1]}))
 	std, _ := json.Marshal(map[string]any{"epoch": odd, "idleVersion": 0, "status": odd, "runId": odd, "notice": odd,
 		"truncated": false, "items": []map[string]string{{"id": odd[:len(odd)-1], "role": "user", "text": odd[:len(odd)-1]}}})
 	var got, wantV any

@@ -198,7 +198,7 @@ func (c *Conn) readLoop(ctx, callCtx context.Context) error {
 			return ctx.Err()
 		}
 		if tooLong {
-			c.malformed(&MalformedError{Reason: fmt.Sprintf("longer than %d bytes", c.max), Size: size})
+			c.malformed(&malformedError{Reason: fmt.Sprintf("longer than %d bytes", c.max), Size: size})
 			continue
 		}
 		f, me := parseFrame(line)
@@ -210,7 +210,7 @@ func (c *Conn) readLoop(ctx, callCtx context.Context) error {
 	}
 }
 
-func (c *Conn) malformed(me *MalformedError) {
+func (c *Conn) malformed(me *malformedError) {
 	c.log.Warn("link: malformed frame", "reason", me.Reason, "bytes", me.Size, "id", me.ID)
 	if me.answerable() {
 		c.writeReply(me.ID, nil, &Error{Code: CodeBadFrame, Message: "malformed frame: " + me.Reason})
@@ -227,7 +227,7 @@ func (c *Conn) dispatch(ctx context.Context, f frame) {
 		delete(c.pending, f.id)
 		c.mu.Unlock()
 		if !ok {
-			c.malformed(&MalformedError{Reason: "reply to an unknown id", Size: f.size, ID: f.id, Reply: true})
+			c.malformed(&malformedError{Reason: "reply to an unknown id", Size: f.size, ID: f.id, Reply: true})
 			return
 		}
 		if f.err != nil {
@@ -237,7 +237,7 @@ func (c *Conn) dispatch(ctx context.Context, f frame) {
 		}
 	case kindCall:
 		if !c.seen.add(f.id) {
-			c.malformed(&MalformedError{Reason: "call id used before", Size: f.size, ID: f.id})
+			c.malformed(&malformedError{Reason: "call id used before", Size: f.size, ID: f.id})
 			return
 		}
 		select {

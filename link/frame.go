@@ -40,15 +40,15 @@ type frame struct {
 	size   int    // bytes in the line
 }
 
-// MalformedError describes a frame that was refused. It never carries the frame's content.
-type MalformedError struct {
+// malformedError describes a frame that was refused. It never carries the frame's content.
+type malformedError struct {
 	Reason string // what was wrong, in words that never quote the frame
 	Size   int    // bytes in the line (without the newline); for a too-long frame, at least MaxFrame+1
 	ID     int64  // the frame's id when it carried a valid one, else 0
 	Reply  bool   // the frame had an "ok" or "err" member: it is never answered (its id is not a call id)
 }
 
-func (e *MalformedError) Error() string {
+func (e *malformedError) Error() string {
 	if e.ID > 0 {
 		return fmt.Sprintf("malformed frame (id %d, %d bytes): %s", e.ID, e.Size, e.Reason)
 	}
@@ -57,7 +57,7 @@ func (e *MalformedError) Error() string {
 
 // answerable reports whether the malformed frame gets an err reply: it carried a valid id and did not
 // claim to be a reply (an answer to a reply would land on one of the peer's own calls).
-func (e *MalformedError) answerable() bool { return e.ID > 0 && !e.Reply }
+func (e *malformedError) answerable() bool { return e.ID > 0 && !e.Reply }
 
 func validName(s string, max int) bool {
 	if len(s) == 0 || len(s) > max || s[0] < 'a' || s[0] > 'z' {
@@ -75,8 +75,8 @@ func validName(s string, max int) bool {
 // parseFrame validates one line strictly: UTF-8, depth, JSON grammar, an object whose top-level members
 // form exactly one of the three shapes, with bounded envelope fields. Payloads (args, ok, note fields) are
 // checked only for being valid JSON; their meaning is the handler's to check.
-func parseFrame(line []byte) (frame, *MalformedError) {
-	bad := func(reason string) *MalformedError { return &MalformedError{Reason: reason, Size: len(line)} }
+func parseFrame(line []byte) (frame, *malformedError) {
+	bad := func(reason string) *malformedError { return &malformedError{Reason: reason, Size: len(line)} }
 	if len(bytes.TrimLeft(line, " \t\r\n")) == 0 {
 		return frame{}, bad("empty frame")
 	}
@@ -102,7 +102,7 @@ func parseFrame(line []byte) (frame, *MalformedError) {
 		id = n
 		me.ID = id
 	}
-	fail := func(reason string) (frame, *MalformedError) { me.Reason = reason; return frame{}, me }
+	fail := func(reason string) (frame, *malformedError) { me.Reason = reason; return frame{}, me }
 
 	switch {
 	case hasNote:

@@ -119,24 +119,18 @@ func (b *Binding) ID() string { return b.id }
 // Epoch is the binding's epoch, carried by every chat command.
 func (b *Binding) Epoch() string { return b.epoch }
 
-// CookiePath is the Path of this binding's session cookie.
-func (b *Binding) CookiePath() string { return "/api/chat/" + b.id }
+// cookiePath is the Path of this binding's session cookie.
+func (b *Binding) cookiePath() string { return "/api/chat/" + b.id }
 
 // MatchID reports, in constant time, whether id is this binding's id.
 func (b *Binding) MatchID(id string) bool {
 	return subtle.ConstantTimeCompare([]byte(id), []byte(b.id)) == 1
 }
 
-// Invite mints a new one-time invitation valid for InvitationTTL. The earlier unredeemed invitation, if
-// any, stops working. On a revoked binding it returns a fresh string that can never be redeemed.
-func (b *Binding) Invite() string {
-	secret, _ := b.NewInvitation()
-	return secret
-}
-
-// NewInvitation is Invite that also returns a channel closed once the invitation can no longer be
-// redeemed: redeemed, replaced by a newer one, expired (after InvitationTTL of real time, which is the
-// binding's clock outside tests with an injected one) or the binding revoked. Whoever placed a copy of
+// NewInvitation mints a new one-time invitation valid for InvitationTTL; the earlier unredeemed
+// invitation, if any, stops working. On a revoked binding it returns a fresh string that can never be
+// redeemed. ended is closed once the invitation can no longer be redeemed: redeemed, replaced by a newer
+// one, expired or the binding revoked. Whoever placed a copy of
 // the invitation somewhere (a file the browser is opened on) removes it then.
 func (b *Binding) NewInvitation() (secret string, ended <-chan struct{}) {
 	raw := make([]byte, secretBytes)
@@ -211,7 +205,7 @@ func (b *Binding) Redeem(bindingID, invite string) (*http.Cookie, time.Time, err
 	return &http.Cookie{
 		Name:     CookieName,
 		Value:    value,
-		Path:     b.CookiePath(),
+		Path:     b.cookiePath(),
 		MaxAge:   int(SessionTTL / time.Second),
 		HttpOnly: true,
 		SameSite: http.SameSiteStrictMode,

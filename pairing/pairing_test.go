@@ -22,8 +22,14 @@ func newTestBinding(t *testing.T) *Binding {
 	return b
 }
 
+// invite is a fresh invitation's secret.
+func invite(b *Binding) string {
+	secret, _ := b.NewInvitation()
+	return secret
+}
+
 func withCookie(b *Binding, c *http.Cookie) *http.Request {
-	r := httptest.NewRequest("GET", b.CookiePath(), nil)
+	r := httptest.NewRequest("GET", b.cookiePath(), nil)
 	if c != nil {
 		r.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
 	}
@@ -39,7 +45,7 @@ func TestNewBindingIsRandom(t *testing.T) {
 	if len(a.ID()) != 22 || a.ID() == "pair" || strings.ContainsAny(a.ID(), "/+=?#") {
 		t.Fatalf("binding id %q is not 16 random bytes base64url", a.ID())
 	}
-	if a.CookiePath() != "/api/chat/"+a.ID() {
+	if a.cookiePath() != "/api/chat/"+a.ID() {
 		t.Fatal("cookie path wrong")
 	}
 }
@@ -47,7 +53,7 @@ func TestNewBindingIsRandom(t *testing.T) {
 func TestRedeemCookieExactly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newTestBinding(t)
-		inv := b.Invite()
+		inv := invite(b)
 		if len(inv) != 43 {
 			t.Fatalf("invitation %d chars, want 43 (32 bytes base64url)", len(inv))
 		}
@@ -88,12 +94,12 @@ func TestEveryBadInvitationIsTheSame(t *testing.T) {
 
 		check("no invitation minted", b.ID(), strings.Repeat("A", 43))
 		step()
-		inv := b.Invite()
+		inv := invite(b)
 		check("malformed", b.ID(), "not base64 !!")
 		step()
 		check("short", b.ID(), inv[:20])
 		step()
-		check("unknown", b.ID(), other.Invite())
+		check("unknown", b.ID(), invite(other))
 		step()
 		check("wrong binding", other.ID(), inv)
 		step()
@@ -106,31 +112,31 @@ func TestEveryBadInvitationIsTheSame(t *testing.T) {
 		check("reused", b.ID(), inv)
 		step()
 
-		expired := b.Invite()
+		expired := invite(b)
 		time.Sleep(InvitationTTL)
 		check("expired", b.ID(), expired)
 		step()
 
-		first := b.Invite()
-		second := b.Invite()
+		first := invite(b)
+		second := invite(b)
 		check("superseded", b.ID(), first)
 		step()
 		if _, _, err := b.Redeem(b.ID(), second); err != nil {
 			t.Fatalf("newest invitation refused: %v", err)
 		}
 
-		revoked := b.Invite()
+		revoked := invite(b)
 		b.Revoke()
 		step()
 		check("revoked", b.ID(), revoked)
-		check("minted after revoke", b.ID(), b.Invite())
+		check("minted after revoke", b.ID(), invite(b))
 	})
 }
 
 func TestInvitationJustBeforeExpiry(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newTestBinding(t)
-		inv := b.Invite()
+		inv := invite(b)
 		time.Sleep(InvitationTTL - time.Nanosecond)
 		if _, _, err := b.Redeem(b.ID(), inv); err != nil {
 			t.Fatalf("invitation refused before its 2 minutes: %v", err)
@@ -185,7 +191,7 @@ func TestValidInvitationRedeemsDuringFlood(t *testing.T) {
 		if _, _, err := b.Redeem(b.ID(), "guess"); !errors.As(err, &rl) {
 			t.Fatalf("round %d: the flood is not throttled: %v", round, err)
 		}
-		cookie, _, err := b.Redeem(b.ID(), b.Invite())
+		cookie, _, err := b.Redeem(b.ID(), invite(b))
 		if err != nil {
 			t.Fatalf("round %d: the valid invitation was refused: %v", round, err)
 		}
@@ -194,7 +200,7 @@ func TestValidInvitationRedeemsDuringFlood(t *testing.T) {
 		}
 	}
 	// The invitation is still once-only under the flood.
-	inv := b.Invite()
+	inv := invite(b)
 	if _, _, err := b.Redeem(b.ID(), inv); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +212,7 @@ func TestValidInvitationRedeemsDuringFlood(t *testing.T) {
 func TestSuccessDoesNotSpendFailureBudget(t *testing.T) {
 	b := newTestBinding(t)
 	for range 3 * FailureBurst {
-		if _, _, err := b.Redeem(b.ID(), b.Invite()); err != nil {
+		if _, _, err := b.Redeem(b.ID(), invite(b)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -221,7 +227,7 @@ func authenticate(b *Binding, r *http.Request) error {
 func TestAuthenticate(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newTestBinding(t)
-		c, _, err := b.Redeem(b.ID(), b.Invite())
+		c, _, err := b.Redeem(b.ID(), invite(b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -258,7 +264,7 @@ func TestSeveralSessionsBounded(t *testing.T) {
 		b := newTestBinding(t)
 		var cookies []*http.Cookie
 		for range MaxSessions + 2 {
-			c, _, err := b.Redeem(b.ID(), b.Invite())
+			c, _, err := b.Redeem(b.ID(), invite(b))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -282,7 +288,7 @@ func TestSeveralSessionsBounded(t *testing.T) {
 
 func TestRevoke(t *testing.T) {
 	b := newTestBinding(t)
-	c, _, err := b.Redeem(b.ID(), b.Invite())
+	c, _, err := b.Redeem(b.ID(), invite(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +314,7 @@ func TestMatchID(t *testing.T) {
 
 func TestConcurrentRedeemOnlyOnce(t *testing.T) {
 	b := newTestBinding(t)
-	inv := b.Invite()
+	inv := invite(b)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	wins := 0

@@ -34,19 +34,20 @@ import (
 // printable ASCII other than '.'), repeats an id already in the branch, or whose projected fields have
 // the wrong types (a message without a role or content of the right shape, a block without a string
 // type, a text block without string text, a toolCall without string id and name, a non-string
-// stopReason or toolCallId, a non-boolean isError, a repeated field) is skipped whole and counted
-// (Skipped). Unknown entry types, roles and block types are ignored, not counted.
+// stopReason or toolCallId, a non-boolean isError, a repeated field) is skipped whole (and counted,
+// for the tests to tell a skipped entry from an ignored one). Unknown entry types, roles and block types
+// are ignored, not counted.
 //
 // Incremental: items are kept only for the last MaxViewItems (older ones can never be shown again, as
 // the branch only grows until the next reset), plus the count of items since the reset. Appending
 // entries costs time proportional to the new entries; a toolResult looks for its tool item among the
 // kept items only. Text, names and ids are decoded and copied only for items still kept at the end of
-// a call, and each kept item is encoded to JSON once, when it is made or changes: ItemsJSON and the
-// gateway's documents join those encodings. A Projector is not safe for concurrent use.
+// a call, and each kept item is encoded to JSON once, when it is made or changes: the gateway's
+// documents join those encodings. A Projector is not safe for concurrent use.
 type Projector struct {
-	live          ring  // persisted items; journaled during ApplyBranch, rolled back on failure
-	stream, spare *ring // the streamed message's items; spare is the next stream
-	skipped       int
+	live          ring   // persisted items; journaled during ApplyBranch, rolled back on failure
+	stream, spare *ring  // the streamed message's items; spare is the next stream
+	skipped       int    // malformed entries skipped since the projector was made
 	seen, fresh   *idSet // entry ids of the branch; fresh is the set a reset builds
 	added         []string
 	version       uint64
@@ -63,7 +64,6 @@ type Projector struct {
 	winLive, winStream int
 	winBytes           int // of the window's JSON array
 	winTrunc           bool
-	winJSON            []byte // ItemsJSON, joined on first use
 }
 
 // NewProjector returns an empty projector.
@@ -78,7 +78,7 @@ func NewProjector() *Projector {
 
 // ApplyBranch applies one `branch` note: entries is its raw JSON array. reset=true replaces everything
 // with the whole current branch (root to leaf); reset=false appends the entries added since the last
-// note. Malformed entries are skipped (Skipped). An error (entries not a JSON array, broken structure)
+// note. Malformed entries are skipped. An error (entries not a JSON array, broken structure)
 // changes nothing. entries is only read during the call and not kept.
 func (p *Projector) ApplyBranch(reset bool, entries []byte) error {
 	s := view(entries)
@@ -180,7 +180,7 @@ func (p *Projector) SetStreaming(message []byte) error {
 const streamID = "stream.live"
 
 // Items returns the view: the last at most MaxViewItems items (persisted, then streamed) whose JSON
-// array (ItemsJSON) is at most MaxViewBytes, oldest first, and whether older items were cut. The slice
+// array is at most MaxViewBytes, oldest first, and whether older items were cut. The slice
 // is the caller's.
 func (p *Projector) Items() (items []Item, truncated bool) {
 	p.window()
@@ -194,34 +194,11 @@ func (p *Projector) Items() (items []Item, truncated bool) {
 	return items, p.winTrunc
 }
 
-// ItemsJSON returns the JSON array of Items, joined once per change from the items' own encodings. The
-// bytes are shared: do not modify them.
-func (p *Projector) ItemsJSON() (items []byte, truncated bool) {
-	p.window()
-	if p.winJSON == nil {
-		b := make([]byte, 0, p.winBytes)
-		b = append(b, '[')
-		for _, part := range [...]struct {
-			r *ring
-			n int
-		}{{&p.live, p.winLive}, {p.stream, p.winStream}} {
-			for k := part.n - 1; k >= 0; k-- {
-				if len(b) > 1 {
-					b = append(b, ',')
-				}
-				b = append(b, part.r.at(k).enc...)
-			}
-		}
-		p.winJSON = append(b, ']')
-	}
-	return p.winJSON, p.winTrunc
-}
-
 // AppendItemEncodings appends the JSON object of each item of the view (Items, oldest first) to parts,
 // and returns them with the size of the JSON array they make (brackets and commas included) and
 // whether older items were cut. Each item is encoded once, when it is made or changes: the bytes are
 // shared and never modified (a changed item gets new ones), so they stay valid after later calls.
-// Joined with commas inside brackets they are ItemsJSON, without building it.
+// Joined with commas inside brackets they are the view's JSON array, without building it.
 func (p *Projector) AppendItemEncodings(parts [][]byte) (_ [][]byte, size int, truncated bool) {
 	p.window()
 	for k := p.winLive - 1; k >= 0; k-- {
@@ -235,9 +212,6 @@ func (p *Projector) AppendItemEncodings(parts [][]byte) (_ [][]byte, size int, t
 
 // Version increases whenever the view may have changed.
 func (p *Projector) Version() uint64 { return p.version }
-
-// Skipped returns the number of malformed entries skipped since the projector was made.
-func (p *Projector) Skipped() int { return p.skipped }
 
 // window computes the view of the current version, walking back from the newest item.
 func (p *Projector) window() {
@@ -263,7 +237,6 @@ func (p *Projector) window() {
 done:
 	p.winStream, p.winLive, p.winBytes = counts[0], counts[1], used
 	p.winTrunc = n < p.live.n+p.stream.n
-	p.winJSON = nil
 	p.winOK, p.winVersion = true, p.version
 }
 

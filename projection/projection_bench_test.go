@@ -204,8 +204,8 @@ func benchAppend(b *testing.B, history int) {
 			b.Fatal("no items")
 		}
 	}
-	if p.Skipped() != 0 {
-		b.Fatalf("skipped %d", p.Skipped())
+	if p.skipped != 0 {
+		b.Fatalf("skipped %d", p.skipped)
 	}
 }
 
@@ -252,7 +252,7 @@ func TestAppendFeed(t *testing.T) {
 	}
 	items, _ := p.Items()
 	pjCheckView(t, p, items)
-	if len(items) != 6 || p.Skipped() != 0 || items[1].Status != ToolCompleted || items[4].Status != ToolCompleted {
-		t.Fatalf("%d items, skipped %d: %+v", len(items), p.Skipped(), items)
+	if len(items) != 6 || p.skipped != 0 || items[1].Status != ToolCompleted || items[4].Status != ToolCompleted {
+		t.Fatalf("%d items, skipped %d: %+v", len(items), p.skipped, items)
 	}
 }

@@ -64,7 +64,7 @@ func fuzzView(t *testing.T, p *Projector) []byte {
 	t.Helper()
 	items, _ := p.Items()
 	pjCheckView(t, p, items)
-	js, _ := p.ItemsJSON()
+	js, _ := itemsJSON(p)
 	if !json.Valid(js) {
 		t.Fatalf("invalid view JSON %s", js)
 	}

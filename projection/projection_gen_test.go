@@ -236,9 +236,9 @@ func TestGenBranchShape(t *testing.T) {
 	}
 	items, trunc := p.Items()
 	pjCheckView(t, p, items)
-	if p.Skipped() != 0 || !trunc || len(items) == 0 {
-		t.Fatalf("skipped %d, %d items, truncated %v", p.Skipped(), len(items), trunc)
+	if p.skipped != 0 || !trunc || len(items) == 0 {
+		t.Fatalf("skipped %d, %d items, truncated %v", p.skipped, len(items), trunc)
 	}
-	js, _ := p.ItemsJSON()
+	js, _ := itemsJSON(p)
 	t.Logf("view: %d items, %d bytes", len(items), len(js))
 }

@@ -61,10 +61,10 @@ func pjSample16(t testing.TB) []byte {
 func TestProjectionSamplePi16(t *testing.T) {
 	p, items, trunc := pjProject(t, pjSample16(t))
 	pjSame(t, items, pjSample16Want)
-	if trunc || p.Skipped() != 0 {
-		t.Fatalf("truncated %v, skipped %d", trunc, p.Skipped())
+	if trunc || p.skipped != 0 {
+		t.Fatalf("truncated %v, skipped %d", trunc, p.skipped)
 	}
-	js, _ := p.ItemsJSON()
+	js, _ := itemsJSON(p)
 	for _, private := range []string{
 		"You are a coding assistant", "<tools>", "<rules>", "toolsAdded", "sections", "preamble", // system messages
 		"<conversation>", "firstKeptEntryId", "systemMessage", // the compaction's summary and checkpoint
@@ -112,7 +112,7 @@ func TestProjectionPrivateFieldsAbsentPi1x(t *testing.T) {
 		pjUser("u2", "after"),
 	))
 	pjCheckView(t, p, items)
-	js, _ := p.ItemsJSON()
+	js, _ := itemsJSON(p)
 	if bytes.Contains(js, []byte(c)) {
 		t.Fatalf("a private field reached the view: %s", js)
 	}

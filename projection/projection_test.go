@@ -109,7 +109,7 @@ func pjCheckView(t testing.TB, p *Projector, items []Item) {
 		}
 		ids[it.ID] = true
 	}
-	js, _ := p.ItemsJSON()
+	js, _ := itemsJSON(p)
 	if len(js) > MaxViewBytes {
 		t.Fatalf("view is %d bytes", len(js))
 	}
@@ -208,10 +208,10 @@ func pjSampleEntries(t testing.TB) []json.RawMessage {
 func TestProjectionSample(t *testing.T) {
 	p, items, trunc := pjProject(t, pjSample(t))
 	pjSame(t, items, pjSampleWant)
-	if trunc || p.Skipped() != 0 {
-		t.Fatalf("truncated %v, skipped %d", trunc, p.Skipped())
+	if trunc || p.skipped != 0 {
+		t.Fatalf("truncated %v, skipped %d", trunc, p.skipped)
 	}
-	js, _ := p.ItemsJSON()
+	js, _ := itemsJSON(p)
 	for _, private := range []string{
 		"Let me think", "reasoning_content", `"action"`, "echo hi", "call_2", "toolCallId", `"details"`,
 		"Request was aborted", "400 scripted failure", "tele-state", "custom entry example",
@@ -410,8 +410,8 @@ func TestProjectionCrafted(t *testing.T) {
 				pjCheckView(t, p, items)
 			}
 			pjSame(t, items, tc.want)
-			if p.Skipped() != tc.skipped {
-				t.Fatalf("skipped %d, want %d", p.Skipped(), tc.skipped)
+			if p.skipped != tc.skipped {
+				t.Fatalf("skipped %d, want %d", p.skipped, tc.skipped)
 			}
 		})
 	}
@@ -453,7 +453,7 @@ func TestProjectionPrivateFieldsAbsent(t *testing.T) {
 	}
 	items, _ := p.Items()
 	pjCheckView(t, p, items)
-	js, _ := p.ItemsJSON()
+	js, _ := itemsJSON(p)
 	js2, _ := json.Marshal(items)
 	for _, out := range [][]byte{js, js2} {
 		if bytes.Contains(out, []byte(c)) {
@@ -516,14 +516,14 @@ func TestProjectionCut256KiB(t *testing.T) {
 		es = append(es, pjAsst(fmt.Sprintf("a%d", k), "stop", pjText(big)))
 	}
 	p, items, trunc := pjProject(t, pjBranch(es...))
-	js, _ := p.ItemsJSON()
+	js, _ := itemsJSON(p)
 	if !trunc || len(items) != 7 || items[6].ID != "a19" || len(js) > MaxViewBytes {
 		t.Fatalf("got %d items, %d bytes, truncated %v", len(items), len(js), trunc)
 	}
 	// Escaped text costs its escaped size: control characters are 6 bytes each on the wire.
 	ctl := strings.Repeat("\x01", MaxItemTextUnits)
 	p, items, trunc = pjProject(t, pjBranch(pjAsst("a1", "stop", pjText(ctl)), pjAsst("a2", "stop", pjText(ctl))))
-	js, _ = p.ItemsJSON()
+	js, _ = itemsJSON(p)
 	if !trunc || len(items) != 1 || items[0].ID != "a2" || len(js) < 6*MaxItemTextUnits {
 		t.Fatalf("escaped: %d items, %d bytes, truncated %v", len(items), len(js), trunc)
 	}
@@ -537,7 +537,7 @@ func TestProjectionCut256KiB(t *testing.T) {
 			es = append(es, pjUser(fmt.Sprint("b", k), strings.Repeat("x", MaxItemTextUnits)))
 		}
 		p, items, trunc = pjProject(t, pjBranch(es...))
-		js, _ = p.ItemsJSON()
+		js, _ = itemsJSON(p)
 		if extra == 0 && (trunc || len(items) != 8 || len(js) != MaxViewBytes) {
 			t.Fatalf("at the limit: %d items, %d bytes, truncated %v", len(items), len(js), trunc)
 		}
@@ -562,8 +562,8 @@ func TestProjectionIDsAtMost160Units(t *testing.T) {
 			t.Fatalf("id %q: %d units", it.ID, n)
 		}
 	}
-	if p.Skipped() != 0 {
-		t.Fatalf("skipped %d", p.Skipped())
+	if p.skipped != 0 {
+		t.Fatalf("skipped %d", p.skipped)
 	}
 	if got := items[len(items)-2].ID; got != long+".n" {
 		t.Fatalf("notice id %q", got)
@@ -683,7 +683,7 @@ func TestProjectionBadNotesChangeNothing(t *testing.T) {
 			}
 			after, _ := p.Items()
 			pjSame(t, after, before)
-			if p.Version() != v || p.Skipped() != 0 {
+			if p.Version() != v || p.skipped != 0 {
 				t.Fatalf("version or skipped moved")
 			}
 			// The items' cached encodings are restored too: a view built from them again is the same.
@@ -712,7 +712,7 @@ func TestProjectionEncodesChangedItemsOnly(t *testing.T) {
 	p, _, _ := pjProject(t, pjBranch(es...))
 	encodings := func() [][]byte {
 		parts, size, _ := p.AppendItemEncodings(nil)
-		js, _ := p.ItemsJSON()
+		js, _ := itemsJSON(p)
 		if want := len(parts) + 1 + len(bytes.Join(parts, nil)); size != want || len(js) != want {
 			t.Fatalf("size %d, ItemsJSON %d bytes, joined %d", size, len(js), want)
 		}
@@ -761,7 +761,7 @@ func TestProjectionEncodesChangedItemsOnly(t *testing.T) {
 	// Refused notes (an append that resolves a tool and adds items, a reset) change no encoding.
 	p2, _, _ := pjProject(t, pjBranch(es...))
 	want := encodings2(p2)
-	wantJSON, _ := p2.ItemsJSON()
+	wantJSON, _ := itemsJSON(p2)
 	wantJSON = bytes.Clone(wantJSON)
 	for _, reset := range []bool{false, true} {
 		if err := p2.ApplyBranch(reset, []byte(`[`+pjResult("r1", "c1", false, "x")+`,`+pjUser("u200", "x")+`,{"type":`)); err == nil {
@@ -774,7 +774,7 @@ func TestProjectionEncodesChangedItemsOnly(t *testing.T) {
 				t.Fatalf("reset %v: item %d: %s, want %s", reset, k, got[k], want[k])
 			}
 		}
-		if js, _ := p2.ItemsJSON(); !bytes.Equal(js, wantJSON) {
+		if js, _ := itemsJSON(p2); !bytes.Equal(js, wantJSON) {
 			t.Fatalf("reset %v: view changed:\n%s\n%s", reset, js, wantJSON)
 		}
 	}
@@ -912,4 +912,16 @@ func TestProjectionAllocsIndependentOfToolResults(t *testing.T) {
 	if ab > as || bb > bs+bs/2 {
 		t.Fatalf("allocations grow with tool results: %.0f → %.0f allocs, %d → %d bytes", as, ab, bs, bb)
 	}
+}
+
+// itemsJSON is the view as the gateway sends it: the items' encodings joined into one JSON array. It
+// panics when the size AppendItemEncodings reports is not the array's.
+func itemsJSON(p *Projector) ([]byte, bool) {
+	parts, size, truncated := p.AppendItemEncodings(nil)
+	b := append([]byte{'['}, bytes.Join(parts, []byte{','})...)
+	b = append(b, ']')
+	if len(b) != size {
+		panic(fmt.Sprintf("AppendItemEncodings reports %d bytes, the array has %d", size, len(b)))
+	}
+	return b, truncated
 }

@@ -42,9 +42,9 @@ var (
 		"this route does not take that method")
 )
 
-// IsPage reports whether path is one of the pages (an HTML document a link from elsewhere may open):
+// isPage reports whether path is one of the pages (an HTML document a link from elsewhere may open):
 // "/" and "/b/<board>".
-func IsPage(path string) bool {
+func isPage(path string) bool {
 	return path == "/" || (strings.HasPrefix(path, "/b/") && len(path) > len("/b/") &&
 		!strings.Contains(path[len("/b/"):], "/"))
 }
@@ -114,7 +114,7 @@ func Handler(cfg Config, port int) http.Handler {
 		cfg.Chat.Register(r)
 	}
 
-	guarded := web.Guard(web.GuardConfig{Port: port, IsPage: IsPage, OriginRequired: OriginRequired, Logger: log}, r)
+	guarded := web.Guard(web.GuardConfig{Port: port, IsPage: isPage, OriginRequired: OriginRequired, Logger: log}, r)
 	return bodyDeadline(BodyTimeout, accessLog(log, guarded))
 }
 

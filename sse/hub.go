@@ -38,20 +38,21 @@ const (
 	DefaultWriteTimeout = 10 * time.Second
 )
 
-// Errors. Subscribe returns ErrTooManyStreams and ErrHubClosed; Subscription.Err reports why a
-// subscription ended.
+// Errors. Subscribe returns ErrTooManyStreams and ErrHubClosed. A subscription keeps why it ended (its
+// err): ErrHubClosed, errTopicClosed, errSlowClient or errSubscriptionClosed.
 var (
 	// ErrTooManyStreams is returned by Subscribe when the topic already has MaxPerTopic subscriptions
 	// or the hub MaxStreams.
 	ErrTooManyStreams = errors.New("sse: too many streams")
-	// ErrHubClosed is returned by Subscribe after Close, and is the Err of subscriptions ended by Close.
+	// ErrHubClosed is returned by Subscribe after Close, and ends the subscriptions Close ends.
 	ErrHubClosed = errors.New("sse: hub closed")
-	// ErrTopicClosed is the Err of subscriptions ended by CloseTopic.
-	ErrTopicClosed = errors.New("sse: topic closed")
-	// ErrSlowClient is the Err of a subscription cut because its unsent output exceeded MaxQueuedBytes.
-	ErrSlowClient = errors.New("sse: client too slow, stream closed")
-	// ErrSubscriptionClosed is the Err of a subscription ended by its own Close.
-	ErrSubscriptionClosed = errors.New("sse: subscription closed")
+)
+
+// Why a subscription ended, besides ErrHubClosed.
+var (
+	errTopicClosed        = errors.New("sse: topic closed")                   // by CloseTopic
+	errSlowClient         = errors.New("sse: client too slow, stream closed") // its unsent output exceeded MaxQueuedBytes
+	errSubscriptionClosed = errors.New("sse: subscription closed")            // by its own Close
 )
 
 // Event is one server-sent event. Data is single-line JSON, encoded once by the publisher.
@@ -161,7 +162,7 @@ func (h *Hub) CloseTopic(topic string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for s := range h.topics[topic] {
-		s.end(ErrTopicClosed)
+		s.end(errTopicClosed)
 	}
 	delete(h.topics, topic)
 }
@@ -272,22 +273,11 @@ type Subscription struct {
 	last    bool   // the queue ends with the last event (PublishLast): the stream ends once it is written
 }
 
-// Done is closed when the subscription ends, for whatever reason.
-func (s *Subscription) Done() <-chan struct{} { return s.done }
-
-// Err reports why the subscription ended: ErrSlowClient, ErrTopicClosed, ErrHubClosed or
-// ErrSubscriptionClosed; nil while it is live.
-func (s *Subscription) Err() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
-}
-
 // Close ends the subscription and releases its slot in the topic. It is idempotent.
 func (s *Subscription) Close() {
 	s.hub.mu.Lock()
 	defer s.hub.mu.Unlock()
-	if s.end(ErrSubscriptionClosed) {
+	if s.end(errSubscriptionClosed) {
 		s.hub.removeLocked(s)
 	}
 }
@@ -308,7 +298,7 @@ func (s *Subscription) enqueueFrame(f Frame, max int, last bool) bool {
 	}
 	if s.pending+len(f.wire) > max {
 		s.mu.Unlock()
-		s.end(ErrSlowClient)
+		s.end(errSlowClient)
 		return false
 	}
 	s.queue = append(s.queue, f)

@@ -318,8 +318,8 @@ func TestSubscriptionCloseEndsStream(t *testing.T) {
 	r.next(t)
 	sub.Close()
 	r.waitEnd(t)
-	if !errors.Is(sub.Err(), ErrSubscriptionClosed) {
-		t.Fatalf("Err = %v", sub.Err())
+	if !errors.Is(endReason(sub), errSubscriptionClosed) {
+		t.Fatalf("Err = %v", endReason(sub))
 	}
 }
 
@@ -329,7 +329,7 @@ func TestClientLeavingReleasesSlot(t *testing.T) {
 	r.next(t)
 	r.resp.Body.Close()
 	select {
-	case <-sub.Done():
+	case <-sub.done:
 	case <-time.After(testTimeout):
 		t.Fatal("subscription not released after the client left")
 	}
@@ -425,8 +425,8 @@ func TestCloseTopicEndsOnlyThatTopic(t *testing.T) {
 	a1.waitEnd(t)
 	a2.waitEnd(t)
 	for _, s := range []*Subscription{s1, s2} {
-		if !errors.Is(s.Err(), ErrTopicClosed) {
-			t.Fatalf("Err = %v, want ErrTopicClosed", s.Err())
+		if !errors.Is(endReason(s), errTopicClosed) {
+			t.Fatalf("Err = %v, want errTopicClosed", endReason(s))
 		}
 	}
 	f.hub.Publish("b", Event{Name: "board", Seq: 1, Data: []byte(`{"still":"here"}`)})
@@ -451,8 +451,8 @@ func TestCloseEndsAll(t *testing.T) {
 	f.hub.Close()
 	for i, r := range rs {
 		r.waitEnd(t)
-		if !errors.Is(subs[i].Err(), ErrHubClosed) {
-			t.Fatalf("Err = %v, want ErrHubClosed", subs[i].Err())
+		if !errors.Is(endReason(subs[i]), ErrHubClosed) {
+			t.Fatalf("Err = %v, want ErrHubClosed", endReason(subs[i]))
 		}
 	}
 	if _, err := f.hub.Subscribe("a"); !errors.Is(err, ErrHubClosed) {
@@ -508,7 +508,7 @@ func TestSlowClientIsCut(t *testing.T) {
 			t.Fatalf("fast client got %q (%d bytes)", m.Event, len(m.Data))
 		}
 		select {
-		case <-slow.Done():
+		case <-slow.done:
 			cut = true
 		default:
 		}
@@ -516,8 +516,8 @@ func TestSlowClientIsCut(t *testing.T) {
 	if !cut {
 		t.Fatalf("slow client not cut after %d publishes of %d bytes", seq-1, len(payload))
 	}
-	if !errors.Is(slow.Err(), ErrSlowClient) {
-		t.Fatalf("slow Err = %v, want ErrSlowClient", slow.Err())
+	if !errors.Is(endReason(slow), errSlowClient) {
+		t.Fatalf("slow Err = %v, want errSlowClient", endReason(slow))
 	}
 	t.Logf("slow client cut after %d publishes", seq-1)
 
@@ -550,8 +550,8 @@ func TestPublishNeverBlocks(t *testing.T) {
 	for i := int64(1); i <= 100; i++ {
 		h.Publish("x", Event{Name: "e", Seq: i, Data: bytes.Repeat([]byte("a"), 100)})
 	}
-	if !errors.Is(sub.Err(), ErrSlowClient) {
-		t.Fatalf("Err = %v, want ErrSlowClient", sub.Err())
+	if !errors.Is(endReason(sub), errSlowClient) {
+		t.Fatalf("Err = %v, want errSlowClient", endReason(sub))
 	}
 	if h.Count("x") != 0 {
 		t.Fatal("cut subscription still counted")
@@ -683,11 +683,18 @@ func TestWriteDeadlineEndsStuckStream(t *testing.T) {
 		f.hub.Publish("t", Event{Name: "big", Seq: seq, Data: payload})
 	}
 	select {
-	case <-sub.Done():
+	case <-sub.done:
 	case <-time.After(testTimeout):
 		t.Fatal("stuck stream not ended by its write deadline")
 	}
 	if f.hub.Count("t") != 0 {
 		t.Fatal("stuck stream still counted")
 	}
+}
+
+// endReason is why sub ended; nil while it is live.
+func endReason(sub *Subscription) error {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	return sub.err
 }

@@ -35,7 +35,7 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 		// writes would leave the last write's deadline (up to WriteTimeout away). A stream ended by Close,
 		// CloseTopic or hub shutdown may have been kicked just as its last write finished; clearing the
 		// deadline lets net/http end the response cleanly instead of cutting its final chunk.
-		cut := sub.err == ErrSlowClient
+		cut := sub.err == errSlowClient
 		sub.mu.Unlock()
 		if cut {
 			_ = rc.SetWriteDeadline(time.Unix(1, 0))

@@ -72,10 +72,3 @@ func (l *Limiter) prune(now time.Time) {
 	}
 	l.pruned = now
 }
-
-// Len reports how many keys hold a bucket (tests, diagnostics).
-func (l *Limiter) Len() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.keys)
-}
