@@ -3,6 +3,8 @@
 
 import { takeFragment } from './fragment.js';
 import * as i18n from './i18n.js';
+import { boardIdFromPath } from './board-path.js';
+import { ChatGate, loadChatPanel } from './has-chat.js';
 
 const fragment = takeFragment();
 
@@ -12,12 +14,18 @@ async function main() {
   if (select) i18n.bindLanguageSelect(select);
   const page = document.body.dataset.page;
   if (page === 'board') {
-    // The board and the chat panel start side by side; neither waits for the other. A pairing's answer
-    // carries the board's capability, which the board page takes once it has started.
-    const [{ bootBoardPage }, { bootChatPanel }] = await Promise.all([import('./board-page.js'), import('./chat-panel.js')]);
-    const board = bootBoardPage({ fragment });
+    // The board and the chat panel start side by side; neither waits for the other. The chat's code and
+    // style load only when the page has a chat (has-chat.js). A pairing's answer carries the board's
+    // capability, which the board page takes once it has started.
+    const gate = new ChatGate(fragment, boardIdFromPath(location.pathname));
+    const board = import('./board-page.js').then(({ bootBoardPage }) => bootBoardPage({ fragment }));
     const onCapability = (capability) => board.then((page) => page.grant(capability));
-    await Promise.all([board, bootChatPanel({ fragment, onCapability })]);
+    const chat = gate.wanted().then(async (wanted) => {
+      if (!wanted) return null;
+      const { bootChatPanel } = await loadChatPanel();
+      return bootChatPanel({ fragment, onCapability, serverHasChat: () => gate.serverHasChat() });
+    });
+    await Promise.all([board, chat]);
   } else if (page === 'index') {
     const { bootIndexPage } = await import('./index-page.js');
     await bootIndexPage();

@@ -11,11 +11,6 @@ function call(method, url, body) {
 
 const base = (binding) => `/api/chat/${encodeURIComponent(binding)}`;
 
-// capabilities → {chat: bool}: does this server carry a chat (tele host) or not (tele serve)?
-export function capabilities() {
-  return call('GET', '/api/capabilities');
-}
-
 // pair redeems a one-time invitation → {binding, epoch, expiresAt, capability}; the answer sets the
 // cookie, and its capability lets the page edit the board.
 export function pair(binding, invitation) {

@@ -27,11 +27,11 @@ import { read, remove, write } from './storage.js';
 import { Stream } from './stream.js';
 import * as api from './chat-api.js';
 import { STRINGS } from './chat-strings.js';
+import { bindingKey } from './has-chat.js';
 
 const DOCKS = ['right', 'left', 'bottom'];
 const DOCK_KEY = 'tele.chat.dock';
 const COLLAPSED_KEY = 'tele.chat.collapsed';
-const bindingKey = (board) => `tele.chat.binding:${board}`;
 const MAX_TEXT_UNITS = 8000;
 const STICK_SLACK = 24; // px from the end of the log that still count as "at the bottom"
 const ROLES = ['user', 'assistant', 'tool', 'notice'];
@@ -42,7 +42,8 @@ const STATUSES = ['idle', 'submitting', 'running', 'stopping', 'terminal-prompt'
 
 // bootChatPanel starts the panel of the board page. It never throws: a chat that cannot start leaves
 // the board page as it is.
-export async function bootChatPanel({ fragment, onCapability = () => {} }) {
+// serverHasChat answers whether the server carries a chat (has-chat.js asked it already, or asks now).
+export async function bootChatPanel({ fragment, onCapability = () => {}, serverHasChat }) {
   // The invitation is a one-time secret: take it out of the shared parameters at once.
   const binding = fragment.get('binding');
   const invitation = fragment.get('invite');
@@ -52,7 +53,7 @@ export async function bootChatPanel({ fragment, onCapability = () => {} }) {
   const board = boardIdFromPath(location.pathname);
   if (!aside || !board) return null;
   extend(STRINGS);
-  const panel = new ChatPanel(aside, board, onCapability);
+  const panel = new ChatPanel(aside, board, onCapability, serverHasChat);
   try {
     await panel.start(binding, invitation);
   } catch {
@@ -62,8 +63,9 @@ export async function bootChatPanel({ fragment, onCapability = () => {} }) {
 }
 
 class ChatPanel {
-  constructor(aside, board, onCapability) {
+  constructor(aside, board, onCapability, serverHasChat) {
     this.aside = aside;
+    this.serverHasChat = serverHasChat;
     this.board = board;
     this.onCapability = onCapability;
     this.layout = byId('layout');
@@ -172,13 +174,7 @@ class ChatPanel {
       this.showUnpaired(reason);
       return;
     }
-    let chat = false;
-    try {
-      chat = Boolean((await api.capabilities())?.chat);
-    } catch {
-      chat = false;
-    }
-    if (chat) this.showUnpaired(null);
+    if (await this.serverHasChat()) this.showUnpaired(null);
     else this.hide();
   }
 
