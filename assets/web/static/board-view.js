@@ -100,16 +100,29 @@ export class BoardView {
       if (s.mark.textContent !== section.label) s.mark.textContent = section.label;
       s.mark.hidden = !section.label;
     }
+    if (s.count !== section.bars.length) {
+      s.count = section.bars.length;
+      s.el.style.setProperty('--bars', String(s.count)); // the section's estimated height (app.css)
+    }
+    // Bars made by this render go in at once, in one fragment; a bar whose content, number and meter
+    // are as last drawn is not touched at all (a live update of one bar patches one bar).
+    const added = document.createDocumentFragment();
     section.bars.forEach((raw, j) => {
-      const bar = s.bars[j] || this.createBar(s, i, j);
+      const bar = s.bars[j] || this.createBar(s, i, j, added);
+      const n = barNo + j + 1;
+      const sig = Array.isArray(raw) ? raw.join(' ') : JSON.stringify(raw);
+      if (bar.sig === sig && bar.n === n && bar.beats === this.beatsPerBar) return;
+      bar.sig = sig;
+      bar.beats = this.beatsPerBar;
       const form = barForm(raw);
-      this.patchBar(bar, form.simile ? [SIMILE] : form.chords, barNo + j + 1);
+      this.patchBar(bar, form.simile ? [SIMILE] : form.chords, n);
       paintForm(bar.li, form, this.beatsPerBar);
     });
+    if (added.firstChild) s.barsEl.append(added);
     while (s.bars.length > section.bars.length) s.bars.pop().li.remove();
   }
 
-  createBar(s, i, j) {
+  createBar(s, i, j, parent) {
     const bar = {};
     bar.li = h('li', { class: 'bar', dataset: { path: `sections[${i}].bars[${j}]` } });
     bar.num = h('span', { class: 'bar-num', 'aria-hidden': 'true' });
@@ -122,7 +135,7 @@ export class BoardView {
       bar.target = bar.li;
       bar.li.append(bar.num, bar.chordsEl);
     }
-    s.barsEl.append(bar.li);
+    parent.append(bar.li);
     s.bars[j] = bar;
     return bar;
   }
@@ -138,8 +151,16 @@ export class BoardView {
     }
     if (bar.key === key) return;
     bar.key = key;
-    bar.chordsEl.dataset.n = String(chords.length);
-    bar.chordsEl.replaceChildren(...chords.map(chordElement));
+    const el = bar.chordsEl;
+    el.dataset.n = String(chords.length);
+    // The chord elements already there are rewritten in place: a live update that changes every bar
+    // changes text, not the tree.
+    chords.forEach((symbol, k) => {
+      const chord = el.children[k];
+      if (chord) setChord(chord, symbol);
+      else el.append(chordElement(symbol));
+    });
+    while (el.children.length > chords.length) el.lastElementChild.remove();
   }
 
   // Player cursor: the bar being heard, or null.
@@ -177,8 +198,40 @@ export class BoardView {
 // content is exactly the symbol.
 function chordElement(symbol) {
   const { root, quality, bass } = split(symbol);
-  const el = h('span', { class: symbol === 'N.C.' ? 'chord nc' : 'chord' }, h('span', { class: 'root' }, root));
+  const el = h('span', { class: chordClass(symbol) }, h('span', { class: 'root' }, root));
   if (quality) el.append(h('span', { class: 'q' }, quality));
   if (bass) el.append(h('span', { class: 'bass' }, bass));
   return el;
+}
+
+// setChord makes a chord element show symbol as chordElement(symbol) would, reusing its parts.
+function setChord(el, symbol) {
+  const { root, quality, bass } = split(symbol);
+  const cls = chordClass(symbol);
+  if (el.className !== cls) el.className = cls;
+  setPartText(el.firstElementChild, root);
+  let next = el.firstElementChild.nextElementSibling;
+  for (const [name, text] of [['q', quality], ['bass', bass]]) {
+    if (next && next.className === name) {
+      const part = next;
+      next = part.nextElementSibling;
+      if (text) setPartText(part, text);
+      else part.remove();
+    } else if (text) {
+      el.insertBefore(h('span', { class: name }, text), next);
+    }
+  }
+}
+
+function chordClass(symbol) {
+  return symbol === 'N.C.' ? 'chord nc' : 'chord';
+}
+
+function setPartText(el, text) {
+  const node = el.firstChild;
+  if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
+    if (node.data !== text) node.data = text;
+  } else {
+    el.textContent = text;
+  }
 }
