@@ -24,12 +24,18 @@ func testBoardList(t *testing.T, s *Server, b *Browser) {
 	p.requireClean("board list loaded")
 	p.screenshot("board", "list-desktop-en")
 
-	// A new board opens in edit mode, with its capability in this tab's sessionStorage only.
+	// A new board shows its edit link at once (issue 13 item 5), then opens in edit mode, with its
+	// capability in this tab's sessionStorage only.
 	p.do(
 		chromedp.SendKeys(chromedp.ID("new-id"), "friday-set"),
 		chromedp.SendKeys(chromedp.ID("new-title"), "Friday set"),
 		chromedp.Click(chromedp.ID("new-create")),
 	)
+	p.waitJS(`!document.getElementById('created').hidden`, "the new board's edit link is shown")
+	if got, want := evalJS[string](p, `document.getElementById('created-url').value`), s.URL+"/b/friday-set#cap="+readCapability(t, s, "friday-set"); got != want {
+		t.Errorf("the edit link shown is %q, want %q", got, want)
+	}
+	p.do(chromedp.Click(chromedp.ID("created-open")))
 	p.waitJS(`location.pathname === "/b/friday-set"`, "the new board opens")
 	waitBoardReady(p)
 	if v := evalJS[string](p, `document.getElementById('f-title').value`); v != "Friday set" {

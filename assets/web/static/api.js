@@ -79,6 +79,16 @@ export function rotateCapability(id, capability) {
   return request('POST', `${boardURL(id)}/capability`, { body: {}, headers: { Authorization: `Bearer ${capability}` } });
 }
 
+// copyBoard makes a new board from board id's current content → the new board and its capability.
+export function copyBoard(id, newId) {
+  return request('POST', `${boardURL(id)}/copy`, { body: newId ? { id: newId } : {} });
+}
+
+// deleteBoard deletes board id, which must still be at revision, with its history; null on success.
+export function deleteBoard(id, revision, capability) {
+  return request('DELETE', boardURL(id), { headers: { 'If-Match': `"${revision}"`, Authorization: `Bearer ${capability}` } });
+}
+
 export function getCatalogue() {
   return request('GET', '/api/catalogue');
 }

@@ -24,6 +24,7 @@ import { barForm } from './form.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
+import { BoardManage } from './board-manage.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -79,7 +80,7 @@ class BoardPage {
     this.setup();
     if (board.status === 'fulfilled') this.adopt(board.value);
     else bindText(byId('board-status'), 'board.loadFailed');
-    const events = { board: (b) => this.adopt(b), capability: (c) => this.capabilityReplaced(c) };
+    const events = { board: (b) => this.adopt(b), capability: (c) => this.capabilityReplaced(c), deleted: (d) => this.manage.deleted(d) };
     this.stream = new Stream(api.boardEventsURL(this.id), events, (s, info) => this.connectionState(s, info));
   }
 
@@ -96,6 +97,7 @@ class BoardPage {
     byId('new-link').addEventListener('click', () => this.newLink());
     byId('new-link-copy').addEventListener('click', () => copyLink());
     this.history = new HistoryPanel(this);
+    this.manage = new BoardManage(this);
   }
 
   // applyMode shows the page for editing or reading, as this.editable says; the grid is rebuilt for it.
@@ -114,6 +116,7 @@ class BoardPage {
         removeSection: (s) => this.removeSection(s),
         addBar: (s) => this.addBar(s),
         addSection: () => this.addSection(),
+        duplicateSection: (s) => this.manage.duplicateSection(s),
       },
     });
     if (this.editable && !this.editingReady) {
@@ -237,6 +240,7 @@ class BoardPage {
     const key = { live: 'conn.live', offline: 'conn.offline' }[state] || 'conn.connecting';
     bindText(byId('conn-text'), key, state === 'offline' ? { s: info.seconds } : undefined);
     show(byId('conn-retry'), state === 'offline');
+    if (state === 'offline') this.manage?.checkGone();
   }
 
   // ---- the server's boards ----

@@ -14,7 +14,7 @@ import { paintForm } from './form-view.js';
 
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), moveSection(s, delta), removeSection(s),
-  // addBar(s), addSection().
+  // addBar(s), addSection(), duplicateSection(s).
   constructor(root, { editable, handlers = {} }) {
     this.root = root;
     this.editable = editable;
@@ -61,11 +61,12 @@ export class BoardView {
       };
       s.up = tool('move-up', '↑', () => this.handlers.moveSection(i, -1));
       s.down = tool('move-down', '↓', () => this.handlers.moveSection(i, +1));
+      s.dup = tool('duplicate', '', () => this.handlers.duplicateSection(i));
       s.remove = tool('remove', '×', () => this.handlers.removeSection(i));
       s.addBar = h('button', { type: 'button', class: 'add-bar' });
       bindText(s.addBar, 'section.addBarShort');
       s.addBar.addEventListener('click', () => this.handlers.addBar(i));
-      head.append(s.input, h('div', { class: 'section-tools' }, s.up, s.down, s.remove), s.addBar);
+      head.append(s.input, h('div', { class: 'section-tools' }, s.up, s.down, s.dup, s.remove), s.addBar);
     } else {
       s.mark = h('h2', { class: 'mark' });
       head.append(s.mark);
@@ -86,6 +87,7 @@ export class BoardView {
       if (this.editable) {
         bindAttr(s.up, 'aria-label', 'section.moveUp', { name });
         bindAttr(s.down, 'aria-label', 'section.moveDown', { name });
+        bindAttr(s.dup, 'aria-label', 'section.duplicate', { name });
         bindAttr(s.remove, 'aria-label', 'section.remove', { name });
         bindAttr(s.addBar, 'aria-label', 'section.addBar', { name });
       }
@@ -190,7 +192,7 @@ export class BoardView {
 
   sectionControl(s, kind) {
     const sec = this.sections[s];
-    return sec ? { input: sec.input, up: sec.up, down: sec.down, remove: sec.remove, addBar: sec.addBar }[kind] : null;
+    return sec ? { input: sec.input, up: sec.up, down: sec.down, duplicate: sec.dup, remove: sec.remove, addBar: sec.addBar }[kind] : null;
   }
 }
 

@@ -166,6 +166,7 @@ export function pathCandidates(path) {
 
 // The most bars a board holds (docs/content.md).
 export const MAX_BARS = 512;
+export const MAX_SECTIONS = 32;
 
 export function barCount(content) {
   return (content?.sections || []).reduce((n, s) => n + s.bars.length, 0);

@@ -1,12 +1,15 @@
 // The board list (/): every board with its title, revision and last change, and a form to create a
-// board. A created board opens in edit mode: its capability (returned once, by the create call) is put
-// in this tab's sessionStorage where the board page finds it, so it never appears in a URL; only if
-// sessionStorage is unavailable is it handed over in the #cap= fragment, which the board page erases.
+// board. A created board's edit link is shown at once, with Copy and a line saying to keep it private
+// (the create call is the only answer that carries its capability). "Open the board" opens it in edit
+// mode: the capability is put in this tab's sessionStorage where the board page finds it, so it never
+// appears in the address; only if sessionStorage is unavailable is it handed over in the #cap=
+// fragment, which the board page erases.
 
 import { byId, h, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
 import { write } from './storage.js';
+import { copyLink, editLink } from './link-box.js';
 
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -16,6 +19,14 @@ export async function bootIndexPage() {
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     create();
+  });
+  byId('created-copy').addEventListener('click', () => copyLink(byId('created-url'), byId('created-status')));
+  const title = byId('new-title');
+  title.addEventListener('input', () => {
+    const max = title.maxLength > 0 ? title.maxLength : 120;
+    const full = title.value.length >= max;
+    if (full) bindText(byId('new-title-limit'), 'title.atLimit', { max });
+    show(byId('new-title-limit'), full);
   });
   for (const id of ['new-id', 'new-title']) {
     byId(id).addEventListener('input', () => {
@@ -67,8 +78,16 @@ async function create() {
     const boardId = created.id || created.board?.id || id;
     const capability = created.capability;
     const path = `/b/${encodeURIComponent(boardId)}`;
-    if (capability && write('session', `tele.cap:${boardId}`, capability)) location.assign(path);
-    else location.assign(capability ? `${path}#cap=${capability}` : path);
+    if (!capability) {
+      location.assign(path);
+      return;
+    }
+    const stored = write('session', `tele.cap:${boardId}`, capability);
+    showCreated(boardId, created.content?.title || title, capability, stored ? path : editLink(boardId, capability));
+    idEl.value = '';
+    titleEl.value = '';
+    show(byId('new-title-limit'), false);
+    loadList();
   } catch (err) {
     if (err.status === 409) fail(idEl, ['new.exists']);
     else if (err.code === 'rate_limited') fail(idEl, ['new.tooFast', { seconds: Math.max(1, Math.ceil((err.fields.retryAfterMs || 1000) / 1000)) }]);
@@ -78,6 +97,17 @@ async function create() {
     button.disabled = false;
     bindText(button, 'new.create');
   }
+}
+
+// showCreated shows a new board's edit link, to copy and keep, and the way to open it.
+function showCreated(id, title, capability, open) {
+  bindText(byId('created-heading'), 'created.heading', { title });
+  bindText(byId('created-text'), 'created.text', { id });
+  byId('created-url').value = editLink(id, capability);
+  byId('created-status').textContent = '';
+  byId('created-open').href = open;
+  show(byId('created'), true);
+  byId('created-heading').focus();
 }
 
 function fail(el, entry) {

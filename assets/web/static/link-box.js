@@ -1,0 +1,24 @@
+// Copying a link shown in a read-only text field (an edit link): to the clipboard when the browser
+// allows it, else the link is selected so the user can copy it, and the status line says which.
+
+import './manage-strings.js';
+import { bindText } from './i18n.js';
+
+// copyLink copies input's value and reports it in status; it resolves to whether the clipboard took it.
+export async function copyLink(input, status) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    bindText(status, 'link.copied');
+    return true;
+  } catch {
+    input.focus();
+    input.select();
+    bindText(status, 'link.copyFailed');
+    return false;
+  }
+}
+
+// editLink is the address that opens board id for editing with capability.
+export function editLink(id, capability) {
+  return `${location.origin}/b/${encodeURIComponent(id)}#cap=${capability}`;
+}
