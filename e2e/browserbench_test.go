@@ -266,6 +266,7 @@ func measureLoad(p *Page, url string) loadResult {
 // BenchmarkBoardPageLoad: the largest board from navigation to every bar painted, read-only, against
 // the static chart, alternately, warm caches on both sides. Target: ≤ 1.5× and no long task over 50 ms.
 func BenchmarkBoardPageLoad(b *testing.B) {
+	requireTool(b, "Debian chromium", chromiumPath)
 	s := startServe(b)
 	content := largestBoard(0)
 	apiCreateBoard(b, s, "largest", content)
@@ -326,6 +327,7 @@ func liveUpdate(p *Page, s *Server, capability string, rev int64, c boardContent
 // frame painted after the event (baseline: the static chart's grid replaced by the new chart's HTML, in
 // the same browser, timed the same way).
 func BenchmarkBoardPageLiveUpdate(b *testing.B) {
+	requireTool(b, "Debian chromium", chromiumPath)
 	s := startServe(b)
 	versions := []boardContent{largestBoard(0), largestBoard(1)}
 	capability := apiCreateBoard(b, s, "largest", versions[0])

@@ -163,6 +163,7 @@ func (bs *bareSSE) send(data string) {
 // same event data received by a bare EventSource page and parsed (bareSSE), in the same browser.
 // Target: ≤ 8 ms a snapshot.
 func BenchmarkChatSnapshotApply(b *testing.B) {
+	requireTool(b, "Debian chromium", chromiumPath)
 	h, ready := startHostLink(b, "chat-bench")
 	h.send(map[string]any{"note": "branch", "reset": true, "entries": longBranch(100, 2700)})
 	h.send(map[string]any{"note": "state", "idle": true, "pending": false, "prompt": false})
