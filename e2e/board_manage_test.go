@@ -316,6 +316,13 @@ func testPasteOnSection(t *testing.T, s *Server, b *Browser) {
 	if got := barText(p, 1, 8) + " | " + barText(p, 1, 9); got != "Dm7 | G7" {
 		t.Errorf("pasted on section B's Add bar: %q", got)
 	}
+	// On a tool of the header (Duplicate): the same, at the end of section B.
+	dupB := `[data-path="sections[1]"] .duplicate`
+	p.do(chromedp.Focus(chromedp.CSS(dupB)))
+	pasteOn(p, dupB, "| E7 |: Am :|")
+	if got := barText(p, 1, 10) + " | " + barText(p, 1, 11); got != "E7 | Am" {
+		t.Errorf("pasted on section B's Duplicate control: %q", got)
+	}
 	// A plain label pasted on the label is an ordinary paste.
 	if !pasteOn(p, label, "Verse") {
 		t.Error("an ordinary paste on a label was taken over")
@@ -330,8 +337,8 @@ func testPasteOnSection(t *testing.T, s *Server, b *Browser) {
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.waitJS(`document.getElementById('save-status').textContent.includes('revision 2')`, "the save is confirmed")
 	got := apiGetBoard(t, s, "paste").Content.Sections
-	if len(got[0].Bars) != 12 || len(got[1].Bars) != 10 {
-		t.Errorf("saved sections have %d and %d bars, want 12 and 10", len(got[0].Bars), len(got[1].Bars))
+	if len(got[0].Bars) != 12 || len(got[1].Bars) != 12 {
+		t.Errorf("saved sections have %d and %d bars, want 12 and 12", len(got[0].Bars), len(got[1].Bars))
 	}
 	p.screenshot("board", "manage-paste-on-section-phone-en")
 	if pr := problemsExcept(p); len(pr) > 0 {
@@ -418,6 +425,30 @@ func testDeleteBoard(t *testing.T, s *Server, b *Browser) {
 	} else {
 		res.Body.Close()
 	}
+
+	// Confirmed over a revision this page has not seen (its stream is blocked): not deleted, and the
+	// dialog says why in the page's words.
+	stale := b.newPage(t, blockURL(s.URL+"/api/boards/doomed/events"))
+	stale.do(chromedp.Navigate(s.URL + "/b/doomed#cap=" + capability))
+	stale.waitJS(`document.documentElement.dataset.ready === "true" && !document.getElementById('board-body').hidden`, "the board is shown without its stream")
+	apiPutBoard(t, s, "doomed", capability, 1, sampleContent("Doomed, again"))
+	stale.do(chromedp.Click(chromedp.ID("delete-board")))
+	stale.waitJS(`document.getElementById('delete-dialog').open`, "the confirmation opens")
+	stale.do(chromedp.Click(chromedp.ID("delete-confirm")))
+	stale.waitJS(`!document.getElementById('delete-error').hidden`, "the refusal is shown in the dialog")
+	if got := evalJS[string](stale, `document.getElementById('delete-error').textContent`); !strings.Contains(got, "Not deleted: someone changed the board since you opened it (it is now revision 2)") {
+		t.Errorf("a stale deletion says %q", got)
+	}
+	stale.screenshot("board", "manage-delete-stale-desktop-en")
+	if pr := problemsExcept(stale, "412", "events"); len(pr) > 0 {
+		t.Errorf("problems: %v", pr)
+	}
+	if res, err := http.Get(s.URL + "/api/boards/doomed"); err != nil || res.StatusCode != 200 {
+		t.Fatalf("after a stale deletion: %v %v", res.StatusCode, err)
+	} else {
+		res.Body.Close()
+	}
+	p.waitJS(`document.getElementById('title-sr').textContent === 'Doomed, again'`, "the deleting page has the new revision")
 
 	// Confirmed by keyboard: the board is gone, here and on the other page.
 	p.do(chromedp.KeyEvent(kb.Enter))

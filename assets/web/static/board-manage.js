@@ -203,16 +203,17 @@ export class BoardManage {
     if (this.page.edit({ t: 'insertSection', s: s + 1, section: clone(section) })) this.page.view.sectionControl(s + 1, 'input')?.focus();
   }
 
-  // pasteOnSection: a chart line pasted on a section's label or its "Add bar" control adds one bar per
-  // cell at the end of that section. Text without cells pastes as usual (a label).
+  // pasteOnSection: a chart line pasted on a section's header (its label, its tools or its "Add bar"
+  // control) adds one bar per cell at the end of that section. Text without cells pastes as usual (a
+  // label), and so does a label that only looks like lines of text.
   pasteOnSection(ev) {
-    const target = ev.target.closest?.('.mark-input, .add-bar');
-    const path = target?.closest('section.section')?.dataset.path;
+    const head = ev.target.closest?.('.section-head');
+    const path = head?.closest('section.section')?.dataset.path;
     const m = /^sections\[(\d+)\]$/.exec(path || '');
     if (!m || !this.page.editable) return;
     const text = ev.clipboardData?.getData('text/plain') || '';
     const r = parsePaste(text, this.page.catalogue);
-    if (!r || (!r.bars && target.matches('.mark-input') && !text.includes('|'))) return;
+    if (!r || (!r.bars && ev.target.matches('.mark-input') && !text.includes('|'))) return;
     ev.preventDefault();
     const s = Number(m[1]);
     if (!r.bars) {
