@@ -44,6 +44,8 @@ const (
 	FatalDataLocked = "data_locked" // another process owns the data directory
 	FatalPortInUse  = "port_in_use" // the port is taken
 	FatalInternal   = "internal"    // anything else that stopped the start (message says what)
+	// FatalUnsupportedPi: the Pi is older than 0.73; nothing was started, the message says how to update.
+	FatalUnsupportedPi = "unsupported_pi"
 )
 
 // Config configures Run.
@@ -208,7 +210,6 @@ func (h *host) sendFatal(code, msg string) {
 // hello is the validated first frame.
 type hello struct {
 	bridge, pi, board, sessionID string
-	native                       []string // Pi events used as they are (the rest the bridge imitates)
 }
 
 // start handles `hello`: validate, listen, open the store, make the binding and the gateway, serve, and
@@ -219,7 +220,13 @@ func (h *host) start(f link.Fields) {
 		h.sendFatal(code, msg)
 		return
 	}
-	h.log.Info("host: hello", "bridge", hl.bridge, "pi", hl.pi, "native", strings.Join(hl.native, ","), "board", hl.board)
+	native, imitated, unsupported := piFeatures(hl.pi)
+	h.log.Info("host: hello", "bridge", hl.bridge, "pi", hl.pi, "native", strings.Join(native, ","),
+		"imitated", strings.Join(imitated, ","), "board", hl.board)
+	if unsupported != "" {
+		h.sendFatal(FatalUnsupportedPi, unsupported)
+		return
+	}
 
 	ok := false
 	defer func() {
@@ -289,12 +296,13 @@ func (h *host) start(f link.Fields) {
 	ok = true
 
 	ready := struct {
-		Protocol int    `json:"protocol"`
-		URL      string `json:"url"`
-		Invite   string `json:"invite"`
-		Binding  string `json:"binding"`
-		Epoch    string `json:"epoch"`
-	}{Protocol, h.boardURL(), h.inviteURL(), binding.ID(), binding.Epoch()}
+		Protocol int      `json:"protocol"`
+		URL      string   `json:"url"`
+		Invite   string   `json:"invite"`
+		Binding  string   `json:"binding"`
+		Epoch    string   `json:"epoch"`
+		Native   []string `json:"native"` // the Pi events the bridge takes as they are; it imitates the rest
+	}{Protocol, h.boardURL(), h.inviteURL(), binding.ID(), binding.Epoch(), native}
 	if err := h.conn.Note("ready", ready); err != nil {
 		h.log.Warn("host: cannot send ready", "err", err.Error())
 		h.end("write_error")

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,10 +107,6 @@ func TestFatalMalformedHelloAndFirstFrame(t *testing.T) {
 		`{"note":"hello","protocol":1,"bridge":1,"pi":"1","board":"x","session":{"id":"s"}}`,
 		`{"note":"hello","protocol":"1","bridge":"1","pi":"1","board":"x","session":{"id":"s"}}`,
 		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","board":"x","session":{"id":""}}`,
-		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","native":"agent_settled","board":"x","session":{"id":"s"}}`,
-		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","native":["Agent Settled"],"board":"x","session":{"id":"s"}}`,
-		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","native":[1],"board":"x","session":{"id":"s"}}`,
-		`{"note":"hello","protocol":1,"bridge":"1","pi":"1","native":["a","b","c","d","e","f","g","h","i"],"board":"x","session":{"id":"s"}}`,
 		`{"note":"state","idle":true,"pending":false,"prompt":false}`,
 		`{"id":1,"call":"tool","args":{"action":"get"}}`,
 	} {
@@ -126,28 +123,54 @@ func TestFatalMalformedHelloAndFirstFrame(t *testing.T) {
 	}
 }
 
-// TestHelloNativeLogged: the host logs the Pi version and the events the bridge takes from Pi as they are.
-func TestHelloNativeLogged(t *testing.T) {
+// TestHelloPiFeatures: from the Pi version in the hello, the host decides which Pi events the bridge
+// takes as they are (in ready's native) and which it imitates, and logs both; a Pi older than 0.73 gets
+// fatal unsupported_pi with one line saying how to update, and nothing is started.
+func TestHelloPiFeatures(t *testing.T) {
 	for _, tc := range []struct {
-		native any
-		want   string
+		pi     string
+		native []string
+		log    string
 	}{
-		{[]string{"agent_settled", "ui_prompt"}, "pi=1.6.0 native=agent_settled,ui_prompt "},
-		{[]string{}, "pi=1.6.0 native=\"\" "},
-		{nil, "pi=1.6.0 native=\"\" "}, // absent: a bridge that imitates everything
+		{"1.6.0", []string{"agent_settled", "ui_prompt"}, "pi=1.6.0 native=agent_settled,ui_prompt imitated=\"\" "},
+		{"0.87.0", []string{"agent_settled", "ui_prompt"}, "native=agent_settled,ui_prompt imitated=\"\" "},
+		{"0.86.2", []string{"ui_prompt"}, "native=ui_prompt imitated=agent_settled "},
+		{"0.84.4", []string{"ui_prompt"}, "native=ui_prompt imitated=agent_settled "},
+		{"0.84.3", []string{}, "native=\"\" imitated=agent_settled,ui_prompt "},
+		{"0.73.1", []string{}, "pi=0.73.1 native=\"\" imitated=agent_settled,ui_prompt "},
+		{"0.73.0", []string{}, "native=\"\" imitated=agent_settled,ui_prompt "},
+		{"2.0.0-beta.1", []string{"agent_settled", "ui_prompt"}, "native=agent_settled,ui_prompt "},
+		{"1.6", []string{}, "native=\"\" imitated=agent_settled,ui_prompt "}, // unparsable: assume nothing
+		{"next", []string{}, "native=\"\" imitated=agent_settled,ui_prompt "},
+		{"0.72.1", nil, "pi=0.72.1 "},
+		{"0.7.6", nil, "pi=0.7.6 "},
 	} {
-		fb := startHost(t, hostOpts{})
-		hello := map[string]any{"note": "hello", "protocol": 1, "bridge": "1", "pi": "1.6.0", "board": "songs", "session": map[string]any{"id": "s"}}
-		if tc.native != nil {
-			hello["native"] = tc.native
-		}
-		fb.sendJSON(hello)
-		if n := fb.note(); n.str("note") != "ready" {
-			t.Fatalf("native %v: got %s", tc.native, n.line)
-		}
-		if logs := fb.logs.String(); !strings.Contains(logs, tc.want) {
-			t.Errorf("native %v: the hello log lacks %q:\n%s", tc.native, tc.want, logs)
-		}
+		t.Run(tc.pi, func(t *testing.T) {
+			fb := startHost(t, hostOpts{})
+			fb.sendJSON(map[string]any{"note": "hello", "protocol": 1, "bridge": "1", "pi": tc.pi, "board": "songs", "session": map[string]any{"id": "s"}})
+			n := fb.note()
+			if tc.native == nil {
+				msg := n.str("message")
+				if n.str("note") != "fatal" || n.str("code") != "unsupported_pi" || !strings.Contains(msg, "Pi "+tc.pi+" is too old") ||
+					!strings.Contains(msg, "@earendil-works/pi-coding-agent") || strings.Contains(msg, "\n") {
+					t.Fatalf("pi %s: got %s", tc.pi, n.line)
+				}
+				if err := fb.runResult(); err == nil {
+					t.Fatalf("pi %s: Run returned nil", tc.pi)
+				}
+				if _, err := os.Stat(fb.dir); !os.IsNotExist(err) {
+					t.Fatalf("pi %s: the data directory was created: %v", tc.pi, err)
+				}
+			} else {
+				var native []string
+				if n.str("note") != "ready" || json.Unmarshal(n.m["native"], &native) != nil || !slices.Equal(native, tc.native) {
+					t.Fatalf("pi %s: want ready with native %q, got %s", tc.pi, tc.native, n.line)
+				}
+			}
+			if logs := fb.logs.String(); !strings.Contains(logs, tc.log) {
+				t.Errorf("pi %s: the hello log lacks %q:\n%s", tc.pi, tc.log, logs)
+			}
+		})
 	}
 }
 

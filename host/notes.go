@@ -1,7 +1,6 @@
 package host
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -15,7 +14,6 @@ const (
 	maxSessionIDLen   = 256
 	maxSessionNameLen = 1024
 	maxCommandLen     = 128
-	maxNative         = 8
 )
 
 // RevokeReasons are the reasons a `revoke` note may give.
@@ -94,7 +92,13 @@ func (h *host) Note(name string, f link.Fields) {
 			v[i] = b
 		}
 		gw.SetState(v[0], v[1], v[2])
-	case "agent_start", "turn_end", "agent_end", "settled":
+	case "settled":
+		if err := h.settled(f); err != nil {
+			h.malformed(name, err)
+			return
+		}
+		gw.Settled()
+	case "agent_start", "turn_end", "agent_end":
 		if err := only(f); err != nil {
 			h.malformed(name, err)
 			return
@@ -106,8 +110,6 @@ func (h *host) Note(name string, f link.Fields) {
 			gw.TurnEnd()
 		case "agent_end":
 			// The agent loop ended; the run state stays until settled.
-		case "settled":
-			gw.Settled()
 		}
 	case "input":
 		if err := only(f, "command"); err != nil {
@@ -135,19 +137,6 @@ func (h *host) Note(name string, f link.Fields) {
 	default:
 		h.log.Debug("host: unknown note ignored", "note", name)
 	}
-}
-
-// validEventName: 1 to 32 bytes of a-z and _ (agent_settled, ui_prompt).
-func validEventName(s string) bool {
-	if len(s) == 0 || len(s) > 32 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if (c < 'a' || c > 'z') && c != '_' {
-			return false
-		}
-	}
-	return true
 }
 
 func validReason(r string) bool {
@@ -209,18 +198,6 @@ func parseHello(f link.Fields) (hello, string, string) {
 	}
 	if n != Protocol {
 		return hl, FatalProtocol, fmt.Sprintf("the bridge speaks link protocol %d, this tele host speaks 1: install matching versions (tele pi install)", n)
-	}
-	// native (optional): the Pi events the bridge uses as they are, where it would otherwise imitate them.
-	if raw, ok := f["native"]; ok {
-		if err := json.Unmarshal(raw, &hl.native); err != nil || len(hl.native) > maxNative {
-			return hello{}, FatalProtocol, fmt.Sprintf("malformed hello: native must be an array of at most %d event names", maxNative)
-		}
-		for _, n := range hl.native {
-			if !validEventName(n) {
-				return hello{}, FatalProtocol, "malformed hello: native holds a name that is not an event name"
-			}
-		}
-		delete(f, "native")
 	}
 	if err := only(f, "protocol", "bridge", "pi", "board", "session"); err != nil {
 		return hl, FatalProtocol, "malformed hello: " + err.Error()

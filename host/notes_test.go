@@ -81,6 +81,9 @@ func TestNotesDriveTheChatView(t *testing.T) {
 	fb.send(`{"note":"branch","entries":[]}`)
 	fb.send(`{"note":"state","idle":true}`)
 	fb.send(`{"note":"settled","extra":1}`)
+	fb.send(`{"note":"settled"}`)
+	fb.send(`{"note":"settled","source":"timer","idleChecks":0}`)
+	fb.send(`{"note":"settled","source":"agent_settled","idleChecks":-1}`)
 	fb.send(`{"note":"input","command":""}`)
 	fb.send(`{"note":"stream","message":"text"}`)
 
@@ -101,12 +104,17 @@ func TestNotesDriveTheChatView(t *testing.T) {
 	await(t, view, "terminal prompt", func(v map[string]json.RawMessage) bool { return string(v["status"]) == `"terminal-prompt"` })
 	fb.send(`{"note":"state","idle":false,"pending":false,"prompt":false}`)
 	fb.send(`{"note":"agent_end"}`)
-	fb.send(`{"note":"settled"}`)
+	fb.send(`{"note":"settled","source":"idle_check","idleChecks":1}`)
 	await(t, view, "settled", func(v map[string]json.RawMessage) bool {
 		return string(v["status"]) == `"idle"` && string(v["idleVersion"]) == "2" && string(v["runId"]) == "null"
 	})
-	if logs := fb.logs.String(); strings.Contains(logs, "SCRIPTED_REPLY") || strings.Contains(logs, "Streaming words") {
+	logs := fb.logs.String()
+	if strings.Contains(logs, "SCRIPTED_REPLY") || strings.Contains(logs, "Streaming words") {
 		t.Fatal("message text in the logs")
+	}
+	// Where settled came from is logged once, for the one well-formed settled note.
+	if n := strings.Count(logs, `msg="host: settled"`); n != 1 || !strings.Contains(logs, `msg="host: settled" source=idle_check idleChecks=1`) {
+		t.Errorf("want one settled log line with its source and idle checks, got %d:\n%s", n, logs)
 	}
 }
 
@@ -137,7 +145,7 @@ func TestAbortAndFailedSendReachTheBridge(t *testing.T) {
 	if code := wait(t, done, "abort answer"); code != 202 {
 		t.Fatalf("abort: %d", code)
 	}
-	fb.send(`{"note":"settled"}`)
+	fb.send(`{"note":"settled","source":"agent_settled","idleChecks":0}`)
 	await(t, view, "idle", func(v map[string]json.RawMessage) bool { return string(v["status"]) == `"idle"` })
 
 	// The bridge refuses a send: the browser hears the submission is uncertain.

@@ -19,18 +19,6 @@ const RETRY_WINDOW_MS = 16000; // Pi's default auto-retry backoff is 2 s + 4 s +
 const RETRYABLE = /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i;
 const SHUTDOWN_REASON = { quit: "quit", reload: "reload", new: "session_switch", resume: "session_switch", fork: "fork" };
 
-// What the running Pi has. 0.73 is the oldest Pi Tele supports. From 0.87.0 Pi emits agent_settled once
-// no retry, compaction or queued message follows a run, with ctx.isIdle() true in its handlers (earlier
-// Pis get an idle check after agent_end); from 0.84.4 it emits ui_prompt_start/end around ctx.ui dialogs.
-const atLeast = (min) => {
-	const [a, b] = [PI_VERSION, min].map((v) => String(v).split(/[.-]/).slice(0, 3).map(Number));
-	const i = a.findIndex((n, k) => n !== b[k]);
-	return i < 0 || a[i] > b[i];
-};
-const SUPPORTED = atLeast("0.73.0");
-const NATIVE = [...(atLeast("0.87.0") ? ["agent_settled"] : []), ...(atLeast("0.84.4") ? ["ui_prompt"] : [])];
-const NATIVE_SETTLED = NATIVE.includes("agent_settled");
-
 const linkError = (code, message, fields) => Object.assign(new Error(message), { code, fields });
 
 export default function (pi) {
@@ -55,6 +43,8 @@ export default function (pi) {
 	let sentIds = []; // ids of the branch entries the host has
 	let staleRun = false; // the current run was started by a stale marked input
 	let settleTimer = null;
+	let nativeSettled = false; // the running Pi emits agent_settled (the host says so in ready, from Pi's version)
+	let idleChecks = 0; // idle checks started on this connection: none where Pi has agent_settled
 	let stream = { message: null, timer: null, last: 0 };
 	const timers = new Set();
 
@@ -125,16 +115,16 @@ export default function (pi) {
 		if (stream.message) note("stream", { message: stream.message });
 		stream = { message: null, timer: null, last: Date.now() };
 	}
-	function settled(ctx) {
+	function settled(ctx, source) {
 		if (restorePending) restoreTools();
 		sendBranch(ctx, false); // nothing new, usually; the host drops the streamed item at settled
-		note("settled", {});
+		note("settled", { source, idleChecks });
 		reportState();
 	}
 	// The imitation for a Pi without agent_settled: idle, nothing queued, no auto-retry pending.
 	function checkSettled(ctx, retryUntil) {
 		settleTimer = null;
-		if (idle(ctx) && Date.now() >= retryUntil) return settled(ctx);
+		if (idle(ctx) && Date.now() >= retryUntil) return settled(ctx, "idle_check");
 		settleTimer = later(idle(ctx) ? 500 : 100, () => checkSettled(ctx, retryUntil));
 	}
 
@@ -263,7 +253,7 @@ export default function (pi) {
 		c.link = makeLink(child, onNote, (name, a) => onHostCall(c, name, a), () => child.kill("SIGKILL"));
 		const name = ctx.sessionManager.getSessionName();
 		const session = { id: ctx.sessionManager.getSessionId() || "", ...(typeof name === "string" && name ? { name } : {}) };
-		c.link.note("hello", { protocol: 1, bridge: BRIDGE_VERSION, pi: String(PI_VERSION), native: NATIVE, board, session });
+		c.link.note("hello", { protocol: 1, bridge: BRIDGE_VERSION, pi: String(PI_VERSION), board, session });
 		const timer = setTimeout(() => c.wake && c.wake({ timeout: true }), READY_TIMEOUT_MS);
 		const r = await woken;
 		clearTimeout(timer);
@@ -279,7 +269,7 @@ export default function (pi) {
 			else if (r.timeout) why = "the host did not start within 20 s";
 			return say(`tele: ${why}`, "error", ctx);
 		}
-		c.ready = true;
+		[c.ready, nativeSettled, idleChecks] = [true, Array.isArray(ok.native) && ok.native.includes("agent_settled"), 0];
 		closeGate();
 		sendBranch(ctx, true);
 		reportState();
@@ -299,7 +289,6 @@ export default function (pi) {
 		handler: async (argText, ctx) => {
 			lastCtx = ctx;
 			const board = String(argText || "").trim();
-			if (!SUPPORTED) return say(`tele: Pi ${PI_VERSION} is too old for Tele; update Pi to 0.73 or later (npm install -g @earendil-works/pi-coding-agent)`, "error", ctx);
 			if (board === "off") {
 				if (!conn) return say("tele: not connected", "info", ctx);
 				const was = conn.board;
@@ -425,14 +414,15 @@ export default function (pi) {
 		staleRun = false;
 		sendBranch(ctx, false);
 		note("agent_end", {});
-		if (NATIVE_SETTLED || (!linked() && !restorePending)) return; // agent_settled follows
+		if (nativeSettled || (!linked() && !restorePending)) return; // agent_settled follows
 		const last = (event.messages || []).findLast((m) => m && m.role === "assistant");
 		const retry = !!last && last.stopReason === "error" && RETRYABLE.test(String(last.errorMessage || ""));
 		settleTimer = cancel(settleTimer);
 		// isIdle() is still false inside agent_end: look again on a later macrotask.
 		settleTimer = later(0, () => checkSettled(ctx, retry ? Date.now() + RETRY_WINDOW_MS : 0));
+		idleChecks++;
 	});
-	on("agent_settled", (_event, ctx) => NATIVE_SETTLED && (linked() || restorePending) && settled(ctx));
+	on("agent_settled", (_event, ctx) => nativeSettled && (linked() || restorePending) && settled(ctx, "agent_settled"));
 
 	// Terminal dialogs: Pi's own (ui_prompt_start/end, where it emits them) and the ones cooperating
 	// extensions announce on the shared bus (the only way on Pi 0.73).
