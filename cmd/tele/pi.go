@@ -60,10 +60,19 @@ func runPi(_ context.Context, args []string, env *Env) error {
 			return fmt.Errorf("cannot install the Pi bridge at %s: %v", path, err)
 		}
 		fmt.Fprintln(env.Stdout, path)
+		if project {
+			fmt.Fprintln(env.Stderr, projectTrustHint)
+		}
 		return nil
 	}
 	return usagef("unknown pi command %q: use tele pi install [--project] or tele pi print", rest[0])
 }
+
+// projectTrustHint is what `tele pi install --project` adds on stderr (stdout stays the path alone): Pi
+// 1.x loads a project's .pi/extensions only once the project is trusted (its docs/security.md, "project
+// trust"; default setting defaultProjectTrust "ask"), while 0.73.1 loads them without asking.
+const projectTrustHint = "tele: Pi 1.x asks whether to trust this project when it starts here; answer yes " +
+	"(or run /trust, or start pi with --approve) or /tele is not there. Pi 0.73 loads it without asking."
 
 // piBridge is the bridge source naming the running binary (absolute, symlinks resolved).
 func piBridge(env *Env) ([]byte, error) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -138,6 +139,16 @@ func TestPiInstallPaths(t *testing.T) {
 			}
 			if got := strings.TrimSpace(f.stdout.String()); got != want {
 				t.Errorf("printed %q, want %q", got, want)
+			}
+			// --project: one line on stderr says Pi 1.x must trust the project first (0.73 does not ask).
+			hint := strings.TrimSpace(f.stderr.String())
+			if slices.Contains(c.args, "--project") {
+				if strings.Count(hint, "\n") != 0 || !strings.Contains(hint, "trust this project") ||
+					!strings.Contains(hint, "/trust") || !strings.Contains(hint, "--approve") || !strings.Contains(hint, "0.73") {
+					t.Errorf("--project hint %q, want one line on trusting the project", hint)
+				}
+			} else if hint != "" {
+				t.Errorf("stderr %q, want nothing", hint)
 			}
 			src, err := os.ReadFile(want)
 			if err != nil {
