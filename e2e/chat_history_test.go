@@ -55,8 +55,16 @@ func (r *chatRig) readingHistoryNeverJumps(t *testing.T) string {
 	if !scrollable {
 		t.Fatal("the log is too short to scroll")
 	}
-	evalJS[chromedp.Void](a, `document.getElementById('chat-log').scrollTop = 0`)
-	a.waitJS(`document.getElementById('chat-log').scrollTop === 0`, "the log at its top")
+	// The panel learns the reader left the end from the scroll event, which the browser dispatches a frame
+	// after scrollTop changes: wait for that event (a listener added now runs after the panel's), or a
+	// message arriving in between would find the panel still sticking to the end.
+	evalJS[chromedp.Void](a, `(() => {
+		const l = document.getElementById('chat-log');
+		window.__scrolledTop = false;
+		l.addEventListener('scroll', () => { window.__scrolledTop = true; }, { once: true });
+		l.scrollTop = 0;
+	})()`)
+	a.waitJS(`window.__scrolledTop && document.getElementById('chat-log').scrollTop === 0`, "the panel saw the log scrolled to its top")
 	winY := evalJS[float64](a, `window.scrollY`)
 	const msg = "A message from the terminal while the page reads older history."
 	r.pi.PromptAndWait(msg)

@@ -1,17 +1,15 @@
 package e2e
 
 // The bridge takes from each Pi what it has (issue 10): on Pi 1.x `settled` comes from agent_settled
-// and Pi's own dialogs (ui_prompt_start/end) refuse browser sends; on 0.73.1 both are imitated. The
-// bridge says which in its hello, and `tele host` logs that with the Pi version.
+// (no idle check is ever started) and Pi's own dialogs (ui_prompt_start/end) refuse browser sends; on
+// 0.73.1 both are imitated. `tele host` decides which from the Pi version in the hello, tells the bridge
+// in ready, and logs it; each settled note says where it came from, and the host logs that too.
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -41,44 +39,16 @@ const nativeExtension = `export default function (pi) {
 }
 `
 
-var helloLogRe = regexp.MustCompile(`msg="host: hello" bridge=\S+ pi=(\S+) native=(\S*) `)
-
 func TestPiNativeEvents(t *testing.T) {
 	forEachPi(t, func(t *testing.T, line piLine) {
 		requirePi(t, line)
-		p := &probe{t: t, line: line, mode: "native-events", start: time.Now()}
-		defer p.finish("native-events")
-		real, err := filepath.EvalSymlinks(teleBinary(t))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.teleBin = real
-		p.fm = StartFakeModel(t)
+		p := newProbe(t, line, "native-events")
+		defer p.finish()
 		p.fm.Script(func(r *ModelRequest) Reply { return Reply{Text: "reply to " + r.LastUser()} })
 		home := t.TempDir()
-
-		// The bridge names a wrapper that execs tele host with its log (stderr) in a file: the same process,
-		// only its stderr goes where the test can read it.
-		hostLog := filepath.Join(home, "host.log")
-		wrapper := filepath.Join(home, "tele-logged")
-		script := fmt.Sprintf("#!/bin/sh\nexec %q \"$@\" 2>>%q\n", p.teleBin, hostLog)
-		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		src := string(teleCmd(t, home, []string{"HOME=" + home}, "pi", "print"))
-		lit, _ := json.Marshal(p.teleBin)
-		wlit, _ := json.Marshal(wrapper)
-		if strings.Count(src, string(lit)) != 1 {
-			t.Fatalf("the printed bridge does not name %s once", p.teleBin)
-		}
 		bridge := filepath.Join(home, "bridge", "tele.js")
+		p.writeBridge(bridge, teleCmd(t, home, []string{"HOME=" + home}, "pi", "print"))
 		ext := filepath.Join(home, "native.js")
-		if err := os.MkdirAll(filepath.Dir(bridge), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(bridge, []byte(strings.Replace(src, string(lit), string(wlit), 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		if err := os.WriteFile(ext, []byte(nativeExtension), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -87,23 +57,18 @@ func TestPiNativeEvents(t *testing.T) {
 		c := p.connect(t)
 		p.pair(t, c)
 
-		logged, _ := os.ReadFile(hostLog)
-		m := helloLogRe.FindSubmatch(logged)
-		if m == nil {
-			t.Fatalf("tele host logged no hello line:\n%s", logged)
+		// The host decided from Pi's version which events are native and logged it with the version.
+		h, ok := p.hostLog.hello()
+		if !ok {
+			t.Fatalf("tele host logged no hello line:\n%s", p.hostLog.text())
 		}
-		native := strings.Split(strings.Trim(string(m[2]), `"`), ",")
-		if string(m[1]) != line.Version() {
-			t.Errorf("tele host logged pi=%s, want %s", m[1], line.Version())
+		if h.pi != line.Version() {
+			t.Errorf("tele host logged pi=%s, want %s", h.pi, line.Version())
 		}
-		want := line.Native
-		if len(want) == 0 {
-			want = []string{""}
+		if want := nonNil(line.Native); !slices.Equal(h.native, want) {
+			t.Errorf("tele host logged native=%q, want %q", h.native, want)
 		}
-		if !slices.Equal(native, want) {
-			t.Errorf("tele host logged native=%q, want %q", native, want)
-		}
-		t.Logf("%s on Node %s: native events %q", line.Name(), line.NodeVersion(), native)
+		t.Logf("%s on Node %s: native events %q, imitated %q", line.Name(), line.NodeVersion(), h.native, h.imitated)
 
 		t.Run("settled", func(t *testing.T) {
 			before := c.status(t).Get("idleVersion").Int()
@@ -116,6 +81,7 @@ func TestPiNativeEvents(t *testing.T) {
 			})
 		})
 		if !line.Has("ui_prompt") {
+			t.Run("settled-source", func(t *testing.T) { t.Log(p.hostLog.checkSettled(t, line)) })
 			return // Pi 0.73.1: dialogs only through the pi.events convention (the bridge probe's terminal-prompt step)
 		}
 
@@ -161,6 +127,7 @@ func TestPiNativeEvents(t *testing.T) {
 			})
 		})
 
+		t.Run("settled-source", func(t *testing.T) { t.Log(p.hostLog.checkSettled(t, line)) })
 		if err := pi.Quit(); err != nil {
 			t.Fatal(err)
 		}

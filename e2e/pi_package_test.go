@@ -85,25 +85,19 @@ func TestPiPackage(t *testing.T) {
 			t.Fatalf("pi install %s: %v\n%s", pkg, err, b)
 		}
 
-		p := &probe{t: t, line: line, mode: "pi-package", start: time.Now(), teleBin: bin}
-		defer p.finish("pi-package")
-		p.fm = StartFakeModel(t)
+		p := newProbe(t, line, "pi-package")
+		p.teleBin = bin // the package's own binary, which the package's bridge finds beside it
+		defer p.finish()
 		p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home, Path: path})
 		p.step("tele-from-the-package", func(t *testing.T) string {
-			var from []string
-			for _, c := range p.pi.Command(map[string]any{"type": "get_commands"}).Get("data.commands").Array() {
-				if c.Get("name").String() == "tele" {
-					from = append(from, c.Get("sourceInfo.path").String())
-				}
-			}
-			if len(from) != 1 {
-				t.Fatalf("%d /tele commands", len(from))
+			if n := teleCommands(p.pi); n != 1 {
+				t.Fatalf("%d /tele commands", n)
 			}
 			c := p.connect(t) // the host is a child of Pi running the package's binary
 			if err := p.pi.Quit(); err != nil {
 				t.Fatal(err)
 			}
-			waitUntil(t, 10*time.Second, "the host to exit", func() bool { return !alive(c.hostPID) })
+			waitExit(t, c.hostPID, 10*time.Second, "the host to exit")
 			return "pi install <path> → one /tele; /tele demo ran the package's own tele (no tele on PATH)"
 		})
 
@@ -115,13 +109,7 @@ func TestPiPackage(t *testing.T) {
 			if len(msgs) != 1 || !strings.Contains(msgs[0], "loaded twice") {
 				t.Fatalf("startup notifies %q, want one saying the bridge is loaded twice", msgs)
 			}
-			n := 0
-			for _, c := range pi2.Command(map[string]any{"type": "get_commands"}).Get("data.commands").Array() {
-				if c.Get("name").String() == "tele" {
-					n++
-				}
-			}
-			if n != 1 {
+			if n := teleCommands(pi2); n != 1 {
 				t.Fatalf("%d /tele commands", n)
 			}
 			if err := pi2.Quit(); err != nil {
