@@ -25,6 +25,7 @@ import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
 import { BoardManage } from './board-manage.js';
+import { Stage } from './stage.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -85,6 +86,7 @@ class BoardPage {
   }
 
   setup() {
+    this.stage = new Stage();
     this.viewControls = new ViewControls(this.id, {
       editable: this.editable,
       onChange: () => this.draft && this.render(),
@@ -213,19 +215,21 @@ class BoardPage {
       setValue(byId('f-key'), c.key || '');
       setValue(byId('f-tempo'), c.tempo);
       setValue(byId('f-beats'), c.beatsPerBar);
-    } else {
-      const title = byId('title');
-      if (title.textContent !== c.title) title.textContent = c.title;
-      if (c.key) bindText(byId('meta-key'), 'meta.key', { key: c.key });
-      else bindText(byId('meta-key'), 'meta.noKey');
-      bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
-      bindText(byId('meta-beats'), 'meta.beats', { beats: c.beatsPerBar });
-      const desc = byId('description');
-      if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
-      show(desc, Boolean(c.description));
     }
+    // The read-only head is the page's heading without the edit link, and the chart's heading in stage
+    // mode and on paper with it (stage.css, print.css).
+    const title = byId('title');
+    if (title.textContent !== c.title) title.textContent = c.title;
+    if (c.key) bindText(byId('meta-key'), 'meta.key', { key: c.key });
+    else bindText(byId('meta-key'), 'meta.noKey');
+    bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
+    bindText(byId('meta-beats'), 'meta.beats', { beats: c.beatsPerBar });
+    const desc = byId('description');
+    if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
+    show(desc, Boolean(c.description));
     // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is.
     this.view.render(this.viewControls.compute(c).shown);
+    this.stage.render(c);
   }
 
   showBody() {
@@ -684,6 +688,7 @@ class BoardPage {
       getOptions: () => ({ countIn: byId('count-in').checked, loop: byId('loop').checked }),
       onPosition: (pos) => {
         this.view.setCursor(pos);
+        this.stage.follow();
         const el = byId('play-pos');
         if (!pos) {
           el.textContent = '';

@@ -166,6 +166,18 @@ const dictionaries = {
     'player.countingIn': 'Count-in {beat}',
     'player.unsupported': 'This browser cannot play audio.',
 
+    // Stage mode and printing (stage.js).
+    'stage.tools': 'Stage and print',
+    'stage.enter': 'Stage',
+    'stage.enterAria': 'Stage mode: full screen, only the chart',
+    'stage.leave': 'Leave stage',
+    'stage.label': 'Stage mode',
+    'stage.smaller': 'Smaller chords',
+    'stage.larger': 'Larger chords',
+    'stage.size': 'Chord size {n}%',
+    'print.action': 'Print',
+    'print.aria': 'Print the chart',
+
     'view.label': 'View: transpose, capo, numbers (this browser only)',
     'view.summary': 'Transpose · capo · numbers',
     'view.transpose': 'Transpose',
@@ -358,6 +370,18 @@ const dictionaries = {
     'player.position': '第 {n} 小节',
     'player.countingIn': '预备 {beat}',
     'player.unsupported': '此浏览器无法播放音频。',
+
+    // 演出模式与打印（stage.js）。
+    'stage.tools': '演出与打印',
+    'stage.enter': '演出',
+    'stage.enterAria': '演出模式：全屏，只显示和弦谱',
+    'stage.leave': '退出演出',
+    'stage.label': '演出模式',
+    'stage.smaller': '和弦字号缩小',
+    'stage.larger': '和弦字号放大',
+    'stage.size': '和弦字号 {n}%',
+    'print.action': '打印',
+    'print.aria': '打印和弦谱',
 
     'view.label': '显示：移调、变调夹、级数（仅此浏览器）',
     'view.summary': '移调 · 变调夹 · 级数',
