@@ -86,12 +86,6 @@ func processesMentioning(s string) []int {
 	return out
 }
 
-// alive reports whether pid is a live (not zombie) process.
-func alive(pid int) bool {
-	_, state, ok := procStat(pid)
-	return ok && state != "Z"
-}
-
 func procStat(pid int) (ppid int, state string, ok bool) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
