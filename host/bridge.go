@@ -31,7 +31,7 @@ func nullOK(call string, ok []byte, err error) error {
 	if err != nil {
 		return err
 	}
-	if !link.IsNull(ok) {
+	if string(ok) != "null" {
 		return fmt.Errorf("host: the bridge answered %s with a value other than null", call)
 	}
 	return nil

@@ -214,8 +214,8 @@ type hello struct {
 
 // start handles `hello`: validate, listen, open the store, make the binding and the gateway, serve, and
 // send `ready`. Any failure sends `fatal` and undoes what was done.
-func (h *host) start(f link.Fields) {
-	hl, code, msg := parseHello(f)
+func (h *host) start(note []byte) {
+	hl, code, msg := readHello(note)
 	if code != "" {
 		h.sendFatal(code, msg)
 		return

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"tele/link"
 )
 
 // What each Pi version has (docs/bridge.md). The bridge reports the running Pi's version in its hello;
@@ -80,21 +78,3 @@ const (
 	settledByPi        = "agent_settled"
 	settledByIdleCheck = "idle_check"
 )
-
-// settled validates a `settled` note and logs where it came from and how many idle checks the bridge
-// has started on this connection (none where Pi emits agent_settled): the proof that nothing polls.
-func (h *host) settled(f link.Fields) error {
-	if err := only(f, "source", "idleChecks"); err != nil {
-		return err
-	}
-	source, err := link.String(f["source"], 32)
-	if err != nil || (source != settledByPi && source != settledByIdleCheck) {
-		return fmt.Errorf("source must be %q or %q", settledByPi, settledByIdleCheck)
-	}
-	n, err := link.Int(f["idleChecks"])
-	if err != nil || n < 0 {
-		return fmt.Errorf("idleChecks must be a non-negative integer")
-	}
-	h.log.Info("host: settled", "source", source, "idleChecks", n)
-	return nil
-}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"tele/board"
 	"tele/link"
@@ -55,12 +56,8 @@ func (h *host) Call(ctx context.Context, name string, args []byte) (any, error) 
 	case "tool":
 		return h.tool(args)
 	case "invite":
-		f, err := link.ParseObject(args)
-		if err != nil {
-			return nil, link.BadCall("invite: %v", err)
-		}
-		if len(f) != 0 {
-			return nil, link.BadCall("invite takes no arguments")
+		if err := readNoArgs(args); err != nil {
+			return nil, link.BadCall("invite %v", err)
 		}
 		return struct {
 			Invite string `json:"invite"`
@@ -72,22 +69,11 @@ func (h *host) Call(ctx context.Context, name string, args []byte) (any, error) 
 // tool is the tele_board tool (docs/bridge.md): {action: "catalogue"|"get"|"put", expectedRevision?, content?}
 // on the bound board only. Values filled into the optional members are ignored for get and catalogue.
 func (h *host) tool(args []byte) (any, error) {
-	f, err := link.ParseObject(args)
-	if err != nil {
+	action, a, err := readToolArgs(args)
+	if _, invalid := errors.AsType[*board.ValidationError](err); invalid {
+		return nil, h.storeError(err)
+	} else if err != nil {
 		return nil, link.BadCall("tool: %v", err)
-	}
-	for k := range f {
-		if k != "action" && k != "expectedRevision" && k != "content" {
-			return nil, link.BadCall("tool: unknown argument %s; the arguments are action, expectedRevision and content", quoteName(k))
-		}
-	}
-	raw, ok := f["action"]
-	if !ok {
-		return nil, link.BadCall(`tool: action is required: "catalogue", "get" or "put"`)
-	}
-	action, err := link.String(raw, 16)
-	if err != nil {
-		return nil, link.BadCall(`tool: action must be "catalogue", "get" or "put"`)
 	}
 	switch action {
 	case "catalogue":
@@ -98,29 +84,12 @@ func (h *host) tool(args []byte) (any, error) {
 			return nil, h.storeError(err)
 		}
 		return resultOf(b), nil
-	case "put":
-		return h.put(f)
 	}
-	return nil, link.BadCall(`tool: action must be "catalogue", "get" or "put"`)
-}
-
-func (h *host) put(f link.Fields) (any, error) {
-	rawRev, ok := f["expectedRevision"]
-	if !ok {
-		return nil, link.BadCall("put needs expectedRevision, the revision you read with get: call get first")
+	rev, content, err := a.readPut()
+	if err != nil {
+		return nil, link.BadCall("%v", err)
 	}
-	rev, err := link.Int(rawRev)
-	if err != nil || rev < 0 {
-		return nil, link.BadCall("expectedRevision must be a non-negative integer: the revision from get")
-	}
-	rawContent, ok := f["content"]
-	if !ok {
-		return nil, link.BadCall("put needs content: the whole board content as a JSON object")
-	}
-	if rawContent[0] != '{' {
-		return nil, link.BadCall("content must be a JSON object (not a string holding JSON): the whole board content")
-	}
-	c, err := board.ParseContent(rawContent)
+	c, err := board.ParseContent(content)
 	if err != nil {
 		return nil, h.storeError(err)
 	}
@@ -130,6 +99,14 @@ func (h *host) put(f link.Fields) (any, error) {
 	}
 	h.log.Info("host: tool put", "board", b.ID, "revision", b.Revision)
 	return resultOf(b), nil
+}
+
+// quoteName quotes a name for a log line or an error message, bounded.
+func quoteName(s string) string {
+	if len(s) > 64 {
+		s = s[:64] + "…"
+	}
+	return fmt.Sprintf("%q", s)
 }
 
 // storeError maps the store's and the schema's errors to err replies.
@@ -145,7 +122,10 @@ func (h *host) storeError(err error) error {
 	var ve *board.ValidationError
 	if errors.As(err, &ve) {
 		path := "content"
-		if ve.Path != "" {
+		switch {
+		case strings.HasPrefix(ve.Path, "["):
+			path += ve.Path
+		case ve.Path != "":
 			path += "." + ve.Path
 		}
 		fields := map[string]any{"path": path, "rule": ve.Rule}

@@ -37,7 +37,7 @@ func BenchmarkReadBranchFrame(b *testing.B) {
 			b.Fatal(err, tooLong)
 		}
 		f, me := parseFrame(line)
-		if me != nil || len(f.fields["entries"]) < MaxFrame/2 {
+		if me != nil || len(f.note) < MaxFrame/2 {
 			b.Fatal(me)
 		}
 	}
@@ -45,7 +45,7 @@ func BenchmarkReadBranchFrame(b *testing.B) {
 
 type nopHandler struct{}
 
-func (nopHandler) Note(string, Fields)                               {}
+func (nopHandler) Note(string, []byte)                               {}
 func (nopHandler) Call(context.Context, string, []byte) (any, error) { return nil, nil }
 
 // BenchmarkSmallFrames is the per-frame cost of small notes through a Conn.

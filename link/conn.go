@@ -92,13 +92,15 @@ type rawJSON []byte
 
 func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
 
-// Handler receives what the peer sends. Note runs on the reading goroutine, one note at a time in the
-// order received, so it must not block for long and must not wait for Run. Call runs on a goroutine of its
+// Handler receives what the peer sends. Note gets the note's whole JSON object (its "note" member
+// included, the rest checked only for being valid JSON), which it may keep: every frame has its own
+// buffer. Note runs on the reading goroutine, one note at a time in the order received, so it must not
+// block for long and must not wait for Run. Call gets the raw JSON object of args and runs on a goroutine of its
 // own; its ctx ends when the connection ends. A *Error result becomes an err reply with that code; any
 // other error becomes err "internal" (its text is logged, never sent). The result is marshalled with
 // encoding/json (a json.RawMessage passes through).
 type Handler interface {
-	Note(name string, fields Fields)
+	Note(name string, note []byte)
 	Call(ctx context.Context, name string, args []byte) (any, error)
 }
 
@@ -263,7 +265,7 @@ func (c *Conn) runNote(f frame) {
 			c.log.Error("link: note handler panicked", "note", f.name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
 	}()
-	c.h.Note(f.name, f.fields)
+	c.h.Note(f.name, f.note)
 }
 
 func (c *Conn) runCall(ctx context.Context, f frame) (res any, err error) {
@@ -399,7 +401,7 @@ func (c *Conn) Note(name string, fields any) error {
 		if len(fb) < 2 || fb[0] != '{' {
 			return errors.New("link: note fields must marshal to an object")
 		}
-		if m, err := ParseObject(fb); err != nil {
+		if m, err := parseObject(fb); err != nil {
 			return err
 		} else if _, bad := m["note"]; bad {
 			return errors.New(`link: note fields must not have a member "note"`)

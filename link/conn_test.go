@@ -41,7 +41,7 @@ type testHandler struct {
 	call  func(ctx context.Context, name string, args []byte) (any, error)
 }
 
-func (h *testHandler) Note(name string, f Fields) {
+func (h *testHandler) Note(name string, _ []byte) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.notes = append(h.notes, name)

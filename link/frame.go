@@ -30,14 +30,14 @@ const (
 
 // frame is one well-formed frame.
 type frame struct {
-	kind   kind
-	id     int64  // call, reply
-	name   string // call, note
-	args   []byte // call: raw JSON object
-	ok     []byte // reply: raw JSON value, nil for an err reply
-	err    *Error // reply
-	fields Fields // note: members other than "note"
-	size   int    // bytes in the line
+	kind kind
+	id   int64  // call, reply
+	name string // call, note
+	args []byte // call: raw JSON object
+	ok   []byte // reply: raw JSON value, nil for an err reply
+	err  *Error // reply
+	note []byte // note: the whole frame, its "note" member included
+	size int    // bytes in the line
 }
 
 // malformedError describes a frame that was refused. It never carries the frame's content.
@@ -80,7 +80,7 @@ func parseFrame(line []byte) (frame, *malformedError) {
 	if len(bytes.TrimLeft(line, " \t\r\n")) == 0 {
 		return frame{}, bad("empty frame")
 	}
-	m, err := ParseObject(line)
+	m, err := parseObject(line)
 	if err != nil {
 		return frame{}, bad(err.Error())
 	}
@@ -94,7 +94,7 @@ func parseFrame(line []byte) (frame, *malformedError) {
 	me := bad("")
 	me.Reply = hasOK || hasErr
 	if hasID {
-		n, err := Int(rawID)
+		n, err := decodeInt(rawID)
 		if err != nil || n <= 0 {
 			me.Reason = "id must be a positive integer"
 			return frame{}, me
@@ -109,12 +109,11 @@ func parseFrame(line []byte) (frame, *malformedError) {
 		if hasID || hasCall || hasOK || hasErr {
 			return fail("a note carries no id, call, ok or err")
 		}
-		name, err := String(rawNote, maxNameLen)
+		name, err := decodeString(rawNote, maxNameLen)
 		if err != nil || !validName(name, maxNameLen) {
 			return fail("note name must match [a-z][a-z0-9_]{0,63}")
 		}
-		delete(m, "note")
-		return frame{kind: kindNote, name: name, fields: m, size: len(line)}, nil
+		return frame{kind: kindNote, name: name, note: line, size: len(line)}, nil
 	case hasCall:
 		if !hasID {
 			return fail("a call needs an id")
@@ -132,7 +131,7 @@ func parseFrame(line []byte) (frame, *malformedError) {
 		if args.Kind() != '{' {
 			return fail("call args must be an object")
 		}
-		name, err := String(rawCall, maxNameLen)
+		name, err := decodeString(rawCall, maxNameLen)
 		if err != nil || !validName(name, maxNameLen) {
 			return fail("call name must match [a-z][a-z0-9_]{0,63}")
 		}
@@ -165,15 +164,15 @@ func parseErr(raw jsontext.Value) (*Error, string) {
 	if raw.Kind() != '{' {
 		return nil, "err must be an object"
 	}
-	m, err := ParseObject(raw)
+	m, err := parseObject(raw)
 	if err != nil {
 		return nil, "err: " + err.Error()
 	}
-	code, err := String(m["code"], maxCodeLen)
+	code, err := decodeString(m["code"], maxCodeLen)
 	if err != nil || !validName(code, maxCodeLen) {
 		return nil, "err.code must match [a-z][a-z0-9_]{0,63}"
 	}
-	msg, err := String(m["message"], maxMessageLen)
+	msg, err := decodeString(m["message"], maxMessageLen)
 	if err != nil {
 		return nil, "err.message must be a string of at most 4096 bytes"
 	}

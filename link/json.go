@@ -16,16 +16,16 @@ import (
 // every recursive JSON walker downstream far from stack exhaustion.
 const MaxDepth = 512
 
-// Fields holds the members of a JSON object as raw JSON values, keyed by their unescaped names. The values
-// are sub-slices of the frame; they stay valid after the handler returns (every frame has its own buffer).
-type Fields map[string]jsontext.Value
+// members holds the members of a JSON object as raw JSON values, keyed by their unescaped names. The
+// values are sub-slices of the frame.
+type members map[string]jsontext.Value
 
-// ParseObject splits one JSON object into its members with JSON v2's decoder, refusing invalid JSON and
+// parseObject splits one JSON object into its members with JSON v2's decoder, refusing invalid JSON and
 // UTF-8, duplicate member names at the top level, nesting deeper than MaxDepth, and anything that is not
 // one object. Values are not decoded: each is the raw JSON of that member, a sub-slice of data (no copy).
 // Whoever decodes a value checks it strictly (duplicates inside a call's args are the call's error, to
 // be answered, not a malformed frame).
-func ParseObject(data []byte) (Fields, error) {
+func parseObject(data []byte) (members, error) {
 	if err := checkDepth(data); err != nil {
 		return nil, err
 	}
@@ -38,7 +38,7 @@ func ParseObject(data []byte) (Fields, error) {
 	if tok.Kind() != '{' {
 		return nil, errors.New("not an object")
 	}
-	f := Fields{}
+	f := members{}
 	for dec.PeekKind() != '}' {
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -117,8 +117,8 @@ func skipString(d []byte, i int) (int, bool) {
 	}
 }
 
-// String decodes a raw JSON string of at most max bytes (UTF-8 bytes of the decoded value).
-func String(raw []byte, max int) (string, error) {
+// decodeString decodes a raw JSON string of at most max bytes (UTF-8 bytes of the decoded value).
+func decodeString(raw []byte, max int) (string, error) {
 	var s string
 	if len(raw) == 0 || raw[0] != '"' || strict.Decode(raw, &s) != nil {
 		return "", errors.New("must be a string")
@@ -129,17 +129,8 @@ func String(raw []byte, max int) (string, error) {
 	return s, nil
 }
 
-// Bool decodes a raw JSON boolean.
-func Bool(raw []byte) (bool, error) {
-	var b bool
-	if strict.Decode(raw, &b) != nil {
-		return false, errors.New("must be a boolean")
-	}
-	return b, nil
-}
-
-// Int decodes a raw JSON integer: no fraction, no exponent, within ±(2^53-1) so both ends agree on its value.
-func Int(raw []byte) (int64, error) {
+// decodeInt decodes a raw JSON integer: no fraction, no exponent, within ±(2^53-1) so both ends agree on its value.
+func decodeInt(raw []byte) (int64, error) {
 	var n int64
 	if err := strict.Decode(raw, &n); err != nil {
 		if e, ok := errors.AsType[*strict.Error](err); ok && strings.Contains(e.Rule, "out of range") {
@@ -157,6 +148,3 @@ func Int(raw []byte) (int64, error) {
 }
 
 const maxSafe = 1<<53 - 1
-
-// IsNull reports whether raw is the JSON literal null.
-func IsNull(raw []byte) bool { return string(raw) == "null" }
