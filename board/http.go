@@ -214,9 +214,9 @@ func (h *Handler) getBoard(w http.ResponseWriter, r *http.Request, ps httprouter
 	if err != nil {
 		return err
 	}
-	hdr := w.Header()
-	hdr["Etag"] = []string{etag(b.Revision)}
-	if inm := r.Header["If-None-Match"]; len(inm) > 0 && noneMatchHits(inm, b.Revision) {
+	tag := etag(b.Revision)
+	w.Header()["Etag"] = []string{tag}
+	if web.NotModified(r, tag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
@@ -393,24 +393,6 @@ func etag(rev int64) string {
 	e := append(b[:0], '"')
 	e = strconv.AppendInt(e, rev, 10)
 	return string(append(e, '"'))
-}
-
-// noneMatchHits reports whether an If-None-Match header names revision rev: "*", or a list of entity
-// tags compared weakly (W/"3" matches "3", RFC 9110 13.1.2).
-func noneMatchHits(vals []string, rev int64) bool {
-	for _, v := range vals {
-		for part := range strings.SplitSeq(v, ",") {
-			part = strings.TrimSpace(part)
-			if part == "*" {
-				return true
-			}
-			part = strings.TrimPrefix(part, "W/")
-			if n, ok := parseETag(part); ok && n == rev {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // ifMatch returns the revision named by If-Match, which must be exactly one strong tag "<revision>".
