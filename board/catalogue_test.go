@@ -7,9 +7,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf16"
 
 	"tele/strict"
+
+	"tele/utf16count"
 )
 
 func TestCatalogueContents(t *testing.T) {
@@ -381,7 +382,7 @@ func TestExample(t *testing.T) {
 			t.Errorf("the description does not mention %q", w)
 		}
 	}
-	if n := len(utf16.Encode([]rune(d))); n > MaxDescUnits {
+	if n := utf16count.Of(d); n > MaxDescUnits {
 		t.Errorf("description is %d units", n)
 	}
 	// Round trip through JSON.

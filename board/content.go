@@ -6,10 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"tele/strict"
+
+	"tele/utf16count"
 )
 
 // Limits of the content schema (docs/content.md; version 2 adds the form: bar objects and section roles,
@@ -277,27 +278,14 @@ func barPath(i, j int) string {
 
 // checkText checks that s is valid UTF-8 of min–max UTF-16 code units.
 func checkText(path, s string, min, max int, rule string) error {
-	n, ok := utf16Len(s)
-	if !ok {
+	if !utf8.ValidString(s) {
 		return &ValidationError{Path: path, Rule: ruleUTF8}
 	}
+	n := utf16count.Of(s)
 	if n < min || n > max {
 		return &ValidationError{Path: path, Rule: rule}
 	}
 	return nil
-}
-
-// utf16Len returns the number of UTF-16 code units of s (2 for each rune above U+FFFF), and false when
-// s is not valid UTF-8.
-func utf16Len(s string) (int, bool) {
-	if !utf8.ValidString(s) {
-		return 0, false
-	}
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n, true
 }
 
 // validKey reports whether k is a catalogue root, optionally followed by "m".

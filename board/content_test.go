@@ -355,22 +355,6 @@ func TestValidateGoValues(t *testing.T) {
 	}
 }
 
-func TestUTF16Len(t *testing.T) {
-	for _, tt := range []struct {
-		s    string
-		want int
-	}{
-		{"", 0}, {"abc", 3}, {"é", 1}, {"中文", 2}, {"😀", 2}, {"👨‍👩‍👧", 8}, {"a😀b", 4}, {"\U0010FFFF", 2}, {"\uFFFF", 1},
-	} {
-		if got, ok := utf16Len(tt.s); !ok || got != tt.want {
-			t.Errorf("utf16Len(%q) = %d, %v; want %d", tt.s, got, ok, tt.want)
-		}
-	}
-	if _, ok := utf16Len("a\x80"); ok {
-		t.Error("invalid UTF-8 accepted")
-	}
-}
-
 func TestValidID(t *testing.T) {
 	re := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 	for _, id := range []string{

@@ -12,8 +12,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"tele/projection"
 	"tele/web"
+
+	"tele/utf16count"
 )
 
 // Limits of docs/api.md.
@@ -87,7 +88,7 @@ func (c *command) validate() error {
 // (see invisible): JavaScript's trim() strips U+FEFF, which Go's unicode.IsSpace keeps, so a check
 // that skipped only white space let "\uFEFF/reload" through to Pi as a command.
 func checkText(text string) error {
-	if n := projection.UTF16Len(text); n == 0 || n > MaxTextUnits {
+	if n := utf16count.Of(text); n == 0 || n > MaxTextUnits {
 		return errBadText("text must be 1 to 8000 UTF-16 code units")
 	}
 	trimmed := strings.TrimLeftFunc(text, invisible)

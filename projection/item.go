@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"tele/utf16count"
 )
 
-// Limits of the display projection (docs/projection.md). Units are UTF-16 code units (utf16.go).
+// Limits of the display projection (docs/projection.md). Units are UTF-16 code units (package utf16count).
 const (
 	MaxItemIDUnits   = 160
 	MaxItemTextUnits = 32768
@@ -56,7 +58,7 @@ type Item struct {
 
 // Validate reports whether the item keeps the rules of docs/projection.md.
 func (it Item) Validate() error {
-	if it.ID == "" || !utf8.ValidString(it.ID) || UTF16Len(it.ID) > MaxItemIDUnits {
+	if it.ID == "" || !utf8.ValidString(it.ID) || utf16count.Of(it.ID) > MaxItemIDUnits {
 		return errors.New("chat item: bad id")
 	}
 	switch it.Role {
@@ -64,14 +66,14 @@ func (it Item) Validate() error {
 		if it.Name != "" || it.Status != "" || it.Code != "" {
 			return fmt.Errorf("chat item %s: fields of another role", it.Role)
 		}
-		if !utf8.ValidString(it.Text) || UTF16Len(it.Text) > MaxItemTextUnits {
+		if !utf8.ValidString(it.Text) || utf16count.Of(it.Text) > MaxItemTextUnits {
 			return fmt.Errorf("chat item %s: bad text", it.Role)
 		}
 	case RoleTool:
 		if it.Text != "" || it.Code != "" {
 			return errors.New("chat item tool: fields of another role")
 		}
-		if it.Name == "" || !utf8.ValidString(it.Name) || UTF16Len(it.Name) > MaxItemNameUnits {
+		if it.Name == "" || !utf8.ValidString(it.Name) || utf16count.Of(it.Name) > MaxItemNameUnits {
 			return errors.New("chat item tool: bad name")
 		}
 		switch it.Status {

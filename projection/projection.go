@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"tele/utf16count"
 )
 
 // Projector turns Pi's current branch (the raw `getBranch()` entries of the link's `branch` notes) and
@@ -727,7 +729,7 @@ func cleanText(s string, max int, owned bool) string {
 	if !utf8.ValidString(s) {
 		s, owned = strings.ToValidUTF8(s, "\uFFFD"), true
 	}
-	if c := cutUTF16(s, max); len(c) < len(s) {
+	if c := utf16count.Cut(s, max); len(c) < len(s) {
 		return strings.Clone(c)
 	}
 	if owned {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"tele/utf16count"
 )
 
 // ---- builders of crafted entries, in Pi 0.73.1's shape and field order ----
@@ -558,7 +560,7 @@ func TestProjectionIDsAtMost160Units(t *testing.T) {
 		t.Fatalf("%d items", len(items))
 	}
 	for _, it := range items {
-		if n := UTF16Len(it.ID); n > MaxItemIDUnits || !strings.HasPrefix(it.ID, long[:100]) && !strings.HasPrefix(it.ID, "ggg") {
+		if n := utf16count.Of(it.ID); n > MaxItemIDUnits || !strings.HasPrefix(it.ID, long[:100]) && !strings.HasPrefix(it.ID, "ggg") {
 			t.Fatalf("id %q: %d units", it.ID, n)
 		}
 	}
@@ -592,19 +594,19 @@ func TestProjectionTextUTF16Limit(t *testing.T) {
 			// Both as a single block and as two joined blocks (the join is cut too).
 			_, items, _ := pjProject(t, pjBranch(pjUser("u1", tc.text)))
 			if len(items) != 1 || items[0].Text != tc.want {
-				t.Fatalf("got %d units (%d bytes), want %d units", UTF16Len(items[0].Text), len(items[0].Text), UTF16Len(tc.want))
+				t.Fatalf("got %d units (%d bytes), want %d units", utf16count.Of(items[0].Text), len(items[0].Text), utf16count.Of(tc.want))
 			}
 			_, items, _ = pjProject(t, pjBranch(pjAsst("a1", "stop", pjText(tc.text), pjText("tail"))))
-			if !utf8.ValidString(items[0].Text) || UTF16Len(items[0].Text) > MaxItemTextUnits ||
+			if !utf8.ValidString(items[0].Text) || utf16count.Of(items[0].Text) > MaxItemTextUnits ||
 				!strings.HasPrefix(tc.text+"\n\ntail", items[0].Text) {
-				t.Fatalf("joined: %d units", UTF16Len(items[0].Text))
+				t.Fatalf("joined: %d units", utf16count.Of(items[0].Text))
 			}
 		})
 	}
 	// Tool names: at most 100 units.
 	_, items, _ := pjProject(t, pjBranch(pjAsst("a1", "toolUse", pjToolCall("c", strings.Repeat("名", 150), `{}`))))
 	if items[0].Name != strings.Repeat("名", 100) {
-		t.Fatalf("name cut to %d units", UTF16Len(items[0].Name))
+		t.Fatalf("name cut to %d units", utf16count.Of(items[0].Name))
 	}
 }
 

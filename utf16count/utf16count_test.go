@@ -1,4 +1,4 @@
-package projection
+package utf16count
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestUTF16Len(t *testing.T) {
+func TestOf(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want int
@@ -18,12 +18,15 @@ func TestUTF16Len(t *testing.T) {
 		{"中文字", 3},
 		{"😀", 2},
 		{"a😀b", 4},
-		{"👍🏽", 4}, // emoji + skin tone modifier: two astral runes
+		{"👍🏽", 4},    // emoji + skin tone modifier: two astral runes
+		{"👨‍👩‍👧", 8}, // three astral runes joined by two U+200D
+		{"\U0010FFFF", 2},
+		{"\uFFFF", 1},
 		{"\xff", 1},
 		{"\xe4\xb8", 2}, // truncated sequence: each byte is one U+FFFD
 	} {
-		if got := UTF16Len(tc.in); got != tc.want {
-			t.Errorf("UTF16Len(%q) = %d, want %d", tc.in, got, tc.want)
+		if got := Of(tc.in); got != tc.want {
+			t.Errorf("Of(%q) = %d, want %d", tc.in, got, tc.want)
 		}
 		if utf8.ValidString(tc.in) {
 			if js := len(utf16.Encode([]rune(tc.in))); js != tc.want {
@@ -33,7 +36,7 @@ func TestUTF16Len(t *testing.T) {
 	}
 }
 
-func TestUTF16Cut(t *testing.T) {
+func TestCut(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		max  int
@@ -49,14 +52,15 @@ func TestUTF16Cut(t *testing.T) {
 		{"中文字", 2, "中文"},
 		{"😀😀", 3, "😀"},
 	} {
-		if got := cutUTF16(tc.in, tc.max); got != tc.want {
-			t.Errorf("cutUTF16(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		if got := Cut(tc.in, tc.max); got != tc.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}
 	}
-	// The docs/projection.md limit on a text of emoji and CJK: the cut lands on a rune boundary.
-	s := strings.Repeat("中", MaxItemTextUnits-1) + "😀" + "x"
-	got := cutUTF16(s, MaxItemTextUnits)
-	if !utf8.ValidString(got) || UTF16Len(got) != MaxItemTextUnits-1 || !strings.HasSuffix(got, "中") {
-		t.Fatalf("cut of CJK+emoji at the limit: %d units, valid %v", UTF16Len(got), utf8.ValidString(got))
+	// A long text of CJK then an emoji across the limit: the cut lands on a rune boundary.
+	const limit = 32768
+	s := strings.Repeat("中", limit-1) + "😀" + "x"
+	got := Cut(s, limit)
+	if !utf8.ValidString(got) || Of(got) != limit-1 || !strings.HasSuffix(got, "中") {
+		t.Fatalf("cut of CJK+emoji at the limit: %d units, valid %v", Of(got), utf8.ValidString(got))
 	}
 }
