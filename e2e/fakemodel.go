@@ -16,8 +16,8 @@ import (
 	"time"
 )
 
-// FakeModel is an OpenAI-compatible chat-completions server (streaming SSE) on 127.0.0.1 for Pi probes
-// (research/pi-integration.md 3.1). Each test scripts it: replies come from a queue (Enqueue) and, when
+// FakeModel is an OpenAI-compatible chat-completions server (streaming SSE) on 127.0.0.1 for Pi probes:
+// the only model a probe's Pi knows (models.json points at URL). Each test scripts it: replies come from a queue (Enqueue) and, when
 // the queue is empty, from a function of the request (Script); without either it answers "ok".
 // It counts and records every request.
 type FakeModel struct {
