@@ -42,7 +42,7 @@ func TestSendRefusalsNeverReachTheBridge(t *testing.T) {
 }
 
 func testSendRefusalsNeverReachTheBridge(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	ep := e.binding.Epoch()
 	emoji := strings.Repeat("🎸", 4000) // 8000 UTF-16 units
@@ -157,7 +157,7 @@ func TestSendAcceptedOnlyWhenPiIsFree(t *testing.T) {
 }
 
 func testSendAcceptedOnlyWhenPiIsFree(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	check := func(name, code string) {
 		t.Helper()
@@ -292,7 +292,7 @@ func TestRefusedCommandIsNotRemembered(t *testing.T) {
 func TestSubmissionUncertain(t *testing.T) { synctest.Test(t, testSubmissionUncertain) }
 
 func testSubmissionUncertain(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	e.bridge.sendErr = errors.New("link call timed out")
 	id := newID()
@@ -326,7 +326,7 @@ func testSubmissionUncertain(t *testing.T) {
 func TestBridgeTimeoutIsUncertain(t *testing.T) { synctest.Test(t, testBridgeTimeoutIsUncertain) }
 
 func testBridgeTimeoutIsUncertain(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	e.gw.bridgeTimeout = 20 * time.Millisecond // real time: the context deadline of the link call
 	e.bridge.gate = make(chan struct{})        // never opened: Send waits for its context
 	c := e.pair()
@@ -338,7 +338,7 @@ func testBridgeTimeoutIsUncertain(t *testing.T) {
 func TestObservationWindow(t *testing.T) { synctest.Test(t, testObservationWindow) }
 
 func testObservationWindow(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	id := newID()
 	if r := e.send(c, id, "hi"); r.status != 202 {
@@ -369,7 +369,7 @@ func testObservationWindow(t *testing.T) {
 func TestInputObserved(t *testing.T) { synctest.Test(t, testInputObserved) }
 
 func testInputObserved(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	id := newID()
 	if r := e.send(c, id, "hi"); r.status != 202 {
@@ -406,7 +406,7 @@ func TestObservedInputWithoutARunDoesNotHoldTheReservation(t *testing.T) {
 
 func testObservedInputWithoutARunDoesNotHoldTheReservation(t *testing.T) {
 	// Another extension may take the input (`handled`): seen, but no run starts.
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	id := newID()
 	if r := e.send(c, id, "hi"); r.status != 202 {
@@ -432,7 +432,7 @@ func TestInputObservedBeforeTheBridgeAnswers(t *testing.T) {
 func testInputObservedBeforeTheBridgeAnswers(t *testing.T) {
 	// Pi runs the input hook inside sendUserMessage: the `input` note and even `agent_start` can
 	// arrive before the `send` call returns.
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	e.bridge.onSend = func(command string) {
 		e.gw.InputObserved(command)
@@ -454,7 +454,7 @@ func testInputObservedBeforeTheBridgeAnswers(t *testing.T) {
 func TestSettledUnobserved(t *testing.T) { synctest.Test(t, testSettledUnobserved) }
 
 func testSettledUnobserved(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	if r := e.send(c, newID(), "hi"); r.status != 202 {
 		t.Fatal(r.status)
@@ -555,7 +555,7 @@ func TestSecondAbortSharesTheFirstsOutcome(t *testing.T) {
 }
 
 func testSecondAbortSharesTheFirstsOutcome(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	e.gw.AgentStart()
 	run := e.runID()
@@ -603,7 +603,7 @@ func TestNewRunVoidsAStop(t *testing.T) {
 func TestCommandLimit(t *testing.T) { synctest.Test(t, testCommandLimit) }
 
 func testCommandLimit(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	e.gw.AgentStart()
 	run := e.runID()
@@ -641,7 +641,7 @@ func testCommandLimit(t *testing.T) {
 func TestCommandRateLimit(t *testing.T) { synctest.Test(t, testCommandRateLimit) }
 
 func testCommandRateLimit(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	body := sendBody(newID(), "stale", 1, "hi") // refused by state, never remembered
 	for i := range CommandBurst {
@@ -663,7 +663,7 @@ func testCommandRateLimit(t *testing.T) {
 func TestRevokeDuringTheWindow(t *testing.T) { synctest.Test(t, testRevokeDuringTheWindow) }
 
 func testRevokeDuringTheWindow(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	if r := e.send(c, newID(), "hi"); r.status != 202 {
 		t.Fatal(r.status)

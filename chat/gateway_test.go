@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -15,12 +16,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/julienschmidt/httprouter"
 
 	"tele/pairing"
 	"tele/server"
+	"tele/server/servertest"
 	"tele/sse"
-	"tele/web"
 )
 
 const waitLimit = 10 * time.Second // only ever reached when a test fails
@@ -81,10 +81,11 @@ func (b *fakeBridge) Calls() []bridgeCall {
 	return append([]bridgeCall(nil), b.calls...)
 }
 
-// env is one gateway behind a real HTTP server: httprouter + web.Guard, as the server wires it. The
-// server and its client talk over an in-memory network (pipeNet), so a test can run inside a
-// testing/synctest bubble: its fake clock only moves when every goroutine of the bubble waits on
-// something the bubble can see, which a goroutine reading a loopback socket is not.
+// env is one gateway served by the whole HTTP stack of `tele host` (server.Handler: router, guard,
+// access log, body deadline) over a fresh store. newEnv serves it on a real loopback listener, where a
+// browser meets it; newBubbleEnv serves it over in-memory pipes, for the tests that run inside a
+// testing/synctest bubble to let time pass (the bubble's fake clock only moves when every goroutine in
+// it waits on something the bubble can see: a pipe, never a socket).
 type env struct {
 	t       testing.TB
 	binding *pairing.Binding
@@ -92,16 +93,31 @@ type env struct {
 	gw      *Gateway
 	bridge  *fakeBridge
 	srv     *httptest.Server
-	client  *http.Client // reaches srv over the in-memory network
+	client  *http.Client // reaches srv over the env's network
 	origin  string
 }
 
 // testCapability stands for the bound board's capability, which a pairing hands to the page.
 const testCapability = "cap-of-the-welcome-board"
 
-// newEnv serves the gateway through httprouter and web.Guard; handler, when given, builds the whole
-// HTTP stack instead (server.Handler).
-func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
+// newEnv serves the gateway on 127.0.0.1, on a port the system picks.
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startEnv(t, ln, ln.Addr().(*net.TCPAddr).Port, (&net.Dialer{}).DialContext)
+}
+
+// newBubbleEnv serves the gateway over in-memory pipes, for a test inside a synctest bubble.
+func newBubbleEnv(t testing.TB) *env {
+	t.Helper()
+	pipes := servertest.NewPipes()
+	return startEnv(t, pipes, servertest.Port, pipes.DialContext)
+}
+
+func startEnv(t testing.TB, ln net.Listener, port int, dial func(ctx context.Context, network, addr string) (net.Conn, error)) *env {
 	t.Helper()
 	binding, err := pairing.NewBinding()
 	if err != nil {
@@ -111,20 +127,18 @@ func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 	e.hub = sse.NewHub(sse.Options{MaxPerTopic: MaxStreams, Heartbeat: -1})
 	e.gw = NewGateway(Config{Board: "welcome", Binding: binding, Bridge: e.bridge, Hub: e.hub,
 		Capability: func() (string, error) { return testCapability, nil }})
-	pn := newPipeNet()
-	e.srv = &httptest.Server{Listener: pn, Config: &http.Server{}}
-	port := pn.Addr().(*net.TCPAddr).Port
-	if len(handler) > 0 {
-		e.srv.Config.Handler = handler[0](e, port)
-	} else {
-		router := httprouter.New()
-		e.gw.Register(router)
-		e.srv.Config.Handler = web.Guard(web.GuardConfig{Port: port, OriginRequired: server.OriginRequired}, router)
+	store, boardHub, err := server.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
+	handler := server.Handler(server.Config{Store: store, BoardHub: boardHub, Chat: e.gw,
+		Logger: slog.New(slog.DiscardHandler)}, port)
+	e.srv = &httptest.Server{Listener: ln, Config: &http.Server{Handler: handler}}
 	e.srv.Start()
 	e.origin = e.srv.URL // http://127.0.0.1:<port>
-	transport := &http.Transport{DialContext: pn.DialContext}
+	transport := &http.Transport{DialContext: dial}
 	e.client = &http.Client{Transport: transport}
+	t.Cleanup(func() { store.Close(); boardHub.Close() })
 	t.Cleanup(transport.CloseIdleConnections)
 	t.Cleanup(e.srv.Close)
 	t.Cleanup(e.hub.Close) // runs first: ends the streams so the server can close
@@ -136,46 +150,6 @@ func newEnv(t testing.TB, handler ...func(e *env, port int) http.Handler) *env {
 func advance(d time.Duration) {
 	time.Sleep(d)
 	synctest.Wait()
-}
-
-// pipeNet is an in-memory network of one listener: each dial is one net.Pipe whose other end Accept
-// returns. Its address is a loopback address with a port no socket uses, for the guard's Host check.
-type pipeNet struct {
-	conns  chan net.Conn
-	closed chan struct{}
-	once   sync.Once
-}
-
-func newPipeNet() *pipeNet {
-	return &pipeNet{conns: make(chan net.Conn), closed: make(chan struct{})}
-}
-
-func (n *pipeNet) Accept() (net.Conn, error) {
-	select {
-	case c := <-n.conns:
-		return c, nil
-	case <-n.closed:
-		return nil, net.ErrClosed
-	}
-}
-
-func (n *pipeNet) Close() error {
-	n.once.Do(func() { close(n.closed) })
-	return nil
-}
-
-func (n *pipeNet) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4317} }
-
-func (n *pipeNet) DialContext(ctx context.Context, _, _ string) (net.Conn, error) {
-	client, server := net.Pipe()
-	select {
-	case n.conns <- server:
-		return client, nil
-	case <-n.closed:
-		return nil, net.ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 }
 
 type resp struct {

@@ -15,7 +15,7 @@ import (
 func TestPairSetsTheCookieOfSpec5(t *testing.T) { synctest.Test(t, testPairSetsTheCookieOfSpec5) }
 
 func testPairSetsTheCookieOfSpec5(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	paired := time.Now() // the bubble's clock stands still until the test sleeps
 	r := e.post("/api/chat/pair", e.pairBody(invite(e.binding)), nil)
 	if r.status != 200 {
@@ -95,7 +95,7 @@ func TestEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 }
 
 func testEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	other, _ := pairing.NewBinding()
 	used := invite(e.binding)
 	if r := e.post("/api/chat/pair", e.pairBody(used), nil); r.status != 200 {
@@ -136,7 +136,7 @@ func testEveryBadInvitationGetsTheSameAnswer(t *testing.T) {
 func TestFailedPairingIsRateLimited(t *testing.T) { synctest.Test(t, testFailedPairingIsRateLimited) }
 
 func testFailedPairingIsRateLimited(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	inv := invite(e.binding)
 	for i := range pairing.FailureBurst {
 		if r := e.post("/api/chat/pair", e.pairBody("wrong"), nil); r.status != 403 {
@@ -210,7 +210,7 @@ func TestSessionExpiresAfterEightHours(t *testing.T) {
 }
 
 func testSessionExpiresAfterEightHours(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	advance(8*time.Hour - time.Second)
 	if r := e.do("GET", e.base(), "", nil, c); r.status != 200 {

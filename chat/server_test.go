@@ -1,30 +1,14 @@
 package chat
 
 import (
-	"io"
-	"log/slog"
 	"net/http"
 	"testing"
-
-	"tele/server"
 )
 
-// The chat routes inside the server's whole stack (router settings, guard, access log), as `tele host`
-// serves them.
-func newServerEnv(t *testing.T) *env {
-	return newEnv(t, func(e *env, port int) http.Handler {
-		store, boardHub, err := server.OpenStore(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { store.Close(); boardHub.Close() })
-		return server.Handler(server.Config{Store: store, BoardHub: boardHub, Chat: e.gw,
-			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, port)
-	})
-}
-
+// TestChatThroughTheServerStack: capabilities, pairing, a stream and a command through `tele host`'s
+// whole stack on a loopback socket.
 func TestChatThroughTheServerStack(t *testing.T) {
-	e := newServerEnv(t)
+	e := newEnv(t)
 	if r := e.do("GET", "/api/capabilities", "", nil, nil); string(r.body) != `{"chat":true}` {
 		t.Fatalf("capabilities %s", r.body)
 	}

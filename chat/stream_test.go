@@ -39,7 +39,7 @@ func TestEveryChangeSendsACompleteSnapshot(t *testing.T) {
 }
 
 func testEveryChangeSendsACompleteSnapshot(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	s, _ := e.openStream(c)
 	s.next(t)
@@ -106,7 +106,7 @@ func testEveryChangeSendsACompleteSnapshot(t *testing.T) {
 func TestFifthStreamIsRefused(t *testing.T) { synctest.Test(t, testFifthStreamIsRefused) }
 
 func testFifthStreamIsRefused(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	c := e.pair()
 	var streams []*stream
 	for i := range MaxStreams {
@@ -169,7 +169,7 @@ func TestExpiryClosesThatSessionsStreams(t *testing.T) {
 }
 
 func testExpiryClosesThatSessionsStreams(t *testing.T) {
-	e := newEnv(t)
+	e := newBubbleEnv(t)
 	early := e.pair()
 	advance(time.Hour)
 	late := e.pair()

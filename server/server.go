@@ -49,9 +49,9 @@ func isPage(path string) bool {
 		!strings.Contains(path[len("/b/"):], "/"))
 }
 
-// OriginRequired reports whether a request must carry this server's Origin: the chat POSTs, which only
+// originRequired reports whether a request must carry this server's Origin: the chat POSTs, which only
 // the paired page makes (docs/security.md). The guard asks it for unsafe methods only.
-func OriginRequired(r *http.Request) bool {
+func originRequired(r *http.Request) bool {
 	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/api/chat/")
 }
 
@@ -114,7 +114,7 @@ func Handler(cfg Config, port int) http.Handler {
 		cfg.Chat.Register(r)
 	}
 
-	guarded := web.Guard(web.GuardConfig{Port: port, IsPage: isPage, OriginRequired: OriginRequired, Logger: log}, r)
+	guarded := web.Guard(web.GuardConfig{Port: port, IsPage: isPage, OriginRequired: originRequired, Logger: log}, r)
 	return bodyDeadline(BodyTimeout, accessLog(log, guarded))
 }
 

@@ -15,7 +15,7 @@ import (
 // bubble's clock: a test can let ten seconds pass at once. The server stops when the test ends.
 func (e *Env) OverPipes() *http.Client {
 	e.T.Helper()
-	ln := &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+	ln := NewPipes()
 	srv := server.NewHTTPServer(e.Handler)
 	served := make(chan struct{})
 	go func() {
@@ -27,7 +27,7 @@ func (e *Env) OverPipes() *http.Client {
 		<-served
 	})
 	return &http.Client{Transport: &http.Transport{
-		DialContext:       func(ctx context.Context, _, _ string) (net.Conn, error) { return ln.dial(ctx) },
+		DialContext:       ln.DialContext,
 		DisableKeepAlives: true,
 	}}
 }
@@ -38,14 +38,21 @@ func DialPipe(c *http.Client) (net.Conn, error) {
 	return c.Transport.(*http.Transport).DialContext(context.Background(), "tcp", Host)
 }
 
-// pipeListener is a net.Listener whose connections are the server ends of net.Pipe pairs.
-type pipeListener struct {
+// Pipes is an in-memory network of one listener at Host: each DialContext makes a net.Pipe whose
+// other end Accept returns. A test that runs inside a testing/synctest bubble serves over it, because a
+// goroutine blocked on a pipe is durably blocked and one blocked on a socket is not: over sockets the
+// bubble's clock would never move.
+type Pipes struct {
 	conns chan net.Conn
 	once  sync.Once
 	done  chan struct{}
 }
 
-func (l *pipeListener) dial(ctx context.Context) (net.Conn, error) {
+// NewPipes makes an empty network; Close ends it.
+func NewPipes() *Pipes { return &Pipes{conns: make(chan net.Conn), done: make(chan struct{})} }
+
+// DialContext connects to the listener; network and address are ignored.
+func (l *Pipes) DialContext(ctx context.Context, _, _ string) (net.Conn, error) {
 	client, srv := net.Pipe()
 	select {
 	case l.conns <- srv:
@@ -57,7 +64,8 @@ func (l *pipeListener) dial(ctx context.Context) (net.Conn, error) {
 	}
 }
 
-func (l *pipeListener) Accept() (net.Conn, error) {
+// Accept waits for the next dial.
+func (l *Pipes) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.conns:
 		return c, nil
@@ -66,12 +74,14 @@ func (l *pipeListener) Accept() (net.Conn, error) {
 	}
 }
 
-func (l *pipeListener) Close() error {
+// Close stops accepting and dialling.
+func (l *Pipes) Close() error {
 	l.once.Do(func() { close(l.done) })
 	return nil
 }
 
-func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+// Addr is Host.
+func (l *Pipes) Addr() net.Addr { return pipeAddr{} }
 
 type pipeAddr struct{}
 
