@@ -169,9 +169,9 @@ const dictionaries = {
     // Stage mode and printing (stage.js).
     'stage.tools': 'Stage and print',
     'stage.enter': 'Stage',
-    'stage.enterAria': 'Stage mode: full screen, only the chart',
+    'stage.enterTitle': 'Stage mode: full screen, only the chart',
+    'stage.leaveTitle': 'Back to the whole page (Esc)',
     'stage.leave': 'Leave stage',
-    'stage.label': 'Stage mode',
     'stage.smaller': 'Smaller chords',
     'stage.larger': 'Larger chords',
     'stage.size': 'Chord size {n}%',
@@ -374,9 +374,9 @@ const dictionaries = {
     // 演出模式与打印（stage.js）。
     'stage.tools': '演出与打印',
     'stage.enter': '演出',
-    'stage.enterAria': '演出模式：全屏，只显示和弦谱',
+    'stage.enterTitle': '演出模式：全屏，只显示和弦谱',
+    'stage.leaveTitle': '回到完整页面（Esc）',
     'stage.leave': '退出演出',
-    'stage.label': '演出模式',
     'stage.smaller': '和弦字号缩小',
     'stage.larger': '和弦字号放大',
     'stage.size': '和弦字号 {n}%',

@@ -11,7 +11,7 @@
 // who asked for reduced motion.
 
 import { byId, show } from './dom.js';
-import { bindText } from './i18n.js';
+import { bindAttr, bindText } from './i18n.js';
 import { read, write } from './storage.js';
 import { ChordFit } from './chord-fit.js';
 
@@ -58,6 +58,7 @@ export class Stage {
     window.addEventListener('afterprint', () => this.printing(false));
     printing.addEventListener('change', () => this.printing(printing.matches));
     this.showSize();
+    bindAttr(this.toggle, 'title', 'stage.enterTitle');
   }
 
   // render follows the board: its meter sets the bars a row on a phone.
@@ -93,6 +94,7 @@ export class Stage {
 
   showMode() {
     bindText(this.label, this.active ? 'stage.leave' : 'stage.enter');
+    bindAttr(this.toggle, 'title', this.active ? 'stage.leaveTitle' : 'stage.enterTitle');
     show(this.sizeGroup, this.active);
     this.layout();
     this.fit.refit();
@@ -102,7 +104,7 @@ export class Stage {
   key(ev) {
     if (!this.active || ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (document.querySelector('dialog[open]')) return;
-    if (ev.key === 'Escape') {
+    if (ev.key !== 'Escape' && ev.target.closest?.('input, textarea, select, [contenteditable]')) return; // typing    if (ev.key === 'Escape') {
       ev.preventDefault();
       this.leave();
     } else if (ev.key === '+' || ev.key === '=') {
