@@ -104,7 +104,9 @@ export class Stage {
   key(ev) {
     if (!this.active || ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (document.querySelector('dialog[open]')) return;
-    if (ev.key !== 'Escape' && ev.target.closest?.('input, textarea, select, [contenteditable]')) return; // typing    if (ev.key === 'Escape') {
+    // Typing in a field: + and - are the field's.
+    if (ev.key !== 'Escape' && ev.target.closest?.('input, textarea, select, [contenteditable]')) return;
+    if (ev.key === 'Escape') {
       ev.preventDefault();
       this.leave();
     } else if (ev.key === '+' || ev.key === '=') {
