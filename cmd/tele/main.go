@@ -6,6 +6,7 @@
 //	tele board history <id>          print a board's newest revisions
 //	tele board export <id>           print a board as ChordPro (or --format json)
 //	tele board import <file>         new boards from a ChordPro, JSON or iReal Pro file
+//	tele board delete <id> --yes     delete a board and its history
 //	tele pi install [--project]      install the Pi bridge
 //	tele pi print [--package]        print the Pi bridge (--package: the Pi package's)
 //	tele version                     print the version and the revision it was built from
@@ -101,8 +102,10 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 			return runBoardExport(ctx, rest[1:], env)
 		case len(rest) > 0 && rest[0] == "import":
 			return runBoardImport(ctx, rest[1:], env)
+		case len(rest) > 0 && rest[0] == "delete":
+			return runBoardDelete(ctx, rest[1:], env)
 		}
-		return usagef("unknown board command: use tele board link, history, export or import")
+		return usagef("unknown board command: use tele board link, history, export, import or delete")
 	case "pi":
 		return runPi(ctx, rest, env)
 	case "version", "--version":
@@ -127,6 +130,8 @@ Commands:
                                 a new board from a ChordPro file's grid sections, a board's JSON,
                                 or iReal Pro links (a playlist: one board per song); prints each
                                 edit link (through the server when one runs)
+  tele board delete <id> --yes  delete a board and its whole history, for good
+                                (through the server when one runs: its open pages say so)
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e
