@@ -94,6 +94,16 @@ func TestPrint(t *testing.T) {
 		p.screenshot("board", "print-emulated-phone-zh-dark")
 		emulateMedia(p, "")
 		p.requireClean("phone printing")
+
+		// The Print control asks the browser to print, and the page lays itself out for paper
+		// (beforeprint). Headless Chromium keeps a print asked for by the page open (no dialog to close),
+		// so this comes last, in a tab of its own.
+		q := b.newPage(t, phone(), browserLanguage("zh-CN"))
+		openBoard(q, s, "print-song", "")
+		evalJS[chromedp.Void](q, `window.__printed = []; addEventListener('beforeprint', () => window.__printed.push('printing' in document.documentElement.dataset))`)
+		q.do(chromedp.Click(chromedp.ID("print")))
+		q.waitJS(`window.__printed[0] === true`, "a print asked for by the Print control, in the paper layout")
+		q.requireClean("the Print control")
 	})
 
 	t.Run("a 512-bar chart: pages break between rows, never inside one", func(t *testing.T) {

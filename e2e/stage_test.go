@@ -51,8 +51,16 @@ func TestStageMode(t *testing.T) {
 			if w := evalJS[float64](p, `document.documentElement.scrollWidth - innerWidth`); w > 0 {
 				t.Errorf("%s: the phone page overflows by %v px", c.id, w)
 			}
-			p.requireClean(c.id)
 			p.screenshot("board", "grid-"+c.id+"-phone")
+			// The same in stage mode (the chord size stored on this device may differ: only wholeness).
+			p.do(chromedp.Click(chromedp.ID("stage-toggle")))
+			p.waitJS(`'stage' in document.documentElement.dataset`, "stage mode")
+			checkStageOnly(t, p, c.id+" phone")
+			p.waitJS(chordsWholeJS+`.length === 0`, "every chord whole and inside its bar in stage mode")
+			p.screenshot("board", "stage-"+c.id+"-phone")
+			p.do(chromedp.Click(chromedp.ID("stage-toggle")))
+			p.waitJS(`!('stage' in document.documentElement.dataset)`, "stage mode left")
+			p.requireClean(c.id)
 		}
 	})
 
@@ -175,7 +183,17 @@ func TestStageMode(t *testing.T) {
 			openBoard(p, s, "stage-long", "")
 			followAndContrast(t, p, 36, "desktop "+c.name+" outside stage mode")
 			p.screenshot("board", "player-follow-desktop-en-"+c.name)
+			// Into stage mode while playing, in Chinese: the bar being played stays in view.
+			switchLanguageScripted(p, "zh-CN")
+			p.do(chromedp.Click(chromedp.ID("stage-toggle")))
+			p.waitJS(`'stage' in document.documentElement.dataset && document.getElementById('stage-toggle-label').textContent === '退出演出'`, "stage mode in Chinese")
+			checkStageOnly(t, p, "desktop zh "+c.name)
+			at := evalJS[int](p, currentIndexJS)
+			p.waitJS(currentIndexJS+` > `+strconv.Itoa(at+4)+` && `+inViewJS, "the bar being played in view in stage mode")
+			p.screenshot("board", "stage-playing-desktop-zh-"+c.name)
 			p.do(chromedp.Click(chromedp.ID("play")))
+			p.do(chromedp.KeyEvent(kb.Escape))
+			p.waitJS(`!('stage' in document.documentElement.dataset)`, "Esc leaves stage mode")
 			p.requireClean("follow " + c.name)
 		}
 	})
