@@ -24,3 +24,10 @@ test('an unlabelled section is named by its number; fields only; nothing', () =>
   assert.deepEqual(summarize(a, { ...a, tempo: 120 }), ['sum.fields']);
   assert.deepEqual(summarize(a, structuredClone(a)), ['sum.none']);
 });
+
+test('bars with form (content version 2) are compared too, beside plain ones', () => {
+  const a = board([{ label: 'A', bars: [['C'], { chords: ['F'], ending: 1, repeatEnd: 2 }] }]);
+  const b = board([{ label: 'A', bars: [{ chords: ['C'], repeatStart: true }, { chords: ['F'], ending: 1, repeatEnd: 2 }, { chords: ['G'], ending: 2 }] }]);
+  assert.deepEqual(summarize(a, b), ['sum.bars', { n: 2, section: 'A' }]);
+  assert.deepEqual(summarize(b, structuredClone(b)), ['sum.none']);
+});

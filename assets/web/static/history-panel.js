@@ -84,6 +84,9 @@ extend({
 const ICONS = { browser: '●', pi: '✦', tele: '◆' }; // text glyphs: no emoji font needed
 const PAGE = 50;
 
+// barKey compares bars of either schema version: a chord array, or an object with chords and form.
+const barKey = (bar) => JSON.stringify(bar ?? null);
+
 // summarize says in one i18n entry how b differs from a: bars changed (in one section or several), or
 // that other fields changed, or nothing.
 export function summarize(a, b) {
@@ -95,7 +98,7 @@ export function summarize(a, b) {
     const y = bs[i]?.bars || [];
     let n = 0;
     for (let j = 0; j < Math.max(x.length, y.length); j++) {
-      if ((x[j] || []).join(' ') !== (y[j] || []).join(' ')) n++;
+      if (barKey(x[j]) !== barKey(y[j])) n++;
     }
     if (n) bySection.set(sectionName(bs[i] || as[i], i), (bySection.get(sectionName(bs[i] || as[i], i)) || 0) + n);
   }
