@@ -44,6 +44,8 @@ func testChatPanel(t *testing.T, line piLine) {
 		{"storage-disabled-spent-and-unpaired", (*chatRig).storageDisabledSpentUnpaired},
 		{"stored-binding-without-its-cookie", (*chatRig).storedBindingWithoutCookie},
 		{"tele-serve-has-no-panel", (*chatRig).teleServeHasNoPanel},
+		// chat_form_test.go: the model writes a repeat with two endings; the page draws it (issue 14).
+		{"pi-writes-a-form", (*chatRig).piWritesAForm},
 		{"tele-off-keeps-the-conversation", (*chatRig).teleOffKeepsConversation},
 	}
 	for _, s := range scenarios {

@@ -236,6 +236,8 @@ func (r *chatRig) model(req *ModelRequest) Reply {
 		return Reply{Text: chatReply2}
 	case chatInput3:
 		return Reply{Text: chatStory, Chunks: 400, Every: 60 * time.Millisecond}
+	case chatFormInput:
+		return formModel(tools)
 	}
 	return Reply{Text: "ok"}
 }
