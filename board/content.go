@@ -98,12 +98,15 @@ func validRole(r Role) bool {
 // ValidationError says which value breaks the content schema: Path is its JSON path
 // (`sections[1].bars[3][0]`, "" for the whole document) and Rule the rule, in a few words. For a chord
 // symbol the catalogue refuses, Symbol is the symbol and Suggestion a chord it may have meant ("" when
-// there is no good guess), so a page can say it in its own language.
+// there is no good guess), so a page can say it in its own language. A rule of the form (repeats,
+// endings, signs: form_rules.go) has RuleID and RuleArgs for the same reason.
 type ValidationError struct {
 	Path       string
 	Rule       string
 	Symbol     string
 	Suggestion string
+	RuleID     string
+	RuleArgs   map[string]any
 }
 
 // chordError is the error of a refused chord symbol at path.

@@ -1,7 +1,5 @@
 package board
 
-import "fmt"
-
 // The form of a chart: repeats, endings and road signs (content schema version 2), read the way a band
 // reads a printed lead sheet. These are the rules, which checkForm enforces and PlayOrder follows:
 //
@@ -59,10 +57,6 @@ type region struct {
 	last   bool
 }
 
-func (f *form) fail(i int, member, format string, args ...any) *ValidationError {
-	return &ValidationError{Path: f.path(i, member), Rule: fmt.Sprintf(format, args...)}
-}
-
 // path is the JSON path of flat bar i, or of one of its members.
 func (f *form) path(i int, member string) string {
 	p := barPath(f.refs[i].Section, f.refs[i].Bar)
@@ -102,7 +96,7 @@ func (f *form) readRepeats() error {
 		g := &f.groups[open]
 		if len(g.endings) < 2 {
 			e := g.endings[0].first
-			return f.fail(e, "ending", "ending 1 needs an end repeat in its section (repeatEnd: 2 on its last bar) and an ending 2 right after it")
+			return f.fail(e, "ending", "ending1NeedsEnd")
 		}
 		g.endings[len(g.endings)-1].last = i - 1
 		open = -1
@@ -110,7 +104,7 @@ func (f *form) readRepeats() error {
 	}
 	for i, bar := range f.bars {
 		if i == 0 && bar.Simile {
-			return f.fail(i, "chords", `the first bar cannot be %% ("as the bar before"): there is no bar before it`)
+			return f.fail(i, "chords", "firstSimile")
 		}
 		sectionStart := i > 0 && f.refs[i].Bar == 0
 		inEnding := open >= 0 && await == 0 && len(f.groups[open].endings) > 0
@@ -121,13 +115,13 @@ func (f *form) readRepeats() error {
 		}
 		if await != 0 && bar.Ending != await {
 			if bar.Ending != 0 {
-				return f.fail(i, "ending", "this must be ending %d: the end repeat before it closes ending %d", await, await-1)
+				return f.fail(i, "ending", "endingMustBe", "want", await, "prev", await-1)
 			}
-			return f.fail(closing, "repeatEnd", "ending %d must start on the bar right after the end repeat that closes ending %d", await, await-1)
+			return f.fail(closing, "repeatEnd", "endingMustFollow", "want", await, "prev", await-1)
 		}
 		if bar.RepeatStart {
 			if open >= 0 {
-				return f.fail(i, "repeatStart", "a repeat is already open (it starts at %s): end it with repeatEnd before starting another; repeats do not nest", f.path(f.groups[open].start, ""))
+				return f.fail(i, "repeatStart", "repeatOpen", "at", barAt(f.groups[open].start))
 			}
 			f.groups = append(f.groups, repeatGroup{start: i})
 			open = len(f.groups) - 1
@@ -138,12 +132,12 @@ func (f *form) readRepeats() error {
 				f.groups[open].endings = append(f.groups[open].endings, span{i, -1})
 				await = 0
 			case open < 0:
-				return f.fail(i, "ending", "ending %d is outside a repeat: an ending belongs to a repeat (repeatStart … repeatEnd)", bar.Ending)
+				return f.fail(i, "ending", "endingOutside", "n", bar.Ending)
 			case len(f.groups[open].endings) > 0:
 				n := len(f.groups[open].endings)
-				return f.fail(i, "ending", "ending %d cannot start inside ending %d: close ending %d with repeatEnd: %d first", bar.Ending, n, n, n+1)
+				return f.fail(i, "ending", "endingInsideEnding", "n", bar.Ending, "open", n, "next", n+1)
 			case bar.Ending != 1:
-				return f.fail(i, "ending", "the first ending of a repeat is ending 1, not %d", bar.Ending)
+				return f.fail(i, "ending", "firstEndingOne", "n", bar.Ending)
 			default:
 				g := &f.groups[open]
 				g.bodyEnd = i - 1
@@ -152,15 +146,15 @@ func (f *form) readRepeats() error {
 		}
 		if bar.RepeatEnd != 0 {
 			if open < 0 {
-				return f.fail(i, "repeatEnd", "this end repeat has no start: add repeatStart to the bar where the repeat begins")
+				return f.fail(i, "repeatEnd", "endNoStart")
 			}
 			g := &f.groups[open]
 			if n := len(g.endings); n > 0 {
 				if n == MaxEnding {
-					return f.fail(i, "repeatEnd", "ending %d is the last one possible: it cannot close with an end repeat", n)
+					return f.fail(i, "repeatEnd", "lastEnding", "n", n)
 				}
 				if bar.RepeatEnd != n+1 {
-					return f.fail(i, "repeatEnd", "this end repeat closes ending %d, so the band goes back for pass %d: repeatEnd must be %d, not %d", n, n+1, n+1, bar.RepeatEnd)
+					return f.fail(i, "repeatEnd", "endingPass", "n", n, "next", n+1, "got", bar.RepeatEnd)
 				}
 				g.endings[n-1].last = i
 				await, closing = n+1, i
@@ -172,9 +166,9 @@ func (f *form) readRepeats() error {
 	}
 	switch {
 	case await != 0:
-		return f.fail(closing, "repeatEnd", "after the end repeat that closes ending %d comes ending %d: add ending %d to the next bar", await-1, await, await)
+		return f.fail(closing, "repeatEnd", "endingNext", "n", await-1, "next", await)
 	case open >= 0 && len(f.groups[open].endings) == 0:
-		return f.fail(f.groups[open].start, "repeatStart", "this repeat never ends: add repeatEnd (times played) to its last bar")
+		return f.fail(f.groups[open].start, "repeatStart", "neverEnds")
 	case open >= 0:
 		return endLast(len(f.bars))
 	}
@@ -224,16 +218,16 @@ func (f *form) readSigns() error {
 		}
 		if *slot >= 0 {
 			if bar.Mark.jump() {
-				return f.fail(i, "mark", "a chart has one D.C. or D.S.; %s is already at %s", f.bars[*slot].Mark.words(), f.path(*slot, ""))
+				return f.fail(i, "mark", "oneJump", "other", f.bars[*slot].Mark, "at", barAt(*slot))
 			}
-			return f.fail(i, "mark", "a chart has one %s; there is one at %s", bar.Mark.words(), f.path(*slot, ""))
+			return f.fail(i, "mark", "oneSign", "sign", bar.Mark, "at", barAt(*slot))
 		}
 		*slot = i
 	}
 	if f.jump < 0 {
 		for _, i := range []int{f.segno, f.coda, f.fine, f.toCoda} {
 			if i >= 0 {
-				return f.fail(i, "mark", "this %s needs a jump that leads to it: add %s", f.bars[i].Mark.words(), wantJump(f.bars[i].Mark))
+				return f.fail(i, "mark", "signNeedsJump", "sign", f.bars[i].Mark)
 			}
 		}
 		return nil
@@ -246,60 +240,60 @@ func (f *form) readSigns() error {
 		}
 		m := f.bars[i].Mark
 		if m == MarkSegno && !jm.toSegno() || m == MarkFine && !jm.alFine() || (m == MarkCoda || m == MarkToCoda) && !jm.alCoda() {
-			return f.fail(i, "mark", "this %s needs %s, but this chart's jump is %s (at %s)", m.words(), wantJump(m), jm.words(), f.path(j, ""))
+			return f.fail(i, "mark", "signWrongJump", "sign", m, "jump", jm, "at", barAt(j))
 		}
 	}
 	target := 0
 	if jm.toSegno() {
 		if f.segno < 0 {
-			return f.fail(j, "mark", "%s needs a segno: mark the bar to go back to with segno", jm.words())
+			return f.fail(j, "mark", "needSegno", "jump", jm)
 		}
 		if f.segno > j {
-			return f.fail(f.segno, "mark", "the segno must come before %s (at %s): D.S. goes back to it", jm.words(), f.path(j, ""))
+			return f.fail(f.segno, "mark", "segnoAfterJump", "jump", jm, "at", barAt(j))
 		}
 		if n, bad := f.inNonLastEnding(f.segno); bad {
-			return f.fail(f.segno, "mark", "the segno cannot stand in ending %d: after the jump back the band takes the last ending", n)
+			return f.fail(f.segno, "mark", "segnoInEnding", "n", n)
 		}
 		target = f.segno
 	}
 	r := f.regionOf(j)
 	closesPlainRepeat := r.group >= 0 && r.ending == 0 && f.groups[r.group].times > 0 && f.groups[r.group].bodyEnd == j
 	if r.group >= 0 && !r.last && !closesPlainRepeat {
-		return f.fail(j, "mark", "%s inside a repeat would cut the repeat short: put it after the repeat, on its end-repeat bar, or in its last ending", jm.words())
+		return f.fail(j, "mark", "jumpInRepeat", "jump", jm)
 	}
 	switch {
 	case jm.alCoda():
 		if f.coda < 0 {
-			return f.fail(j, "mark", "%s needs a coda: mark the first bar of the coda with coda", jm.words())
+			return f.fail(j, "mark", "needCoda", "jump", jm)
 		}
 		if f.toCoda < 0 {
-			return f.fail(j, "mark", "%s needs To Coda: mark the bar after which the band leaves for the coda with to-coda", jm.words())
+			return f.fail(j, "mark", "needToCoda", "jump", jm)
 		}
 		if f.toCoda < target || f.toCoda > j {
-			return f.fail(f.toCoda, "mark", "To Coda must come between %s and %s (at %s), where the band passes it after the jump back", targetWords(jm), jm.words(), f.path(j, ""))
+			return f.fail(f.toCoda, "mark", "toCodaPlace", "jump", jm, "at", barAt(j))
 		}
 		if n, bad := f.inNonLastEnding(f.toCoda); bad {
-			return f.fail(f.toCoda, "mark", "To Coda cannot stand in ending %d: after the jump back the band takes the last ending", n)
+			return f.fail(f.toCoda, "mark", "toCodaInEnding", "n", n)
 		}
 		if f.coda != j+1 {
-			return f.fail(f.coda, "mark", "the coda must start on the bar right after %s (at %s): bars between them would never be played", jm.words(), f.path(j, ""))
+			return f.fail(f.coda, "mark", "codaAfterJump", "jump", jm, "at", barAt(j))
 		}
 		if r := f.regionOf(f.coda); r.group >= 0 && f.groups[r.group].start != f.coda {
-			return f.fail(f.coda, "mark", "the coda cannot start inside a repeat; it may start where one starts (repeatStart)")
+			return f.fail(f.coda, "mark", "codaInRepeat")
 		}
 	default:
 		if j != len(f.bars)-1 {
-			return f.fail(j, "mark", "%s must stand on the last bar: the bars after it would never be played", jm.words())
+			return f.fail(j, "mark", "jumpNotLast", "jump", jm)
 		}
 		if jm.alFine() {
 			if f.fine < 0 {
-				return f.fail(j, "mark", "%s needs Fine: mark the bar where the piece ends with fine", jm.words())
+				return f.fail(j, "mark", "needFine", "jump", jm)
 			}
 			if f.fine < target {
-				return f.fail(f.fine, "mark", "Fine must come after the segno (at %s): the band never reaches it after D.S.", f.path(target, ""))
+				return f.fail(f.fine, "mark", "fineBeforeSegno", "at", barAt(target))
 			}
 			if n, bad := f.inNonLastEnding(f.fine); bad {
-				return f.fail(f.fine, "mark", "Fine cannot stand in ending %d: after the jump back the band takes the last ending", n)
+				return f.fail(f.fine, "mark", "fineInEnding", "n", n)
 			}
 		}
 	}
@@ -416,7 +410,7 @@ func (f *form) expand() ([]int, error) {
 			}
 		}
 		if len(order) == MaxPlayedBars {
-			return nil, &ValidationError{Path: "sections", Rule: fmt.Sprintf("the form plays more than %d bars with its repeats and jumps; play the repeats fewer times", MaxPlayedBars)}
+			return nil, f.formError("sections", "tooLong", "max", MaxPlayedBars)
 		}
 		order = append(order, i)
 		switch {

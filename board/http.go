@@ -160,13 +160,20 @@ func invalidContent(path, rule string) *web.Error {
 		Fields: map[string]any{"path": path, "rule": rule}}
 }
 
-// invalidChordFields adds the refused chord symbol and the suggestion, when there are any, so that a
+// invalidChordFields adds the refused chord symbol and the suggestion, and a rule of the form its id and
+// arguments, when there are any, so that a
 // page can say it in its own language.
 func invalidChordFields(e *web.Error, ve *ValidationError) *web.Error {
 	if ve.Symbol != "" {
 		e.Fields["symbol"] = ve.Symbol
 		if ve.Suggestion != "" {
 			e.Fields["suggestion"] = ve.Suggestion
+		}
+	}
+	if ve.RuleID != "" {
+		e.Fields["ruleId"] = ve.RuleID
+		if ve.RuleArgs != nil {
+			e.Fields["ruleArgs"] = ve.RuleArgs
 		}
 	}
 	return e

@@ -1,13 +1,16 @@
 // The bar editor: a modal dialog to type chords ("Am7 D7", "F#m7b5/C#") or pick them from the
-// catalogue (root, quality, optional bass), and to move, insert or remove the bar. It edits nothing
-// itself: it reports what the user asked for, and the page turns that into one op.
+// catalogue (root, quality, optional bass), to set the bar's form (form-fields.js: %, repeats, ending,
+// road sign, meter), and to move, insert or remove the bar. It edits nothing itself: it reports what the
+// user asked for, and the page turns that into one op.
 
 import { byId, show } from './dom.js';
 import { bindText } from './i18n.js';
 import { parseBar } from './chords.js';
+import { barForm } from './form.js';
+import { FormFields } from './form-fields.js';
 
 export class BarDialog {
-  // actions: apply(s, b, chords), move(s, b, delta), insertAfter(s, b), remove(s, b); each returns the
+  // actions: apply(s, b, chords, form), move(s, b, delta), insertAfter(s, b), remove(s, b); each returns the
   // element to focus after the dialog closes (or null).
   constructor(catalogue, actions) {
     this.catalogue = catalogue;
@@ -24,6 +27,12 @@ export class BarDialog {
     this.bass = byId('pick-bass');
     this.preview = byId('pick-preview');
     this.target = null; // {s, b, returnFocus}
+    this.formFields = new FormFields(byId('bar-form-fields'), {
+      onSimile: (on) => {
+        this.input.disabled = on;
+        this.validate();
+      },
+    });
 
     this.input.addEventListener('input', () => this.validate());
     for (const sel of [this.root, this.quality, this.bass]) sel.addEventListener('change', () => this.updatePreview());
@@ -42,7 +51,7 @@ export class BarDialog {
         this.input.focus();
         return;
       }
-      this.close(this.actions.apply(this.target.s, this.target.b, result));
+      this.close(this.actions.apply(this.target.s, this.target.b, result, this.formFields.value()));
     });
     this.dialog.addEventListener('cancel', (ev) => {
       ev.preventDefault();
@@ -85,6 +94,14 @@ export class BarDialog {
   // validate shows what is wrong with the typed chords and returns them, in the catalogue's spelling,
   // when they can be applied. A refused symbol comes with the chord it may mean, offered as a button.
   validate() {
+    if (this.formFields.simile.input.checked) {
+      // A % bar plays the chords of the bar before: what the chords field holds is set aside.
+      show(this.suggestBtn, false);
+      clearText(this.error);
+      clearText(this.respelled);
+      this.input.removeAttribute('aria-invalid');
+      return [];
+    }
     const { chords, unknown, respelled } = parseBar(this.input.value, this.catalogue);
     let problem = null;
     this.suggestion = null;
@@ -120,10 +137,15 @@ export class BarDialog {
     this.input.focus();
   }
 
-  // open edits bar b of section s; barCount tells which moves are possible.
-  open(s, b, n, chords, barCount, returnFocus) {
+  // open edits bar b of section s (bar as written: an array of chords or an object with its form);
+  // barCount tells which moves are possible, boardBeats the board's meter.
+  open(s, b, n, bar, barCount, returnFocus, boardBeats = 4) {
     this.target = { s, b, returnFocus };
     bindText(this.heading, 'dialog.heading', { n });
+    const form = barForm(bar);
+    const chords = form.chords;
+    this.formFields.set(form, boardBeats);
+    this.input.disabled = form.simile;
     this.input.value = chords.join(' ');
     this.validate();
     const first = this.catalogue.parse(chords[0]);
@@ -137,8 +159,11 @@ export class BarDialog {
     byId('bar-move-next').disabled = b >= barCount - 1;
     byId('bar-remove').disabled = barCount <= 1; // a section keeps at least one bar
     this.dialog.showModal();
-    this.input.focus();
-    this.input.select();
+    if (form.simile) this.formFields.simile.input.focus();
+    else {
+      this.input.focus();
+      this.input.select();
+    }
   }
 
   close(focusAfter) {

@@ -20,7 +20,6 @@ import { BarDialog } from './bar-dialog.js';
 import { ViewControls } from './view-controls.js';
 import { FastEntry, parseCells, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
-import { barForm } from './form.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
@@ -114,6 +113,7 @@ class BoardPage {
       handlers: {
         editBar: (s, b) => this.openBar(s, b),
         label: (s, value) => this.edit({ t: 'label', s, value }),
+        role: (s, value) => this.edit({ t: 'role', s, value }),
         moveSection: (s, delta) => this.moveSection(s, delta),
         removeSection: (s) => this.removeSection(s),
         addBar: (s) => this.addBar(s),
@@ -334,7 +334,7 @@ class BoardPage {
       if (this.ops.length) ev.preventDefault();
     });
     this.dialog = new BarDialog(this.catalogue, {
-      apply: (s, b, chords) => (this.edit({ t: 'bar', s, b, chords }) ? this.view.barButton(s, b) : null),
+      apply: (s, b, chords, form) => (this.edit({ t: 'bar', s, b, chords, form }) ? this.view.barButton(s, b) : null),
       move: (s, b, delta) => (this.edit({ t: 'moveBar', s, b, to: b + delta }) ? this.view.barButton(s, b + delta) : null),
       insertAfter: (s, b) => (this.roomFor(1) && this.edit({ t: 'insertBar', s, b: b + 1, chords: [NO_CHORD] }) ? this.view.barButton(s, b + 1) : null),
       remove: (s, b) => (this.edit({ t: 'removeBar', s, b }) ? this.view.barButton(s, Math.max(0, b - 1)) : null),
@@ -424,7 +424,7 @@ class BoardPage {
   openBar(s, b) {
     const bars = this.draft.sections[s].bars;
     const n = flatten(this.draft).findIndex((x) => x.section === s && x.bar === b) + 1;
-    this.dialog.open(s, b, n, barForm(bars[b]).chords, bars.length, this.view.barButton(s, b));
+    this.dialog.open(s, b, n, bars[b], bars.length, this.view.barButton(s, b), this.draft.beatsPerBar);
   }
 
   moveSection(s, delta) {

@@ -11,10 +11,11 @@ import { split } from './chords.js';
 import { sectionName } from './content.js';
 import { barForm, SIMILE } from './form.js';
 import { paintForm } from './form-view.js';
+import { RolePicker, paintRoleName } from './role-picker.js';
 
 export class BoardView {
-  // handlers (edit mode only): editBar(s, b), label(s, value), moveSection(s, delta), removeSection(s),
-  // addBar(s), addSection(), duplicateSection(s).
+  // handlers (edit mode only): editBar(s, b), label(s, value), role(s, value), moveSection(s, delta),
+  // removeSection(s), addBar(s), addSection(), duplicateSection(s).
   constructor(root, { editable, handlers = {} }) {
     this.root = root;
     this.editable = editable;
@@ -66,10 +67,12 @@ export class BoardView {
       s.addBar = h('button', { type: 'button', class: 'add-bar' });
       bindText(s.addBar, 'section.addBarShort');
       s.addBar.addEventListener('click', () => this.handlers.addBar(i));
-      head.append(s.input, h('div', { class: 'section-tools' }, s.up, s.down, s.dup, s.remove), s.addBar);
+      s.role = new RolePicker(i, (value) => this.handlers.role(i, value));
+      head.append(s.input, s.role.el, h('div', { class: 'section-tools' }, s.up, s.down, s.dup, s.remove), s.addBar);
     } else {
       s.mark = h('h2', { class: 'mark' });
-      head.append(s.mark);
+      s.roleName = h('span', { class: 'role-name', hidden: true });
+      head.append(s.mark, s.roleName);
     }
     s.barsEl = h('ol', { class: 'bars' });
     s.el.append(head, s.barsEl);
@@ -98,9 +101,11 @@ export class BoardView {
       s.up.disabled = i === 0;
       s.down.disabled = i === count - 1;
       s.remove.disabled = count === 1; // a board has at least one section
+      s.role.set(section.role, name);
     } else {
       if (s.mark.textContent !== section.label) s.mark.textContent = section.label;
       s.mark.hidden = !section.label;
+      paintRoleName(s.roleName, section.role);
     }
     if (s.count !== section.bars.length) {
       s.count = section.bars.length;

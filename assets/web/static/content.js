@@ -4,7 +4,7 @@
 // an edit in progress survives other people's saves. An op whose place no longer exists is reported,
 // never dropped silently.
 
-import { barText, withChords } from './form.js';
+import { ROLES, barText, withChords, writeBar } from './form.js';
 
 export function clone(content) {
   return structuredClone(content);
@@ -28,7 +28,12 @@ export function apply(content, op) {
       return true;
     case 'bar':
       if (!sec || op.b >= sec.bars.length) return false;
-      sec.bars[op.b] = withChords(sec.bars[op.b], op.chords); // the bar's form stays
+      sec.bars[op.b] = opBar(op, sec.bars[op.b]);
+      return true;
+    case 'role':
+      if (!sec || (op.value && !ROLES.includes(op.value))) return false;
+      if (op.value) sec.role = op.value;
+      else delete sec.role;
       return true;
     case 'insertBar':
       if (!sec) return false;
@@ -62,6 +67,13 @@ export function apply(content, op) {
   }
 }
 
+// opBar is the bar a bar op writes over old: its chords with old's form, or, when the op carries a
+// form (from the bar editor), the chords with that form (a % bar has none of its own).
+function opBar(op, old) {
+  if (!op.form) return withChords(old, op.chords); // the bar's form stays
+  return writeBar({ ...op.form, chords: op.form.simile ? [] : [...op.chords] });
+}
+
 // replay applies ops to a copy of content: {content, applied, dropped}.
 export function replay(content, ops) {
   const out = clone(content);
@@ -75,7 +87,7 @@ export function replay(content, ops) {
 export function sameTarget(a, b) {
   if (!a || !b || a.t !== b.t) return false;
   if (a.t === 'set') return a.field === b.field;
-  if (a.t === 'label') return a.s === b.s;
+  if (a.t === 'label' || a.t === 'role') return a.s === b.s;
   if (a.t === 'bar') return a.s === b.s && a.b === b.b;
   return false;
 }
@@ -102,6 +114,7 @@ export function diff(a, b) {
     const sa = as[i];
     const sb = bs[i];
     if (sa.label !== sb.label) out.push(['chg.label', { n: i + 1, from: sa.label, to: sb.label }]);
+    if ((sa.role || '') !== (sb.role || '')) out.push(['chg.role', { n: i + 1, from: sa.role || '—', to: sb.role || '—' }]);
     const name = sectionName(sb, i);
     if (sa.bars.length !== sb.bars.length) {
       out.push(['chg.barCount', { name, from: sa.bars.length, to: sb.bars.length }]);
@@ -177,6 +190,8 @@ export function barCount(content) {
 // suggestion). null when the page has no words of its own for it.
 export function ruleEntry(path, rule, fields = {}) {
   if (typeof fields.symbol === 'string') return ['chord.unknown', { symbol: fields.symbol, suggestion: fields.suggestion }];
+  // A rule of the form (repeats, endings, signs) comes with its id and arguments (board/form_rules.go).
+  if (typeof fields.ruleId === 'string' && /^\w+$/.test(fields.ruleId)) return [`form.rule.${fields.ruleId}`, { ...(fields.ruleArgs || {}) }];
   const simple = { title: 'rule.title', description: 'rule.description', key: 'rule.key', tempo: 'rule.tempo', beatsPerBar: 'rule.beats', sections: 'rule.sections' };
   if (simple[path]) return [simple[path]];
   if (/^sections\[\d+\]\.label$/.test(path)) return ['rule.label'];
@@ -198,7 +213,7 @@ export function barConflicts(base, theirs, ops) {
     if (!a || !t || a.bars.length !== t.bars.length || op.b >= t.bars.length) continue;
     const was = chordsText(a.bars[op.b]);
     const now = chordsText(t.bars[op.b]);
-    if (was !== now && now !== chordsText(op.chords)) {
+    if (was !== now && now !== chordsText(opBar(op, a.bars[op.b]))) {
       out.push({ op, s: op.s, b: op.b, theirs: t.bars[op.b], mine: op.chords });
     }
   }

@@ -7,7 +7,7 @@
 
 import { h } from './dom.js';
 
-const MARK_TEXT = {
+export const MARK_TEXT = {
   segno: '§', coda: '⊕', fine: 'Fine', dc: 'D.C.', ds: 'D.S.',
   'dc-al-fine': 'D.C. al Fine', 'dc-al-coda': 'D.C. al Coda', 'ds-al-fine': 'D.S. al Fine', 'ds-al-coda': 'D.S. al Coda',
   'to-coda': 'To Coda ⊕',

@@ -1,0 +1,93 @@
+package board
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The rules of a chart's form, each with a stable id. A refusal carries the id and its arguments
+// (ValidationError.RuleID, RuleArgs) beside the English words, so that a page can say the same thing in
+// its own language at the bar it names. Arguments: numbers, marks (their ids, like "ds-al-coda") and
+// bars (bar numbers as a musician counts them: 1, 2, … across sections).
+var formRules = map[string]string{
+	"firstSimile":        `the first bar cannot be % ("as the bar before"): there is no bar before it`,
+	"ending1NeedsEnd":    "ending 1 needs an end repeat in its section (repeatEnd: 2 on its last bar) and an ending 2 right after it",
+	"endingMustBe":       "this must be ending {want}: the end repeat before it closes ending {prev}",
+	"endingMustFollow":   "ending {want} must start on the bar right after the end repeat that closes ending {prev}",
+	"repeatOpen":         "a repeat is already open (it starts at {at}): end it with repeatEnd before starting another; repeats do not nest",
+	"endingOutside":      "ending {n} is outside a repeat: an ending belongs to a repeat (repeatStart … repeatEnd)",
+	"endingInsideEnding": "ending {n} cannot start inside ending {open}: close ending {open} with repeatEnd: {next} first",
+	"firstEndingOne":     "the first ending of a repeat is ending 1, not {n}",
+	"endNoStart":         "this end repeat has no start: add repeatStart to the bar where the repeat begins",
+	"lastEnding":         "ending {n} is the last one possible: it cannot close with an end repeat",
+	"endingPass":         "this end repeat closes ending {n}, so the band goes back for pass {next}: repeatEnd must be {next}, not {got}",
+	"endingNext":         "after the end repeat that closes ending {n} comes ending {next}: add ending {next} to the next bar",
+	"neverEnds":          "this repeat never ends: add repeatEnd (times played) to its last bar",
+	"oneJump":            "a chart has one D.C. or D.S.; {other} is already at {at}",
+	"oneSign":            "a chart has one {sign}; there is one at {at}",
+	"signNeedsJump":      "this {sign} needs a jump that leads to it: add {want}",
+	"signWrongJump":      "this {sign} needs {want}, but this chart's jump is {jump} (at {at})",
+	"needSegno":          "{jump} needs a segno: mark the bar to go back to with segno",
+	"segnoAfterJump":     "the segno must come before {jump} (at {at}): D.S. goes back to it",
+	"segnoInEnding":      "the segno cannot stand in ending {n}: after the jump back the band takes the last ending",
+	"jumpInRepeat":       "{jump} inside a repeat would cut the repeat short: put it after the repeat, on its end-repeat bar, or in its last ending",
+	"needCoda":           "{jump} needs a coda: mark the first bar of the coda with coda",
+	"needToCoda":         "{jump} needs To Coda: mark the bar after which the band leaves for the coda with to-coda",
+	"toCodaPlace":        "To Coda must come between {target} and {jump} (at {at}), where the band passes it after the jump back",
+	"toCodaInEnding":     "To Coda cannot stand in ending {n}: after the jump back the band takes the last ending",
+	"codaAfterJump":      "the coda must start on the bar right after {jump} (at {at}): bars between them would never be played",
+	"codaInRepeat":       "the coda cannot start inside a repeat; it may start where one starts (repeatStart)",
+	"jumpNotLast":        "{jump} must stand on the last bar: the bars after it would never be played",
+	"needFine":           "{jump} needs Fine: mark the bar where the piece ends with fine",
+	"fineBeforeSegno":    "Fine must come after the segno (at {at}): the band never reaches it after D.S.",
+	"fineInEnding":       "Fine cannot stand in ending {n}: after the jump back the band takes the last ending",
+	"tooLong":            "the form plays more than {max} bars with its repeats and jumps; play the repeats fewer times",
+}
+
+// barAt is an argument naming flat bar i: its JSON path in the English words, its number (i+1) for pages.
+type barAt int
+
+// formError is the refusal of rule id at path, with its arguments given as name, value pairs.
+func (f *form) formError(path, id string, args ...any) *ValidationError {
+	text, ok := formRules[id]
+	if !ok {
+		panic("board: no form rule " + id) // a programming error, caught by the table test of every rule
+	}
+	ve := &ValidationError{Path: path, RuleID: id}
+	var pairs []string
+	for k := 0; k+1 < len(args); k += 2 {
+		name := args[k].(string)
+		var words string
+		var value any
+		switch v := args[k+1].(type) {
+		case barAt:
+			words, value = f.path(int(v), ""), int(v)+1
+		case Mark:
+			words, value = v.words(), string(v)
+		case int:
+			words, value = strconv.Itoa(v), v
+		default:
+			panic(fmt.Sprintf("board: form rule argument %s of type %T", name, v))
+		}
+		if ve.RuleArgs == nil {
+			ve.RuleArgs = map[string]any{}
+		}
+		ve.RuleArgs[name] = value
+		pairs = append(pairs, "{"+name+"}", words)
+	}
+	// Words derived from the marks: which jumps a sign needs, and where a jump goes back to.
+	if m, ok := ve.RuleArgs["sign"].(string); ok {
+		pairs = append(pairs, "{want}", wantJump(Mark(m)))
+	}
+	if m, ok := ve.RuleArgs["jump"].(string); ok {
+		pairs = append(pairs, "{target}", targetWords(Mark(m)))
+	}
+	ve.Rule = strings.NewReplacer(pairs...).Replace(text)
+	return ve
+}
+
+// fail is formError at flat bar i (member "" for the bar itself).
+func (f *form) fail(i int, member, id string, args ...any) *ValidationError {
+	return f.formError(f.path(i, member), id, args...)
+}
