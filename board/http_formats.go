@@ -11,15 +11,15 @@ import (
 	"tele/web"
 )
 
-// Format is a chart format other programs read and write (ChordPro, …). The board routes take the
-// formats from the server's wiring, so this package needs none of their code.
+// Format is a chart format other programs read and write (ChordPro, iReal Pro, …). The board routes take
+// the formats from the server's wiring, so this package needs none of their code.
 type Format struct {
 	MediaType string // of the exported file, like "text/plain; charset=utf-8"
 	Extension string // of the exported file's name, like ".cho"
 	Write     func(Content) []byte
-	// Read returns the content and notes on what was not taken over as written. An error with a Code()
-	// method gives the API's error code; others are unreadable_chart.
-	Read func([]byte) (Content, []string, error)
+	// Read returns the charts of a file (one per song of a playlist). An error, or a chart's Err, with a
+	// Code() method gives the API's error code; others are unreadable_chart.
+	Read func([]byte) ([]Chart, error)
 }
 
 // MaxImportBytes bounds the text of an import request.
@@ -29,19 +29,25 @@ const MaxImportBytes = 1 << 20
 // the content itself and always there):
 //
 //	GET  /api/boards/:board/export?format=chordpro   anyone local, like GET of the board
-//	POST /api/import {"format","text","id"?}         the page, by the rules of creating a board: 201
-//	                                                 {"board","capability","notes"}
+//	POST /api/import {"format"?,"text","id"?}        the page, by the rules of creating boards: 201
+//	                                                 {"boards":[{"board","capability","notes"}],"failed":[…]}
 func (h *Handler) RegisterFormats(r *httprouter.Router, formats map[string]Format) {
 	r.GET("/api/boards/:board/export", h.handle(func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 		return h.exportBoard(w, r, ps, formats)
 	}))
 	r.POST("/api/import", h.handle(func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-		return h.importBoard(w, r, formats)
+		return h.importBoards(w, r, formats)
 	}))
 }
 
-func badFormat(name string) *web.Error {
-	return web.NewError(http.StatusUnprocessableEntity, "bad_format", "unknown format "+strconv.Quote(name)+": use chordpro or json")
+func badFormat(name string, formats map[string]Format, writing bool) *web.Error {
+	names := "json"
+	for _, n := range []string{"chordpro", "ireal"} {
+		if f, ok := formats[n]; ok && (!writing || f.Write != nil) && (writing || f.Read != nil) {
+			names = n + ", " + names
+		}
+	}
+	return web.NewError(http.StatusUnprocessableEntity, "bad_format", "unknown format "+strconv.Quote(name)+": use "+names)
 }
 
 func (h *Handler) exportBoard(w http.ResponseWriter, r *http.Request, ps httprouter.Params, formats map[string]Format) error {
@@ -60,8 +66,8 @@ func (h *Handler) exportBoard(w http.ResponseWriter, r *http.Request, ps httprou
 		body, _ = json.MarshalIndent(b.Content, "", "  ")
 	} else {
 		f, ok := formats[name]
-		if !ok {
-			return badFormat(name)
+		if !ok || f.Write == nil {
+			return badFormat(name, formats, true)
 		}
 		body = f.Write(b.Content)
 		mediaType, ext = f.MediaType, f.Extension
@@ -77,12 +83,29 @@ func (h *Handler) exportBoard(w http.ResponseWriter, r *http.Request, ps httprou
 }
 
 type importRequest struct {
-	Format string `json:"format"`
+	Format string `json:"format"` // "" : SniffFormat's guess
 	Text   string `json:"text"`
 	ID     string `json:"id"`
 }
 
-func (h *Handler) importBoard(w http.ResponseWriter, r *http.Request, formats map[string]Format) error {
+// importedBoard and failedChart are the parts of an import's answer.
+type importedBoard struct {
+	Board      json.RawMessage `json:"board"`
+	Capability string          `json:"capability"`
+	Notes      []string        `json:"notes"`
+}
+
+type failedChart struct {
+	Title   string   `json:"title"`
+	Code    string   `json:"code"`
+	Message string   `json:"message"`
+	Notes   []string `json:"notes"`
+}
+
+// importBoards makes one board of each chart of the text. A chart that cannot become a board (a song of
+// a playlist) is listed as failed beside the boards made; when none can, the answer is the error of the
+// first, and nothing is made. The boards take their creations from the server's budget all at once.
+func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats map[string]Format) error {
 	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
 		return errNotFromPage
 	}
@@ -93,50 +116,113 @@ func (h *Handler) importBoard(w http.ResponseWriter, r *http.Request, formats ma
 	if req.ID != "" && !ValidID(req.ID) {
 		return invalidContent("id", "an id is 1-64 letters, digits, _ or -, starting with a letter or digit")
 	}
-	var c Content
-	var notes []string
-	var err error
-	if req.Format == "json" {
-		c, err = ParseContent([]byte(req.Text))
-	} else {
-		f, ok := formats[req.Format]
-		if !ok {
-			return badFormat(req.Format)
-		}
-		c, notes, err = f.Read([]byte(req.Text))
+	if req.Format == "" {
+		req.Format = SniffFormat([]byte(req.Text))
 	}
+	charts, err := readCharts(req, formats)
 	if err != nil {
-		code := "unreadable_chart"
-		if ce, ok := err.(interface{ Code() string }); ok {
-			code = ce.Code()
-		}
-		var ve *ValidationError
-		if req.Format == "json" && errors.As(err, &ve) {
-			return contentPath(err)
-		}
-		return web.NewError(http.StatusUnprocessableEntity, code, err.Error())
+		return importError(req.Format, err)
 	}
-	if ok, wait := h.creates.Allow(""); !ok {
+	var ok []Chart
+	var failed []failedChart
+	for _, c := range charts {
+		if c.Err != nil {
+			e := importError(req.Format, c.Err)
+			failed = append(failed, failedChart{c.Title, e.Code, e.Message, nonNil(c.Notes)})
+			continue
+		}
+		ok = append(ok, c)
+	}
+	if len(ok) == 0 {
+		if len(charts) == 1 {
+			return importError(req.Format, charts[0].Err)
+		}
+		return web.NewError(http.StatusUnprocessableEntity, "unreadable_chart", "no song could be imported: "+failed[0].Title+": "+failed[0].Message)
+	}
+	ids := make([]string, len(ok))
+	for i := range ok {
+		if req.ID != "" {
+			ids[i] = req.ID
+			if i > 0 {
+				ids[i] = req.ID + "-" + strconv.Itoa(i+1) // the id names a playlist's first song; the others follow it
+			}
+			if _, err := h.store.Get(ids[i]); err == nil {
+				return web.NewError(http.StatusConflict, "board_exists", "a board "+strconv.Quote(ids[i])+" already exists; import with another id")
+			}
+		}
+	}
+	if allowed, wait := h.creates.AllowN("", len(ok)); !allowed {
+		if len(ok) > CreateBurst {
+			return web.NewError(http.StatusUnprocessableEntity, "too_many_songs",
+				strconv.Itoa(len(ok))+" songs are more boards than can be made at once (at most "+strconv.Itoa(CreateBurst)+"): import the playlist in parts")
+		}
 		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
 			Message: "too many boards created in a short time; retry later", RetryAfter: wait}
 	}
-	b, capability, err := h.store.Create(req.ID, c, AuthorBrowser)
-	if err != nil {
-		return contentPath(err)
+	out := struct {
+		Boards []importedBoard `json:"boards"`
+		Failed []failedChart   `json:"failed"`
+	}{Failed: failed}
+	if out.Failed == nil {
+		out.Failed = []failedChart{}
 	}
-	h.log.Info("board imported", "board", b.ID, "format", req.Format)
-	if notes == nil {
-		notes = []string{}
+	first := ""
+	for i, c := range ok {
+		b, capability, err := h.store.Create(ids[i], c.Content, AuthorBrowser)
+		if err != nil {
+			return contentPath(err)
+		}
+		h.log.Info("board imported", "board", b.ID, "format", req.Format)
+		out.Boards = append(out.Boards, importedBoard{b.JSON(), capability, nonNil(c.Notes)})
+		if i == 0 {
+			first = b.ID
+		}
 	}
-	body, err := json.Marshal(struct {
-		Board      json.RawMessage `json:"board"`
-		Capability string          `json:"capability"`
-		Notes      []string        `json:"notes"`
-	}{b.JSON(), capability, notes})
+	body, err := json.Marshal(out)
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", "/api/boards/"+b.ID)
+	w.Header().Set("Location", "/api/boards/"+first)
 	writeBody(w, http.StatusCreated, body)
 	return nil
+}
+
+// readCharts reads the request's text in its format.
+func readCharts(req importRequest, formats map[string]Format) ([]Chart, error) {
+	if req.Format == "json" {
+		c, err := ParseContent([]byte(req.Text))
+		if err != nil {
+			return nil, err
+		}
+		return []Chart{{Title: c.Title, Content: c}}, nil
+	}
+	f, ok := formats[req.Format]
+	if !ok || f.Read == nil {
+		return nil, badFormat(req.Format, formats, false)
+	}
+	return f.Read([]byte(req.Text))
+}
+
+// importError is the one mapping of an import's errors to the API's: content JSON that breaks a rule
+// is invalid_content at its path; an error that names its code keeps it; anything else is
+// unreadable_chart, with the reader's words.
+func importError(format string, err error) *web.Error {
+	if we, ok := errors.AsType[*web.Error](err); ok {
+		return we
+	}
+	if _, ok := errors.AsType[*ValidationError](err); ok && format == "json" {
+		return contentPath(err).(*web.Error)
+	}
+	code := "unreadable_chart"
+	if ce, ok := err.(interface{ Code() string }); ok {
+		code = ce.Code()
+	}
+	return web.NewError(http.StatusUnprocessableEntity, code, err.Error())
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

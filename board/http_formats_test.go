@@ -2,6 +2,8 @@ package board_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/url"
 	"net/http"
 	"reflect"
 	"strings"
@@ -43,13 +45,9 @@ func TestExportImport(t *testing.T) {
 
 	body, _ := json.Marshal(map[string]string{"format": "chordpro", "text": chart, "id": "copy"})
 	w = e.Do(st{Method: "POST", Path: "/api/import", Body: string(body), Header: http.Header{"Content-Type": {"application/json"}}})
-	var out struct {
-		Board      board.Board `json:"board"`
-		Capability string      `json:"capability"`
-		Notes      []string    `json:"notes"`
-	}
-	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &out) != nil || out.Capability == "" || len(out.Notes) != 0 ||
-		w.Header().Get("Location") != "/api/boards/copy" {
+	var out importAnswer
+	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &out) != nil || len(out.Boards) != 1 || out.Boards[0].Capability == "" ||
+		len(out.Boards[0].Notes) != 0 || len(out.Failed) != 0 || w.Header().Get("Location") != "/api/boards/copy" {
 		t.Fatalf("import: %d %s", w.Code, w.Body)
 	}
 	copied, err := e.Store.Get("copy")
@@ -62,6 +60,8 @@ func TestExportImport(t *testing.T) {
 		{`{"format":"chordpro","text":"{title: X}\n[C]words\n"}`, "not_a_grid"},
 		{`{"format":"chordpro","text":"{start_of_grid}\n| C . . . :|\n{end_of_grid}\n"}`, "unreadable_chart"},
 		{`{"format":"abc","text":"X:1"}`, "bad_format"},
+		{`{"format":"ireal","text":"no link"}`, "unreadable_chart"},
+		{`{"text":"irealbook://Broken=Tele=Swing"}`, "unreadable_chart"},
 		{`{"format":"json","text":"{}"}`, "invalid_content"},
 		{`{"format":"chordpro","text":"{start_of_grid}\n| C |\n{end_of_grid}\n","id":"copy"}`, "board_exists"},
 	} {
@@ -75,4 +75,70 @@ func TestExportImport(t *testing.T) {
 		t.Errorf("cross-site import: %d %s", w.Code, w.Body)
 	}
 	servertest.SameFiles(t, "refused imports", before, e.Snapshot())
+}
+
+// importAnswer is the answer of POST /api/import.
+type importAnswer struct {
+	Boards []struct {
+		Board      board.Board `json:"board"`
+		Capability string      `json:"capability"`
+		Notes      []string    `json:"notes"`
+	} `json:"boards"`
+	Failed []struct {
+		Title, Code, Message string
+		Notes                []string
+	} `json:"failed"`
+}
+
+// An iReal Pro playlist imports over HTTP as one board per song, with each song's notes, and the songs
+// that cannot become boards listed with their reason; the format is told by the text when the request
+// does not name it. The songs' ids follow the id given; a taken id, or more songs than the creation
+// budget allows at once, makes nothing.
+func TestImportIRealPlaylist(t *testing.T) {
+	e := servertest.New(t)
+	playlist := `<a href="irealbook://` + url.PathEscape(`Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 }===`+
+		`Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7 Z===Broken=Tele=Swing===My List`) + `">list</a>`
+	body, _ := json.Marshal(map[string]string{"text": playlist, "id": "set"})
+	before := e.Snapshot()
+	e.Create("set-2", servertest.ValidContent)
+	w := e.Do(st{Method: "POST", Path: "/api/import", Body: string(body), Header: http.Header{"Content-Type": {"application/json"}}})
+	if servertest.Code(w.Body.Bytes()) != "board_exists" {
+		t.Fatalf("import over a taken id: %d %s", w.Code, w.Body)
+	}
+	if _, err := e.Store.Get("set"); err == nil {
+		t.Fatal("a refused import made a board")
+	}
+	_ = before
+	body, _ = json.Marshal(map[string]string{"text": playlist, "id": "gig"})
+	w = e.Do(st{Method: "POST", Path: "/api/import", Body: string(body), Header: http.Header{"Content-Type": {"application/json"}}})
+	var out importAnswer
+	if w.Code != 201 || json.Unmarshal(w.Body.Bytes(), &out) != nil || len(out.Boards) != 2 || len(out.Failed) != 1 {
+		t.Fatalf("import: %d %s", w.Code, w.Body)
+	}
+	if out.Boards[0].Board.ID != "gig" || out.Boards[1].Board.ID != "gig-2" || out.Boards[1].Board.Content.Title != "Spell" ||
+		!strings.Contains(strings.Join(out.Boards[1].Notes, "\n"), "Bb^7#11 became Bbmaj7") {
+		t.Fatalf("boards %+v", out.Boards)
+	}
+	if f := out.Failed[0]; f.Title != "Broken" || f.Code != "unreadable_chart" || !strings.Contains(f.Message, "fields") {
+		t.Fatalf("failed %+v", f)
+	}
+	for _, b := range out.Boards {
+		stored, err := e.Store.Get(b.Board.ID)
+		if err != nil || !reflect.DeepEqual(stored.Content, b.Board.Content) {
+			t.Fatalf("stored %s: %v", b.Board.ID, err)
+		}
+	}
+
+	// 21 songs are more than the budget's burst: nothing is made.
+	var songs strings.Builder
+	for i := range board.CreateBurst + 1 {
+		fmt.Fprintf(&songs, "S%d=Tele=Swing=C=n=T44[C |G7 Z===", i)
+	}
+	before = e.Snapshot()
+	body, _ = json.Marshal(map[string]string{"format": "ireal", "text": "irealbook://" + url.PathEscape(songs.String()+"Big")})
+	w = e.Do(st{Method: "POST", Path: "/api/import", Body: string(body), Header: http.Header{"Content-Type": {"application/json"}}})
+	if servertest.Code(w.Body.Bytes()) != "too_many_songs" {
+		t.Fatalf("21 songs: %d %s", w.Code, w.Body)
+	}
+	servertest.SameFiles(t, "a playlist over the budget", before, e.Snapshot())
 }

@@ -160,3 +160,17 @@ func TestWriteKeepsText(t *testing.T) {
 		t.Fatalf("%v, %q\n%s", err, notes, Write(c))
 	}
 }
+
+// TestTimeSignature: {time} is the board's beats over 4 (a board keeps no note value); a file's other
+// note value reads as that many beats, and the reader says so.
+func TestTimeSignature(t *testing.T) {
+	c := board.Example()
+	c.BeatsPerBar = 3
+	if out := string(Write(c)); !strings.Contains(out, "{time: 3/4}\n") {
+		t.Fatalf("written:\n%s", out)
+	}
+	c, notes, err := Read([]byte("{title: Jig}\n{time: 6/8}\n{start_of_grid}\n| D . . . . . | G . . A . . |\n{end_of_grid}\n"))
+	if err != nil || c.BeatsPerBar != 6 || len(notes) != 1 || !strings.Contains(notes[0], "6/8 was read as 6 beats per bar") {
+		t.Fatalf("read %d beats, notes %q, %v", c.BeatsPerBar, notes, err)
+	}
+}

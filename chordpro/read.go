@@ -71,9 +71,12 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 					r.note("the tempo %q is not a number of beats per minute: the board plays at 120", value)
 				}
 			case "time":
-				if top, _, ok := strings.Cut(value, "/"); ok {
+				if top, bottom, ok := strings.Cut(value, "/"); ok {
 					if v, err := strconv.Atoi(strings.TrimSpace(top)); err == nil {
 						c.BeatsPerBar = v
+						if strings.TrimSpace(bottom) != "4" {
+							r.note("the time %s was read as %d beats per bar: a board counts beats and keeps no note value", strings.TrimSpace(value), v)
+						}
 					}
 				}
 			case "comment", "c", "comment_italic", "ci", "comment_box", "cb":

@@ -83,6 +83,11 @@ func TestBoardFormEditor(t *testing.T) {
 	}
 	p := b.newPage(t)
 	openBoard(p, s, "byhand", doc.Capability)
+	playedLength := func(want string) {
+		t.Helper()
+		p.waitJS(fmt.Sprintf(`document.getElementById('played-length').textContent === %s`, jsString(want)), "the played length "+want)
+	}
+	playedLength("Plays 8 bars · 0:16 at 120 BPM")
 
 	// Keyboard only.
 	openBarByKeys(p, 0, 0)
@@ -157,7 +162,19 @@ func TestBoardFormEditor(t *testing.T) {
 			t.Errorf("drawn %s = %v, want %v", k, drawn[k], v)
 		}
 	}
+	// 1 2 3 1 2 4 5 6 5 6 5 6 7 8, D.S. to 1, then 1 2 4 (Fine): 17 bars, 68 beats.
+	playedLength("Plays 17 bars · 0:34 at 120 BPM")
 	p.screenshot("board", "form-editor-saved-en")
+	switchLanguageScripted(p, "zh-CN")
+	playedLength("演奏 17 个小节 · 按 120 BPM 约 0:34")
+	switchLanguageScripted(p, "en")
+	// A live update (another client halves the tempo) changes it too.
+	slower := strings.Replace(string(got.Content), `"tempo":120`, `"tempo":60`, 1)
+	if status := apiJSON(t, "PUT", s.URL+"/api/boards/byhand", map[string]string{"Authorization": "Bearer " + doc.Capability,
+		"If-Match": fmt.Sprintf(`"%d"`, got.Revision)}, json.RawMessage(slower), &got); status != 200 {
+		t.Fatalf("PUT: %d", status)
+	}
+	playedLength("Plays 17 bars · 1:08 at 60 BPM")
 	p.requireClean("the form set and saved") // the refused save below logs its 422
 
 	// An unplayable form: an end repeat with no start. Refused in the page's language, at that bar.

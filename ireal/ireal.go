@@ -26,13 +26,8 @@ import (
 )
 
 // Song is one song of a link: its board content, or why it could not be read, and the notes on
-// what was not taken over as written.
-type Song struct {
-	Title   string
-	Content board.Content
-	Notes   []string
-	Err     error
-}
+// what was not taken over as written. It is a board.Chart, as the import route takes it.
+type Song = board.Chart
 
 // MaxBytes bounds the input Parse reads.
 const MaxBytes = 4 << 20

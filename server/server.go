@@ -17,6 +17,7 @@ import (
 	"tele/assets"
 	"tele/board"
 	"tele/chordpro"
+	"tele/ireal"
 	"tele/sse"
 	"tele/web"
 )
@@ -108,7 +109,8 @@ func Handler(cfg Config, port int) http.Handler {
 	boards := board.NewHandler(cfg.Store, cfg.BoardHub, log)
 	boards.Register(r)
 	boards.RegisterFormats(r, map[string]board.Format{
-		"chordpro": {MediaType: "text/plain; charset=utf-8", Extension: ".cho", Write: chordpro.Write, Read: chordpro.Read},
+		"chordpro": {MediaType: "text/plain; charset=utf-8", Extension: ".cho", Write: chordpro.Write, Read: chordpro.ReadCharts},
+		"ireal":    {MediaType: "text/plain; charset=utf-8", Extension: ".txt", Read: ireal.Parse},
 	})
 	if cfg.Chat != nil {
 		cfg.Chat.Register(r)

@@ -41,6 +41,12 @@ func NewLimiter(every time.Duration, burst int) *Limiter {
 // Allow takes one event from key's bucket. When the bucket is empty it takes nothing and reports how
 // long until an event will be allowed.
 func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
+	return l.AllowN(key, 1)
+}
+
+// AllowN takes n events from key's bucket at once (an import of a playlist makes n boards), or none,
+// and then reports how long until n will be allowed; never, for n over the burst.
+func (l *Limiter) AllowN(key string, n int) (ok bool, retryAfter time.Duration) {
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -53,13 +59,13 @@ func (l *Limiter) Allow(key string) (ok bool, retryAfter time.Duration) {
 		l.keys[key] = b
 	}
 	b.last = now
-	if b.lim.AllowN(now, 1) {
+	if b.lim.AllowN(now, n) {
 		return true, 0
 	}
-	if l.limit <= 0 {
+	if l.limit <= 0 || n > l.burst {
 		return false, time.Duration(math.MaxInt64)
 	}
-	missing := 1 - b.lim.TokensAt(now)
+	missing := float64(n) - b.lim.TokensAt(now)
 	return false, time.Duration(math.Ceil(missing / float64(l.limit) * float64(time.Second)))
 }
 

@@ -177,36 +177,29 @@ func createBoard(ctx context.Context, s *Settings, id string, c board.Content) (
 	return editLink(s.Port, id, capability), nil
 }
 
-// readCharts reads an import: iReal Pro links (one chart per song), content JSON, or a ChordPro file.
+// readCharts reads an import: iReal Pro links (one chart per song), content JSON, or a ChordPro file,
+// told apart as the import route tells them (board.SniffFormat).
 func readCharts(data []byte) ([]chart, error) {
-	if bytes.Contains(data, []byte("irealb://")) || bytes.Contains(data, []byte("irealbook://")) {
-		songs, err := ireal.Parse(data)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]chart, len(songs))
-		for i, s := range songs {
-			out[i] = chart{s.Title, s.Content, s.Notes, s.Err}
-		}
-		return out, nil
+	var charts []board.Chart
+	var err error
+	switch board.SniffFormat(data) {
+	case "ireal":
+		charts, err = ireal.Parse(data)
+	case "json":
+		var c board.Content
+		c, err = board.ParseContent(bytes.TrimSpace(data))
+		charts = []board.Chart{{Title: c.Title, Content: c}}
+	default:
+		charts, err = chordpro.ReadCharts(data)
 	}
-	c, notes, err := readChart(data)
 	if err != nil {
 		return nil, err
 	}
-	return []chart{{c.Title, c, notes, nil}}, nil
-}
-
-// readChart reads an import: content JSON when it is a JSON object ({ and then "), else a ChordPro
-// file (whose directives start with { too).
-func readChart(data []byte) (board.Content, []string, error) {
-	if t := bytes.TrimSpace(data); len(t) > 1 && t[0] == '{' {
-		if rest := bytes.TrimSpace(t[1:]); len(rest) > 0 && (rest[0] == '"' || rest[0] == '}') {
-			c, err := board.ParseContent(t)
-			return c, nil, err
-		}
+	out := make([]chart, len(charts))
+	for i, s := range charts {
+		out[i] = chart{s.Title, s.Content, s.Notes, s.Err}
 	}
-	return chordpro.Read(data)
+	return out, nil
 }
 
 func readImportFile(path string) ([]byte, error) {

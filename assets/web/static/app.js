@@ -27,7 +27,8 @@ async function main() {
     });
     await Promise.all([board, chat]);
   } else if (page === 'index') {
-    const { bootIndexPage } = await import('./index-page.js');
+    const [{ bootIndexPage }, { bootImportPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js')]);
+    bootImportPanel();
     await bootIndexPage();
   }
   document.documentElement.dataset.ready = 'true';

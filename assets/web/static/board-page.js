@@ -25,6 +25,8 @@ import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
 import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
+import { paintPlayedLength } from './played-length.js';
+import { setupExportLinks } from './export-links.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -99,6 +101,7 @@ class BoardPage {
     byId('new-link-copy').addEventListener('click', () => copyLink());
     this.history = new HistoryPanel(this);
     this.manage = new BoardManage(this);
+    setupExportLinks(this.id);
   }
 
   // applyMode shows the page for editing or reading, as this.editable says; the grid is rebuilt for it.
@@ -230,6 +233,7 @@ class BoardPage {
     // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is.
     this.view.render(this.viewControls.compute(c).shown);
     this.stage.render(c);
+    paintPlayedLength(byId('played-length'), c);
   }
 
   showBody() {

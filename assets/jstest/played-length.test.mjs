@@ -1,0 +1,21 @@
+// The played length the board page shows: bars played with repeats and jumps, and the time at the tempo.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { clock, playedLength } from '../web/static/played-length.js';
+import { t } from '../web/static/i18n.js';
+
+test('bars played follow the form; the time adds each played bar’s beats at the tempo', () => {
+  const content = {
+    title: 'T', tempo: 120, beatsPerBar: 4, sections: [
+      { label: 'A', bars: [{ chords: ['C'], repeatStart: true, mark: 'segno' }, { chords: '%' }, { chords: ['F'], repeatEnd: 2, ending: 1 }, { chords: ['G7'], beats: 3, ending: 2, mark: 'fine' }] },
+      { label: 'B', bars: [{ chords: ['Am'], repeatStart: true }, { chords: ['Dm7'], repeatEnd: 3 }, { chords: ['G7'], beats: 6 }, { chords: ['C'], mark: 'ds-al-fine' }] },
+    ],
+  };
+  // 1 2 3 1 2 4 5 6 5 6 5 6 7 8, D.S. to 1, then 1 2 4 (Fine): 17 bars, 68 beats = 34 s at 120.
+  assert.deepEqual(playedLength(content), { bars: 17, seconds: 34 });
+  assert.deepEqual(playedLength({ ...content, tempo: 60 }), { bars: 17, seconds: 68 });
+  assert.equal(clock(68), '1:08');
+  assert.equal(clock(3600), '60:00');
+  assert.equal(t('length.played', { bars: 17, time: '0:34', tempo: 120 }), 'Plays 17 bars · 0:34 at 120 BPM');
+  assert.equal(t('length.played', { bars: 1, time: '0:02', tempo: 120 }), 'Plays 1 bar · 0:02 at 120 BPM');
+});

@@ -1,0 +1,111 @@
+// Import on the board list page: a chart file chosen with the file picker, or text pasted (a ChordPro
+// chart, an iReal Pro irealb:// or irealbook:// link, the HTML of an iReal Pro playlist, or Tele's own
+// content JSON), becomes one board per chart through POST /api/import (the server tells the format by
+// the text). Then each new board is listed with its edit link, a Copy button and what the reader could
+// not take over as written, and the songs that could not become boards with the reason.
+//
+// An edit link carries the board's capability in its #cap= fragment, as every edit link does; it is
+// shown here once and never stored.
+
+import { byId, h, show } from './dom.js';
+import { bindText } from './i18n.js';
+import { ApiError, request } from './api.js';
+import './form-strings.js';
+
+const MAX_TEXT = 1 << 20; // the server's import limit (board.MaxImportBytes)
+
+export function bootImportPanel() {
+  const root = byId('import-panel');
+  if (!root) return;
+  const file = byId('import-file');
+  const text = byId('import-text');
+  const form = byId('import-form');
+  file.addEventListener('change', async () => {
+    const f = file.files?.[0];
+    if (!f) return;
+    if (f.size > MAX_TEXT) {
+      say(['import.tooLarge']);
+      return;
+    }
+    text.value = await f.text();
+    say(null);
+  });
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    importText(text.value);
+  });
+}
+
+async function importText(text) {
+  const button = byId('import-go');
+  if (!text.trim()) {
+    say(['import.empty']);
+    byId('import-text').focus();
+    return;
+  }
+  button.disabled = true;
+  say(['import.working']);
+  try {
+    const out = await request('POST', '/api/import', { body: { text } });
+    showResult(out);
+    say(['import.done', { n: out.boards.length }]);
+  } catch (err) {
+    say(errorEntry(err));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// errorEntry says why nothing was imported, in the page's language where the code has words; the
+// reader's own message (which names the line or the chord) follows.
+function errorEntry(err) {
+  if (!(err instanceof ApiError) || err.status === 0) return ['import.network'];
+  const known = ['not_a_grid', 'unreadable_chart', 'too_many_songs', 'rate_limited', 'invalid_content', 'too_large'];
+  if (known.includes(err.code)) return [`import.error.${err.code}`, { message: err.message }];
+  return ['import.failed', { message: err.message }];
+}
+
+function say(entry) {
+  const el = byId('import-status');
+  if (!entry) {
+    el.textContent = '';
+    delete el.dataset.i18n;
+    return;
+  }
+  bindText(el, ...entry);
+}
+
+function showResult(out) {
+  const list = byId('import-result');
+  const items = out.boards.map(({ board, capability, notes }, i) => {
+    const link = `${location.origin}/b/${encodeURIComponent(board.id)}#cap=${capability}`;
+    const input = h('input', { type: 'text', readonly: true, class: 'import-link', id: `import-link-${i}`, autocomplete: 'off', spellcheck: 'false', value: link });
+    const label = bindText(h('label', { for: input.id, class: 'sr-only' }), 'import.linkLabel', { title: board.content.title });
+    const status = h('span', { class: 'import-copy-status', role: 'status', 'aria-live': 'polite' });
+    const copy = bindText(h('button', { type: 'button', class: 'import-copy' }), 'import.copy');
+    copy.addEventListener('click', () => copyLink(input, status));
+    const open = h('a', { href: `/b/${encodeURIComponent(board.id)}`, class: 'import-open' }, board.content.title);
+    open.addEventListener('click', (ev) => {
+      ev.preventDefault();
+      location.assign(link); // the edit link: the board page takes the capability from its fragment
+    });
+    const noteItems = notes.map((n) => h('li', {}, n)); // the reader's words about the chart (English)
+    return h('li', { class: 'import-board', dataset: { board: board.id } },
+      h('p', {}, open, ' ', h('span', { class: 'card-id' }, board.id)),
+      h('p', { class: 'import-link-row' }, label, input, copy, status),
+      noteItems.length ? h('details', { class: 'import-notes' }, bindText(h('summary'), 'import.notes', { n: notes.length }), h('ul', {}, noteItems)) : bindText(h('p', { class: 'hint' }), 'import.asWritten'));
+  });
+  const failed = (out.failed || []).map((f) => h('li', { class: 'import-failed' }, bindText(h('span'), 'import.songFailed', { title: f.title, message: f.message })));
+  list.replaceChildren(...items, ...failed);
+  show(list, true);
+}
+
+async function copyLink(input, status) {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    bindText(status, 'import.copied');
+  } catch {
+    input.select();
+    bindText(status, 'import.copyFailed');
+  }
+}
