@@ -3,8 +3,8 @@ package board_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"

@@ -4,12 +4,12 @@
 // How a board is written, so that reading it back gives the same content:
 //
 //	{title: …} {key: …} {tempo: …} {time: N/4}, then the description as {comment: …} lines
+//	{start_of_grid label="A" shape="1+4xN+2" role="verse"} … {end_of_grid} for each section
 //
 // The meter: a board holds beats per bar (and a bar's own beats) but no note value, and its tempo counts
 // those beats, so {time} is always N/4 with N the board's beats per bar; a bar in another meter is
 // written with as many cells as it has beats (the grid's shape says the board's). A file's {time: 6/8}
 // reads as 6 beats per bar, and the reader says so.
-//	{start_of_grid label="A" shape="1+4xN+2" role="verse"} … {end_of_grid} for each section
 //
 // A bar is as many cells as it has beats (its own meter, or the board's); its chords share them
 // evenly, the first cell of each chord holding it and the others "."; when a bar has more chords than
