@@ -34,6 +34,10 @@ func TestExportImport(t *testing.T) {
 	if c, err := board.ParseContent(w.Body.Bytes()); w.Code != 200 || err != nil || !reflect.DeepEqual(c, stored.Content) {
 		t.Fatalf("export json: %d %v", w.Code, err)
 	}
+	w = e.Do(st{Method: "GET", Path: "/api/boards/song/export?format=ireal"})
+	if w.Code != 200 || !strings.HasPrefix(w.Body.String(), "irealb://") || w.Header().Get("Content-Disposition") != `attachment; filename="song.txt"` {
+		t.Fatalf("export ireal: %d %v\n%s", w.Code, w.Header(), w.Body)
+	}
 	for path, code := range map[string]string{
 		"/api/boards/song/export?format=pdf": "bad_format",
 		"/api/boards/nope/export":            "not_found",

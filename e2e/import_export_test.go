@@ -93,7 +93,7 @@ func TestImportExportPage(t *testing.T) {
 	if evalJS[bool](p, `document.getElementById('save-bar').hidden`) {
 		t.Fatal("the edit link opened the board read-only")
 	}
-	for _, format := range []string{"chordpro", "json"} {
+	for _, format := range []string{"chordpro", "ireal", "json"} {
 		res := evalJS[map[string]string](p, fmt.Sprintf(`(async () => {
 			const a = document.querySelector('#export-links a[data-format=%q]');
 			const r = await fetch(a.href);

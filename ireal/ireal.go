@@ -1,5 +1,6 @@
 // Package ireal reads iReal Pro charts: irealb:// and irealbook:// links, alone or in the HTML of a
-// playlist, into one board per song, with notes on what could not be taken over as written.
+// playlist, into one board per song, with notes on what could not be taken over as written; and writes a
+// board as an irealb:// link (write.go).
 //
 // The format, as open-source readers describe it: the link is percent-encoded; songs are separated by
 // "===" (a playlist's name comes last); a song's fields are separated by "=". irealbook:// songs are
@@ -8,7 +9,8 @@
 //
 // Music is a string of cells and signs: | bar line, [ ] double bar lines, { } repeat, Z final bar,
 // T44 time (T12 is 12/8), *A a section (*i intro, *V verse), N1 N2 N3 endings, S segno, Q coda,
-// <D.S. al Coda> and other text, x repeat one bar (%), r repeat two bars, n N.C., p a slash (the chord
+// <D.S. al Coda> and other text (<3x>: the repeat is played three times), x repeat one bar (%), r repeat
+// two bars, n N.C., p a slash (the chord
 // goes on), spaces and commas between cells, chords like C^7 D-7 G7b9 Bh7 Eo7 C7sus/E, (…) an
 // alternate chord (left out).
 package ireal
@@ -68,10 +70,16 @@ func Parse(data []byte) ([]Song, error) {
 
 const musicPrefix = "1r34LbKcu7"
 
-// unscramble undoes the irealb scrambling: in every whole block of 50 characters (but a last one
-// followed by fewer than two characters) the first five swap with the last five, mirrored, and
-// characters 10–23 with 26–39.
+// unscramble undoes the irealb scrambling (swapBlocks), then reads the shorthands iReal Pro writes in
+// scrambled music: Kcl a % bar, LZ a bar line, XyQ empty space.
 func unscramble(s string) string {
+	return strings.NewReplacer("Kcl", "| x", "LZ", " |", "XyQ", "   ").Replace(swapBlocks(s))
+}
+
+// swapBlocks is the irealb scrambling, which is its own inverse: in every whole block of 50 characters
+// (but a last one followed by fewer than two characters) the first five swap with the last five,
+// mirrored, and characters 10–23 with 26–39.
+func swapBlocks(s string) string {
 	var out strings.Builder
 	for len(s) > 51 {
 		block := []byte(s[:50])
@@ -86,7 +94,7 @@ func unscramble(s string) string {
 		out.Write(mirrored)
 	}
 	out.WriteString(s)
-	return strings.NewReplacer("Kcl", "| x", "LZ", " |", "XyQ", "   ").Replace(out.String())
+	return out.String()
 }
 
 func readSong(text string, scrambled bool) Song {
@@ -165,6 +173,7 @@ func (r *songReader) note(format string, args ...any) {
 var (
 	chordRE = regexp.MustCompile(`^[A-GW][#b]?(?:[-+^ho0-9#b]|sus|alt|add)*(/[A-G][#b]?)?`)
 	textRE  = regexp.MustCompile(`^<[^>]*>`)
+	timesRE = regexp.MustCompile(`^(?:\*\d\d)?\s*([2-8])\s*[xX]\s*$`) // <3x>: the repeat is played three times
 )
 
 // signText maps staff text onto marks.
@@ -179,6 +188,8 @@ func (r *songReader) music(c *board.Content, m string) error {
 	var bar board.Bar
 	var cells []string // this bar's cells: chord symbols, "" for a beat that goes on
 	barBeats := 4
+	meterRead := false // the first time signature is the board's
+	times := 0         // from <Nx>: the times the next end repeat is played
 	newSection := func(label string) {
 		c.Sections = append(c.Sections, board.Section{Label: label})
 		sec = &c.Sections[len(c.Sections)-1]
@@ -186,7 +197,8 @@ func (r *songReader) music(c *board.Content, m string) error {
 	endBar := func(repeatEnd bool) {
 		if len(cells) == 0 && !bar.Simile {
 			if repeatEnd && sec != nil && len(sec.Bars) > 0 {
-				sec.Bars[len(sec.Bars)-1].RepeatEnd = 2
+				sec.Bars[len(sec.Bars)-1].RepeatEnd = max(2, times)
+				times = 0
 			}
 			return
 		}
@@ -212,7 +224,8 @@ func (r *songReader) music(c *board.Content, m string) error {
 			bar.Beats = barBeats
 		}
 		if repeatEnd {
-			bar.RepeatEnd = 2
+			bar.RepeatEnd = max(2, times)
+			times = 0
 		}
 		sec.Bars = append(sec.Bars, bar)
 		bar, cells = board.Bar{}, nil
@@ -238,9 +251,10 @@ func (r *songReader) music(c *board.Content, m string) error {
 			if n == 12 {
 				beats = 12
 			}
-			if first {
+			if first && !meterRead {
 				c.BeatsPerBar = beats
 			}
+			meterRead = true
 			barBeats = beats
 			m = m[3:]
 		case m[0] == '{':
@@ -273,7 +287,9 @@ func (r *songReader) music(c *board.Content, m string) error {
 				continue
 			}
 			words := strings.ToLower(strings.TrimSpace(strings.Trim(t, "<>*0123456789")))
-			if mark, ok := signText[words]; ok {
+			if n := timesRE.FindStringSubmatch(t[1 : len(t)-1]); n != nil {
+				times = int(n[1][0] - '0')
+			} else if mark, ok := signText[words]; ok {
 				bar.Mark = mark
 			} else if words != "" {
 				r.note("the text %q was left out", strings.Trim(t, "<>"))

@@ -23,9 +23,10 @@ import (
 // maxImportBytes bounds a file `tele board import` reads.
 const maxImportBytes = chordpro.MaxFileBytes
 
-// runBoardExport is `tele board export <id> [--format chordpro|json]`: the board's content on stdout,
-// as a ChordPro file of grid sections (the default) or as the content JSON Tele reads back. It only
-// reads the board's newest revision file: no lock, so it works while a server runs.
+// runBoardExport is `tele board export <id> [--format chordpro|ireal|json]`: the board's content on
+// stdout, as a ChordPro file of grid sections (the default), an iReal Pro irealb:// link (what the link
+// cannot hold is said on stderr), or as the content JSON Tele reads back. It only reads the board's
+// newest revision file: no lock, so it works while a server runs.
 func runBoardExport(_ context.Context, args []string, env *Env) error {
 	s, rest, err := parseSettings(args, env, false)
 	if err != nil {
@@ -39,8 +40,8 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 	if format == "" {
 		format = "chordpro"
 	}
-	if format != "chordpro" && format != "json" {
-		return usagef("bad --format %q: use --format chordpro or --format json", format)
+	if format != "chordpro" && format != "ireal" && format != "json" {
+		return usagef("bad --format %q: use --format chordpro, --format ireal or --format json", format)
 	}
 	id, err := oneID("board export", ids)
 	if err != nil {
@@ -59,6 +60,13 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 			return err
 		}
 		_, err = env.Stdout.Write(append(out, '\n'))
+		return err
+	}
+	if format == "ireal" {
+		for _, l := range ireal.Lost(b.Content) {
+			fmt.Fprintln(env.Stderr, "tele: note: an iReal Pro link cannot hold "+l)
+		}
+		_, err = env.Stdout.Write(append(ireal.Write(b.Content), '\n'))
 		return err
 	}
 	_, err = env.Stdout.Write(chordpro.Write(b.Content))

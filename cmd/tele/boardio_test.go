@@ -13,6 +13,7 @@ import (
 
 	"tele/board"
 	"tele/chordpro"
+	"tele/ireal"
 )
 
 const importChart = `{title: Autumn Leaves}
@@ -59,6 +60,17 @@ func TestCLIImportExport(t *testing.T) {
 	r = runTele(t, env, "board", "export", "autumn-leaves", "--format", "json", "--data", data)
 	if c, err := board.ParseContent([]byte(r.stdout)); r.code != 0 || err != nil || !reflect.DeepEqual(c, b.Content) {
 		t.Fatalf("export json: %d %v %q", r.code, err, r.stderr)
+	}
+	// As an iReal Pro link: what the link cannot hold is said (the board has no description to lose, but
+	// its sections' labels are words); the link imports back as a board.
+	r = runTele(t, env, "board", "export", "autumn-leaves", "--format", "ireal", "--data", data)
+	if r.code != 0 || r.stdout != string(ireal.Write(b.Content))+"\n" {
+		t.Fatalf("export ireal: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	for _, l := range ireal.Lost(b.Content) {
+		if !strings.Contains(r.stderr, "cannot hold "+l) {
+			t.Errorf("export ireal: stderr %q lacks %q", r.stderr, l)
+		}
 	}
 	// The JSON imports as a board too; the title's id is taken, so the next one is used.
 	jsonFile := filepath.Join(t.TempDir(), "board.json")

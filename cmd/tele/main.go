@@ -124,8 +124,9 @@ Commands:
   tele board history <id> [--limit <n>]
                                 print the newest revisions of a board: who wrote each, when
                                 (20 unless --limit says; works while a server runs)
-  tele board export <id> [--format chordpro|json]
-                                print a board as a ChordPro file of grid sections (or its JSON)
+  tele board export <id> [--format chordpro|ireal|json]
+                                print a board as a ChordPro file of grid sections, an iReal Pro
+                                irealb:// link, or its JSON
   tele board import <file> [--id <id>]
                                 a new board from a ChordPro file's grid sections, a board's JSON,
                                 or iReal Pro links (a playlist: one board per song); prints each

@@ -1,5 +1,5 @@
-// Export on the board page: download links for the board as a ChordPro file and
-// Tele's content JSON, through GET /api/boards/:board/export (open to anyone who can read the board). The
+// Export on the board page: download links for the board as a ChordPro file, an iReal Pro link (a text
+// file holding the irealb:// link) and Tele's content JSON, through GET /api/boards/:board/export (open to anyone who can read the board). The
 // server names the file (Content-Disposition), so the links only say which format.
 
 import { byId } from './dom.js';

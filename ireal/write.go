@@ -1,0 +1,224 @@
+package ireal
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+
+	"tele/board"
+)
+
+// Write returns the board as an irealb:// link of one song, which Parse reads back to the same content
+// when the board holds only what an iReal Pro chart can (Lost says what it cannot):
+//
+//	irealb://Title=Composer==Style=Key==1r34LbKcu7<music, scrambled>=CompStyle=Tempo=0
+//
+// The music: *A (a section; *i for Intro, *V for Verse), [ … ] or { … } around a section's bars, T44 the
+// meter (the board's first, then before every bar whose meter differs), N1 an ending, S segno, Q coda
+// (before a bar's chords) or To Coda (after them), <D.S. al Coda> and the other jumps and Fine as staff
+// text, <3x> before an end repeat played three times, x a % bar, n N.C., chords in iReal Pro's spelling
+// (C^7, D-7, Bh7, Eo7, G7sus, F-^7), | between bars and Z at the end. iReal Pro wants a composer and a
+// style: "Tele" and "Medium Swing".
+func Write(c board.Content) []byte {
+	var m strings.Builder
+	cur := meter(c.BeatsPerBar)
+	m.WriteString(cur)
+	for si, s := range c.Sections {
+		if si > 0 || s.Label != "" {
+			m.WriteString("*" + sectionMark(s.Label))
+		}
+		for bi, bar := range s.Bars {
+			switch {
+			case bar.RepeatStart:
+				m.WriteString("{")
+			case bi == 0:
+				m.WriteString("[")
+			}
+			beats := bar.Beats
+			if beats == 0 {
+				beats = c.BeatsPerBar
+			}
+			if t := meter(beats); t != cur && t != "" {
+				m.WriteString(t)
+				cur = t
+			}
+			if bar.Ending != 0 {
+				m.WriteString("N" + strconv.Itoa(bar.Ending))
+			}
+			switch bar.Mark {
+			case board.MarkSegno:
+				m.WriteString("S")
+			case board.MarkCoda:
+				m.WriteString("Q")
+			}
+			if bar.Simile {
+				m.WriteString(" x ")
+			} else {
+				for k, sym := range bar.Chords {
+					if k > 0 {
+						m.WriteString(" ")
+					}
+					m.WriteString(chordSpelling(sym))
+				}
+			}
+			switch bar.Mark {
+			case board.MarkToCoda:
+				m.WriteString("Q")
+			case board.MarkSegno, board.MarkCoda, "":
+			default:
+				m.WriteString("<" + markText[bar.Mark] + ">")
+			}
+			last := bi == len(s.Bars)-1
+			switch {
+			case bar.RepeatEnd > 2 && !closesEnding(s.Bars, bi):
+				m.WriteString("<" + strconv.Itoa(bar.RepeatEnd) + "x>}")
+			case bar.RepeatEnd != 0:
+				m.WriteString("}")
+			case last && si == len(c.Sections)-1:
+				m.WriteString(" Z")
+			case last:
+				m.WriteString("]")
+			case !s.Bars[bi+1].RepeatStart:
+				m.WriteString("|")
+			}
+		}
+	}
+	key := "C"
+	if c.Key != "" {
+		key = strings.Replace(c.Key, "m", "-", 1)
+	}
+	song := strings.Join([]string{title(c.Title), "Tele", "", "Medium Swing", key, "",
+		musicPrefix + swapBlocks(m.String()), "Jazz-Medium Swing", strconv.Itoa(c.Tempo), "0"}, "=")
+	return []byte("irealb://" + escape(song))
+}
+
+// Lost lists what a board holds that an iReal Pro link cannot, in a musician's words: Write leaves it
+// out or changes it, and reading the link back does not give the same board.
+func Lost(c board.Content) []string {
+	var out []string
+	if c.Description != "" {
+		out = append(out, "the description")
+	}
+	if c.Key == "" {
+		out = append(out, "a board without a key (iReal Pro needs one: C is written)")
+	}
+	if title(c.Title) != c.Title || strings.TrimSpace(c.Title) != c.Title {
+		out = append(out, "an = or blank space around the title")
+	}
+	if meter(c.BeatsPerBar) == "" {
+		out = append(out, strconv.Itoa(c.BeatsPerBar)+" beats per bar (iReal Pro has 2–7, 9 and 12)")
+	}
+	for si, s := range c.Sections {
+		if s.Role != "" {
+			out = append(out, "section roles")
+		}
+		if (si > 0 || s.Label != "") && label(sectionMark(s.Label)) != s.Label {
+			out = append(out, "the section label "+strconv.Quote(s.Label)+" (iReal Pro marks sections with one letter, Intro or Verse)")
+		}
+		for _, bar := range s.Bars {
+			if bar.Beats != 0 && meter(bar.Beats) == "" {
+				out = append(out, strconv.Itoa(bar.Beats)+" beats in a bar")
+			}
+		}
+	}
+	return out
+}
+
+// meter is the time signature of a number of beats, "" where iReal Pro has none.
+func meter(beats int) string {
+	switch {
+	case beats >= 2 && beats <= 7:
+		return "T" + strconv.Itoa(beats) + "4"
+	case beats == 9:
+		return "T98"
+	case beats == 12:
+		return "T12"
+	}
+	return ""
+}
+
+// sectionMark is the letter after * for a label; label is what Parse reads from it.
+func sectionMark(l string) string {
+	switch l {
+	case "Intro":
+		return "i"
+	case "Verse":
+		return "V"
+	}
+	if r := []rune(l); len(r) == 1 && r[0] < 128 && r[0] > ' ' {
+		return l
+	}
+	for _, r := range l {
+		if r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' {
+			return strings.ToUpper(string(r))
+		}
+	}
+	return "A"
+}
+
+func label(mark string) string {
+	switch mark {
+	case "i":
+		return "Intro"
+	case "V":
+		return "Verse"
+	}
+	return mark
+}
+
+// closesEnding reports whether the end repeat of bars[i] closes an ending (its count is implied by the
+// next ending's number).
+func closesEnding(bars []board.Bar, i int) bool {
+	for j := i; j >= 0; j-- {
+		if bars[j].Ending != 0 {
+			return true
+		}
+		if bars[j].RepeatStart {
+			return false
+		}
+	}
+	return false
+}
+
+var markText = map[board.Mark]string{
+	board.MarkFine: "Fine", board.MarkDC: "D.C.", board.MarkDS: "D.S.",
+	board.MarkDCAlFine: "D.C. al Fine", board.MarkDCAlCoda: "D.C. al Coda",
+	board.MarkDSAlFine: "D.S. al Fine", board.MarkDSAlCoda: "D.S. al Coda",
+}
+
+// spellings are iReal Pro's spellings of the catalogue's qualities where they differ.
+var spellings = map[string]string{
+	"m": "-", "maj7": "^7", "m7": "-7", "m6": "-6", "m9": "-9", "maj9": "^9", "sus2": "2", "sus4": "sus",
+	"7sus4": "7sus", "dim": "o", "dim7": "o7", "m7b5": "h7", "aug": "+", "m(maj7)": "-^7", "m11": "-11",
+	"6/9": "69", "9sus4": "9sus", "13sus4": "13sus", "maj13": "^13", "m13": "-13",
+}
+
+// chordSpelling writes a catalogue chord the way iReal Pro does.
+func chordSpelling(sym string) string {
+	if sym == board.NoChord {
+		return "n"
+	}
+	ch, ok := board.ParseChord(sym)
+	if !ok {
+		return sym
+	}
+	q := ch.Quality
+	if s, ok := spellings[q]; ok {
+		q = s
+	}
+	out := ch.Root + q
+	if ch.Bass != "" {
+		out += "/" + ch.Bass
+	}
+	return out
+}
+
+// title keeps = out of the title, which separates a song's fields.
+func title(t string) string {
+	return strings.ReplaceAll(t, "=", "-")
+}
+
+// escape percent-encodes the song as iReal Pro's links are: everything but letters, digits and -_.~.
+func escape(s string) string {
+	return strings.ReplaceAll(url.PathEscape(s), "+", "%2B")
+}

@@ -1,0 +1,150 @@
+package ireal
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"reflect"
+	"testing"
+
+	"tele/board"
+)
+
+// roundTrip writes c and reads it back.
+func roundTrip(t *testing.T, c board.Content) board.Content {
+	t.Helper()
+	link := Write(c)
+	songs, err := Parse(link)
+	if err != nil || len(songs) != 1 || songs[0].Err != nil {
+		t.Fatalf("%s: Parse(Write) = %d songs, %v\n%s", c.Title, len(songs), err, link)
+	}
+	if len(songs[0].Notes) > 0 {
+		t.Errorf("%s: reading Tele's own link gave notes %q", c.Title, songs[0].Notes)
+	}
+	return songs[0].Content
+}
+
+// TestWriteRoundTrip: boards that use every construct an iReal Pro chart can hold (repeats played 2–8
+// times, endings 1–4, segno, coda and To Coda, every jump, Fine, % bars, N.C., meter changes, slash
+// chords, every quality of the catalogue, minor keys, the tempo, Intro/Verse/lettered sections) come
+// back from Write and Parse unchanged, and Lost names nothing for them.
+func TestWriteRoundTrip(t *testing.T) {
+	var boards []board.Content
+	for _, js := range []string{
+		`{"title":"Blue Form","description":"","key":"F","tempo":140,"beatsPerBar":4,"sections":[{"label":"A","bars":[
+			{"chords":["F7"],"repeatStart":true},["Bb7"],["F7"],["F7"],["Bb7"],["Bdim7"],["F7"],["D7"],["Gm7"],["C7"],
+			{"chords":["F7","D7"],"ending":1},{"chords":["Gm7","C7"],"repeatEnd":2},{"chords":["F7","Bb7"],"ending":2},{"chords":["F7"],"mark":"dc"}]}]}`,
+		`{"title":"Road Signs","description":"","key":"Cm","tempo":160,"beatsPerBar":3,"sections":[
+			{"label":"Intro","bars":[["Cm"],{"chords":["G7"],"beats":2}]},
+			{"label":"A","bars":[{"chords":["Cm"],"mark":"segno"},{"chords":"%"},["Fm7"],{"chords":["G7"],"mark":"to-coda"},["Cm"],{"chords":["Ab","G7"],"mark":"ds-al-coda"}]},
+			{"label":"B","bars":[{"chords":["Cm"],"mark":"coda"},{"chords":["N.C."],"beats":2}]}]}`,
+		`{"title":"Three Times","description":"","key":"Bb","tempo":96,"beatsPerBar":4,"sections":[
+			{"label":"Verse","bars":[{"chords":["Bb","Bb/D"],"repeatStart":true},{"chords":["Eb","Edim7"],"repeatEnd":3},{"chords":["F7sus4"],"repeatStart":true,"repeatEnd":8}]},
+			{"label":"C","bars":[{"chords":["Gm7"],"repeatStart":true},{"chords":["C7"],"ending":1,"repeatEnd":2},{"chords":["Cm7"],"ending":2,"repeatEnd":3},
+				{"chords":["F7"],"ending":3,"repeatEnd":4},{"chords":["Bb6"],"ending":4,"mark":"fine"},["Eb"],{"chords":["F7"],"mark":"dc-al-fine"}]}]}`,
+		`{"title":"Jig and Waltz","description":"","key":"D","tempo":100,"beatsPerBar":12,"sections":[
+			{"label":"A","bars":[{"chords":["D"],"mark":"segno"},{"chords":["G"],"beats":9},{"chords":["A7"],"beats":6},{"chords":["D"],"beats":5},{"chords":["Bm"],"beats":7},["D"]]},
+			{"label":"B","bars":[["G"],{"chords":["A"],"mark":"ds"}]}]}`,
+		`{"title":"Al Coda","description":"","key":"Ebm","tempo":300,"beatsPerBar":2,"sections":[
+			{"label":"A","bars":[["Ebm"],{"chords":["Bb7"],"mark":"to-coda"},{"chords":["Ebm"],"mark":"dc-al-coda"}]},
+			{"label":"Z","bars":[{"chords":["Ab7","Bb7"],"mark":"coda","repeatStart":true,"repeatEnd":2},["Ebm"]]}]}`,
+	} {
+		c, err := board.ParseContent([]byte(js))
+		if err != nil {
+			t.Fatal(err)
+		}
+		boards = append(boards, c)
+	}
+	// Every quality of the catalogue, on every root, with and without a bass, four to a bar.
+	cat := board.Catalogue()
+	var syms []string
+	for i, q := range cat.Qualities {
+		for j, r := range cat.Roots {
+			sym := r.Name + q.Suffix
+			if (i+j)%3 == 0 {
+				sym += "/" + cat.Roots[(i*7+j)%len(cat.Roots)].Name
+			}
+			syms = append(syms, sym)
+		}
+	}
+	c := board.Content{Title: "Every chord", Key: "A", Tempo: 120, BeatsPerBar: 4}
+	for len(syms) > 0 {
+		sec := board.Section{Label: string(rune('A' + len(c.Sections)))}
+		for len(syms) > 0 && len(sec.Bars) < board.MaxBarsPerSection {
+			n := min(len(syms), board.MaxChordsPerBar)
+			sec.Bars = append(sec.Bars, board.PlainBar(syms[:n]...))
+			syms = syms[n:]
+		}
+		c.Sections = append(c.Sections, sec)
+	}
+	boards = append(boards, c)
+
+	for _, c := range boards {
+		if err := c.Validate(); err != nil {
+			t.Fatalf("%s: %v", c.Title, err)
+		}
+		if lost := Lost(c); len(lost) > 0 {
+			t.Fatalf("%s: Lost = %q", c.Title, lost)
+		}
+		if back := roundTrip(t, c); !reflect.DeepEqual(back, c) {
+			a, _ := json.Marshal(back)
+			b, _ := json.Marshal(c)
+			t.Errorf("%s:\nread %s\nwant %s\n%s", c.Title, a, b, Write(c))
+		}
+	}
+}
+
+// TestWriteRoundTripFormTable: every playable chart of the form table (board/testdata/form) survives
+// board → iReal Pro → board, its sections lettered A, B, … (iReal Pro marks sections with a letter).
+func TestWriteRoundTripFormTable(t *testing.T) {
+	data, err := os.ReadFile("../board/testdata/form/play-order.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Name     string          `json:"name"`
+			Sections json.RawMessage `json:"sections"`
+			Error    any             `json:"error"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &table); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fc := range table.Cases {
+		if fc.Error != nil {
+			continue
+		}
+		c, err := board.ParseContent([]byte(`{"title":"` + fc.Name + `","key":"Gm","tempo":90,"beatsPerBar":4,"sections":` + string(fc.Sections) + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range c.Sections {
+			c.Sections[i].Label = string(rune('A' + i))
+		}
+		if back := roundTrip(t, c); !reflect.DeepEqual(back, c) {
+			t.Errorf("%s:\nread %+v\nwant %+v\n%s", c.Title, back, c, Write(c))
+		}
+		n++
+	}
+	if n < 15 {
+		t.Fatalf("only %d charts", n)
+	}
+}
+
+// TestLost: what an iReal Pro link cannot hold is named, never dropped without a word.
+func TestLost(t *testing.T) {
+	c := board.Example()
+	c.Key = ""
+	c.Sections[0].Role = "verse"
+	c.Sections[1].Label = "Chorus"
+	c.BeatsPerBar = 8
+	c.Title = "A=B"
+	lost := strings.Join(Lost(c), "; ")
+	for _, want := range []string{"description", "without a key", "= or blank", "8 beats per bar", "section roles", `label "Chorus"`} {
+		if !strings.Contains(lost, want) {
+			t.Errorf("Lost = %q, lacks %q", lost, want)
+		}
+	}
+}
