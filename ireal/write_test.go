@@ -3,8 +3,8 @@ package ireal
 import (
 	"encoding/json"
 	"os"
-	"strings"
 	"reflect"
+	"strings"
 	"testing"
 
 	"tele/board"
