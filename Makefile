@@ -10,7 +10,10 @@ GOFILES      = $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -p
 # e2e/pi/0.72 (Pi 0.72.1, older than Tele supports: /tele must refuse it in one line). npm writes
 # node_modules/.package-lock.json on every install.
 PI_LINES    := e2e/pi/0.72 e2e/pi/0.73 e2e/pi/1.x
-NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES))
+# The maintained readers Tele's ChordPro and iReal Pro files are checked against (ChordSheetJS,
+# ireal-reader), pinned by e2e/crosscheck/package-lock.json and run on the system Node.
+CROSSCHECK  := e2e/crosscheck
+NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES) $(CROSSCHECK))
 FUZZTIME    ?= 10s
 # Where tele must build: Pi and its bridge run on all of these.
 PLATFORMS   := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
@@ -85,6 +88,9 @@ fuzz:
 
 e2e/pi/%/node_modules/.package-lock.json: e2e/pi/%/package-lock.json
 	cd e2e/pi/$* && npm ci --no-audit --no-fund
+
+$(CROSSCHECK)/node_modules/.package-lock.json: $(CROSSCHECK)/package-lock.json
+	cd $(CROSSCHECK) && npm ci --no-audit --no-fund
 
 ## pi-package: the Pi package under dist/pi-package: tele-pi (the bridge; "pi install" reads its "pi" key)
 ## and one package per platform with its static tele binary, optional dependencies of the first, the way

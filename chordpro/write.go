@@ -4,7 +4,7 @@
 // How a board is written, so that reading it back gives the same content:
 //
 //	{title: …} {key: …} {tempo: …} {time: N/4}, then the description as {comment: …} lines
-//	{start_of_grid label="A" shape="1+4xN+2" role="verse"} … {end_of_grid} for each section
+//	{start_of_grid: label="A" shape="1+4xN+2" role="verse"} … {end_of_grid} for each section
 //
 // The meter: a board holds beats per bar (and a bar's own beats) but no note value, and its tempo counts
 // those beats, so {time} is always N/4 with N the board's beats per bar; a bar in another meter is
@@ -45,7 +45,7 @@ func Write(c board.Content) []byte {
 	}
 	last := len(c.Sections) - 1
 	for si, s := range c.Sections {
-		b.WriteString("\n{start_of_grid")
+		b.WriteString("\n{start_of_grid:")
 		if s.Label != "" {
 			b.WriteString(` label="` + escape(s.Label) + `"`)
 		}
