@@ -23,6 +23,7 @@ import { Player, flatten } from './player.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
+import { barForm } from './form.js';
 import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
@@ -399,8 +400,9 @@ class BoardPage {
     const c = this.draft;
     const ops = [];
     if (c.key && sounding.key !== c.key) ops.push({ t: 'set', field: 'key', value: sounding.key });
-    sounding.sections.forEach((sec, s) => sec.bars.forEach((chords, b) => {
-      if (chords.join(' ') !== c.sections[s].bars[b].join(' ')) ops.push({ t: 'bar', s, b, chords: [...chords] });
+    sounding.sections.forEach((sec, s) => sec.bars.forEach((bar, b) => {
+      const chords = barForm(bar).chords; // a bar's form stays; a % bar has no chords of its own
+      if (chords.join(' ') !== barForm(c.sections[s].bars[b]).chords.join(' ')) ops.push({ t: 'bar', s, b, chords: [...chords] });
     }));
     for (const op of ops) if (apply(this.draft, op)) this.ops.push(op);
     this.viewControls.resetTranspose(); // renders the moved board untransposed

@@ -41,6 +41,14 @@ export function writeBar(f) {
   return o;
 }
 
+// mapChords is the bar, written the same way (array or object), with each chord symbol mapped by fn (a
+// transposition, a number); a % bar stays as it is.
+export function mapChords(bar, fn) {
+  if (Array.isArray(bar)) return bar.map(fn);
+  if (bar && Array.isArray(bar.chords)) return { ...bar, chords: bar.chords.map(fn) };
+  return bar;
+}
+
 // withChords is the bar with other chords and the same form (no longer a %).
 export function withChords(bar, chords) {
   if (Array.isArray(bar) || !bar) return [...chords];

@@ -7,6 +7,7 @@
 // names (D♭ not C#, F# not G♭ unless chosen, E♭m, G#m, B♭m).
 
 import { NO_CHORD, pitchClass, split } from './chords.js';
+import { barForm, mapChords } from './form.js';
 
 const LETTERS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
 const NATURAL = [0, 2, 4, 5, 7, 9, 11];
@@ -59,7 +60,7 @@ export function spell(pc, key) {
 export function guessKey(content) {
   for (const s of content?.sections || []) {
     for (const bar of s.bars) {
-      for (const sym of bar) {
+      for (const sym of barForm(bar).chords) {
         if (sym === NO_CHORD) continue;
         const { root, quality } = split(sym);
         const minor = quality.startsWith('m') && !quality.startsWith('maj');
@@ -119,7 +120,7 @@ export function transposeContent(content, n, toKey) {
   const from = parseKey(content.key) || guessKey(content);
   const name = toKey && parseKey(toKey)?.pc === mod12(from.pc + n) ? toKey : keyName(from.pc + n, from.minor);
   const key = parseKey(name);
-  const out = { ...content, sections: content.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => bar.map((sym) => transposeSymbol(sym, n, key))) })) };
+  const out = { ...content, sections: content.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => mapChords(bar, (sym) => transposeSymbol(sym, n, key))) })) };
   if (content.key) out.key = name;
   return out;
 }
@@ -137,7 +138,7 @@ export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = f
   let shown = sounding;
   let shapesKey = soundingKey;
   if (numbers && key) {
-    shown = { ...content, sections: content.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => bar.map((sym) => numberSymbol(sym, key))) })) };
+    shown = { ...content, sections: content.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => mapChords(bar, (sym) => numberSymbol(sym, key))) })) };
   } else if (capo) {
     shown = transposeContent(sounding, -capo);
     shapesKey = key ? shown.key : '';
