@@ -96,7 +96,7 @@ func pjProject(t testing.TB, notes ...[]byte) (*Projector, []Item, bool) {
 	return p, items, trunc
 }
 
-// checkView asserts the invariants of every view: valid items, limits, ItemsJSON = json.Marshal.
+// checkView asserts the invariants of every view: valid items, limits, the joined encodings = json.Marshal.
 func pjCheckView(t testing.TB, p *Projector, items []Item) {
 	t.Helper()
 	if len(items) > MaxViewItems {
@@ -124,7 +124,7 @@ func pjCheckView(t testing.TB, p *Projector, items []Item) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(js, want) {
-		t.Fatalf("ItemsJSON differs from json.Marshal(Items):\n%s\n%s", js, want)
+		t.Fatalf("the joined encodings differ from json.Marshal(Items):\n%s\n%s", js, want)
 	}
 }
 

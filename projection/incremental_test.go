@@ -52,7 +52,7 @@ func TestProjectionEncodesChangedItemsOnly(t *testing.T) {
 		parts, size, _ := p.AppendItemEncodings(nil)
 		js, _ := itemsJSON(p)
 		if want := len(parts) + 1 + len(bytes.Join(parts, nil)); size != want || len(js) != want {
-			t.Fatalf("size %d, ItemsJSON %d bytes, joined %d", size, len(js), want)
+			t.Fatalf("size %d, the joined view %d bytes, joined again %d", size, len(js), want)
 		}
 		return parts
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // FuzzApplyBranch: whatever the bridge sends, the projector never panics, every item keeps the rules of
-// docs/projection.md, the view stays within its limits and marshals to the same JSON as ItemsJSON; valid JSON arrays
+// docs/projection.md, the view stays within its limits and marshals to the same JSON as its joined encodings; valid JSON arrays
 // are always accepted (malformed entries are skipped, not errors); a refused note changes nothing; and
 // re-sending the same entries changes nothing (their ids are already on the branch).
 //
