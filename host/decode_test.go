@@ -2,6 +2,7 @@ package host
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -218,4 +219,28 @@ func FuzzReadNotes(f *testing.F) {
 		}
 		_ = readNoArgs(data)
 	})
+}
+
+// BenchmarkReadBranchNote: decoding an 8 MiB `branch` note strictly, the host's second pass over the
+// bytes after the link's framing (link's BenchmarkReadBranchFrame) and before the projection's.
+//
+//	go test ./host -run '^$' -bench ReadBranchNote -benchmem -count 5
+func BenchmarkReadBranchNote(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"note":"branch","reset":true,"entries":[`)
+	for i := 0; sb.Len() < 8<<20; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"type":"message","id":"e%07d","message":{"role":"assistant","content":[{"type":"text","text":%q}]}}`,
+			i, strings.Repeat("words and more words ", 50))
+	}
+	sb.WriteString(`]}`)
+	note := []byte(sb.String())
+	b.SetBytes(int64(len(note)))
+	for b.Loop() {
+		if _, _, err := readBranch(note); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
