@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -215,7 +214,7 @@ func BenchmarkBoardPUTVsFloor(b *testing.B) {
 		t0 := time.Now()
 		put(i)
 		t1 := time.Now()
-		if err := rawCommit(dir, target, data); err != nil {
+		if err := board.RawCommitFloor(dir, target, data); err != nil {
 			b.Fatal(err)
 		}
 		putTime += t1.Sub(t0)
@@ -291,40 +290,10 @@ func BenchmarkBoardPUTFloor(b *testing.B) {
 	cpu0 := cpuTime(b)
 	defer func() { b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op") }()
 	for b.Loop() {
-		if err := rawCommit(dir, target, data); err != nil {
+		if err := board.RawCommitFloor(dir, target, data); err != nil {
 			b.Fatal(err)
 		}
 	}
-}
-
-func rawCommit(dir, target string, data []byte) error {
-	f, err := os.CreateTemp(dir, ".bench-*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), target); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	if err := d.Sync(); err != nil {
-		d.Close()
-		return err
-	}
-	return d.Close()
 }
 
 // historyBenchEnv is benchEnv with board "bench" at revision 1,000: 999 real commits, so its history is

@@ -187,6 +187,10 @@ func BenchmarkPutVsFloorInterleaved(b *testing.B) {
 	}
 }
 
+// RawCommitFloor is rawCommitFloor for the benchmarks of package board_test (bench_test.go): one floor
+// for every benchmark that compares a write with it.
+var RawCommitFloor = rawCommitFloor
+
 // rawCommitFloor is the physical floor of a commit: temp file, write, fsync, close, rename, fsync dir.
 func rawCommitFloor(dir, target string, data []byte) error {
 	f, err := os.CreateTemp(dir, ".bench.json.tmp-*")
