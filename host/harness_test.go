@@ -19,6 +19,8 @@ import (
 	"go.uber.org/goleak"
 
 	"tele/server/servertest"
+
+	"tele/board"
 )
 
 // fakeBridge plays the Pi bridge frame by frame over pipes, with host.Run in process.
@@ -396,6 +398,20 @@ func readFile(t testing.TB, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// released fails the test unless a stopped host let go of what it held: its port and the data
+// directory's lock.
+func released(t *testing.T, fb *fakeBridge, r readyNote) {
+	t.Helper()
+	if !portClosed(r.port) {
+		t.Fatal("the port is still open")
+	}
+	s, err := board.Open(fb.dir, board.Options{})
+	if err != nil {
+		t.Fatalf("the lock was not released: %v", err)
+	}
+	s.Close()
 }
 
 func portClosed(port int) bool {

@@ -521,14 +521,7 @@ func TestRevokeClosesEverything(t *testing.T) {
 	if err := fb.runResult(); err != nil {
 		t.Fatalf("Run after revoke: %v", err)
 	}
-	if !portClosed(r.port) {
-		t.Fatal("the port is still open")
-	}
-	s, err := board.Open(fb.dir, board.Options{})
-	if err != nil {
-		t.Fatalf("the lock was not released: %v", err)
-	}
-	s.Close()
+	released(t, fb, r)
 	if !strings.Contains(fb.logs.String(), "reason=off") {
 		t.Fatal("the revoke reason was not logged")
 	}
@@ -549,14 +542,7 @@ func TestStdinEOFEndsPromptly(t *testing.T) {
 		t.Fatalf("Run took %v after EOF", d)
 	}
 	chat.waitEnded(t)
-	if !portClosed(r.port) {
-		t.Fatal("the port is still open")
-	}
-	s, err := board.Open(fb.dir, board.Options{})
-	if err != nil {
-		t.Fatalf("the lock was not released: %v", err)
-	}
-	s.Close()
+	released(t, fb, r)
 }
 
 func TestContextEndStopsTheHost(t *testing.T) {
@@ -571,14 +557,7 @@ func TestContextEndStopsTheHost(t *testing.T) {
 		t.Fatalf("Run after cancel: %v", err)
 	}
 	chat.waitEnded(t)
-	if !portClosed(r.port) {
-		t.Fatal("the port is still open")
-	}
-	s, err := board.Open(fb.dir, board.Options{})
-	if err != nil {
-		t.Fatalf("the lock was not released: %v", err)
-	}
-	s.Close()
+	released(t, fb, r)
 }
 
 func TestEOFBeforeHello(t *testing.T) {
