@@ -141,7 +141,7 @@ func (s *Store) loadRows(id string, e *entry) error {
 	cur := e.cur.Load()
 	rows := make([]Revision, 0, cur.Revision-e.hist.oldest+1)
 	for rev := e.hist.oldest; rev < cur.Revision; rev++ {
-		b, err := readRevisionFile(e.dir, id, rev)
+		b, err := s.readKept(id, e, rev)
 		if err != nil {
 			return err
 		}
@@ -149,6 +149,24 @@ func (s *Store) loadRows(id string, e *entry) error {
 	}
 	e.hist.rows = append(rows, cur.row())
 	return nil
+}
+
+// readKept reads revision rev of board e, which the caller found as board id and holds e.hist.mu
+// of, from its file. Readers take no e.mu, so the board may have been deleted since it was found: that
+// is ErrNotFound, as if the read came a moment later, not an I/O error. The deletion is seen as id no
+// longer naming e (then a new board of the same id may have filled e's directory: nothing read from it
+// is e's), or as a file missing because e's directory was renamed away (a deletion under way).
+func (s *Store) readKept(id string, e *entry, rev int64) (Board, error) {
+	b, err := readRevisionFile(e.dir, id, rev)
+	if s.entry(id) != e {
+		return Board{}, fmt.Errorf("%w: board %q was deleted", ErrNotFound, id)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, statErr := os.Stat(e.dir); errors.Is(statErr, fs.ErrNotExist) {
+			return Board{}, fmt.Errorf("%w: board %q is being deleted", ErrNotFound, id)
+		}
+	}
+	return b, err
 }
 
 // MaxRevisionsPage is the most rows one call of Revisions returns.
@@ -163,10 +181,16 @@ func (s *Store) Revisions(id string, before int64, limit int) (rows []Revision, 
 	if e == nil {
 		return nil, 0, ErrNotFound
 	}
+	return s.revisionsOf(id, e, before, limit)
+}
+
+func (s *Store) revisionsOf(id string, e *entry, before int64, limit int) (rows []Revision, next int64, err error) {
 	limit = min(max(limit, 1), MaxRevisionsPage)
 	e.hist.mu.Lock()
 	defer e.hist.mu.Unlock()
-	if err := s.loadRows(id, e); err != nil {
+	if err := s.loadRows(id, e); errors.Is(err, ErrNotFound) {
+		return nil, 0, err
+	} else if err != nil {
 		return nil, 0, fmt.Errorf("cannot read the history of board %q: %w", id, err)
 	}
 	oldest, newest := e.hist.oldest, e.cur.Load().Revision
@@ -206,8 +230,10 @@ func (s *Store) revisionOf(id string, e *entry, rev int64) (Board, error) {
 	if rev < e.hist.oldest || rev > e.cur.Load().Revision {
 		return Board{}, fmt.Errorf("%w: board %q has revisions %d to %d", ErrRevisionNotFound, id, e.hist.oldest, e.cur.Load().Revision)
 	}
-	b, err := readRevisionFile(e.dir, id, rev)
-	if err != nil {
+	b, err := s.readKept(id, e, rev)
+	if errors.Is(err, ErrNotFound) {
+		return Board{}, err
+	} else if err != nil {
 		return Board{}, fmt.Errorf("cannot read revision %d of board %q: %w", rev, id, err)
 	}
 	return b, nil
