@@ -8,7 +8,7 @@
 // again in the next frame, and every bar when the grid's width or the chord size changes. Each pass
 // reads every bar it checks before it writes any, so a pass costs one layout per step, not one per bar.
 
-export const FIT_STEPS = 3;
+const FIT_STEPS = 3;
 // Shrinking to keep a bar on one line stops here (smaller would be hard to read on a stand); beyond it
 // the chords wrap between them.
 const SHRINK_STEPS = 2;

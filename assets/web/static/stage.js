@@ -17,7 +17,7 @@ import { ChordFit } from './chord-fit.js';
 
 const SIZE_KEY = 'tele.stage.size';
 // Chord sizes, as a share of the page's own; stage.css maps each index to its scale.
-export const SIZES = [80, 90, 100, 115, 130, 150, 175, 200];
+const SIZES = [80, 90, 100, 115, 130, 150, 175, 200];
 const DEFAULT_SIZE = SIZES.indexOf(100);
 // The narrowest a bar may be in stage mode at 100%, in CSS px; a larger size asks for wider bars.
 const STAGE_BAR_MIN = 84;
