@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -186,7 +187,10 @@ func printPDF(p *Page, width, height float64, name string) []byte {
 	p.t.Helper()
 	var data []byte
 	tagged := true
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+	// Laying out and printing a 512-bar chart takes long on a loaded machine: a longer bound than p.do's.
+	ctx, cancel := context.WithTimeout(p.ctx, 2*time.Minute)
+	defer cancel()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		res, err := cdp.Call(ctx, tg, page.PrintToPDF, page.PrintToPDFParams{PaperWidth: width, PaperHeight: height, GenerateTaggedPDF: &tagged})
 		if err != nil {
 			return err
@@ -194,6 +198,9 @@ func printPDF(p *Page, width, height float64, name string) []byte {
 		data = res.Data
 		return nil
 	}))
+	if err != nil {
+		p.t.Fatalf("printing %s: %v", name, err)
+	}
 	dir := filepath.Join(repoRoot(p.t), ".audit", "board")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		p.t.Fatal(err)
