@@ -46,10 +46,15 @@ func TestBoardForm(t *testing.T) {
 	switchLanguageScripted(p, "en")
 
 	// The cursor follows the played order (a 300 bpm count-in, then the bars).
-	evalJS[chromedp.Void](p, `window.__cursor = []; new MutationObserver(() => {
-		const cur = document.querySelector('.bar.is-current')?.dataset.path;
-		if (cur && window.__cursor.at(-1) !== cur) window.__cursor.push(cur);
-	}).observe(document.querySelector('.grid'), {subtree: true, attributes: true, attributeFilter: ['class']})`)
+	// Every bar the cursor lands on is recorded from the mutation records themselves (aria-current set where
+	// it was absent), not by querying the current bar when the observer runs: a page running late handles
+	// several cues in one task, and only the last of them would still be current by then.
+	evalJS[chromedp.Void](p, `window.__cursor = []; new MutationObserver(records => {
+		for (const r of records) {
+			const cur = r.oldValue === null ? r.target.dataset.path : '';
+			if (cur && window.__cursor.at(-1) !== cur) window.__cursor.push(cur);
+		}
+	}).observe(document.querySelector('.grid'), {subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['aria-current']})`)
 	p.do(chromedp.Click(chromedp.ID("play")))
 	p.waitJS(`document.getElementById('player').dataset.state === 'stopped' && window.__cursor.length > 0`, "the player plays the form to its end")
 	got := evalJS[[]string](p, `window.__cursor.map(p => p.replace(/sections\[(\d+)\]\.bars\[(\d+)\]/, '$1.$2'))`)
