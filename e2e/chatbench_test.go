@@ -2,20 +2,16 @@ package e2e
 
 // The chat panel applying 256 KiB snapshots while a reply streams (issue 13; docs/performance.md). The
 // real built `tele host` serves the page and the chat stream; this benchmark plays the bridge's part on
-// the host's stdin and stdout (docs/link-protocol.md): a branch of 100 long messages, then a reply
-// streamed word by word, each `stream` note becoming one ~256 KiB snapshot on the page's SSE stream.
+// the host's stdin and stdout (linkHost, docs/link-protocol.md): a branch of 100 long messages, then a
+// reply streamed word by word, each `stream` note becoming one ~256 KiB snapshot on the page's stream.
 //
 //	go test ./e2e -run '^$' -bench ChatSnapshot -benchtime 40x
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -23,73 +19,20 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// hostLink is a running `tele host` whose link this process holds.
-type hostLink struct {
-	tb    testing.TB
-	in    io.WriteCloser
-	notes chan map[string]any
-}
-
-func startHostLink(tb testing.TB, board string) (*hostLink, map[string]any) {
-	tb.Helper()
-	cmd := exec.Command(teleBinary(tb), "host", "--port", "0", "--data", tb.TempDir())
-	cmd.Env = append(os.Environ(), "HOME="+tb.TempDir(), "TELE_NO_BROWSER=1")
-	cmd.Stderr = io.Discard
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
+// invite asks the host for a fresh invitation, as the bridge's `invite` call does.
+func (h *linkHost) invite() string {
+	h.t.Helper()
+	h.nextID++
+	id := h.nextID
+	h.send(map[string]any{"id": id, "call": "invite", "args": map[string]any{}})
+	reply := h.wait(func(f map[string]json.RawMessage) bool { return string(f["id"]) == fmt.Sprint(id) }, "the invite reply")
+	var ok struct {
+		Invite string `json:"invite"`
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
+	if err := json.Unmarshal(reply["ok"], &ok); err != nil || ok.Invite == "" {
+		h.t.Fatalf("invite: %s %s", reply["ok"], reply["err"])
 	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	h := &hostLink{tb: tb, in: in, notes: make(chan map[string]any, 16)}
-	done := make(chan struct{})
-	go func() { // owned by the host process: ends when its stdout closes
-		defer close(done)
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			var f map[string]any
-			if json.Unmarshal(sc.Bytes(), &f) == nil && f["note"] != nil {
-				select {
-				case h.notes <- f:
-				default:
-				}
-			}
-		}
-	}()
-	tb.Cleanup(func() {
-		h.send(map[string]any{"note": "revoke", "reason": "off"})
-		in.Close()
-		cmd.Wait()
-		<-done
-	})
-	h.send(map[string]any{"note": "hello", "protocol": 1, "bridge": "bench", "pi": "0", "board": board,
-		"session": map[string]any{"id": "bench-session"}})
-	select {
-	case ready := <-h.notes:
-		if ready["note"] != "ready" {
-			tb.Fatalf("tele host answered %v", ready)
-		}
-		return h, ready
-	case <-time.After(30 * time.Second):
-		tb.Fatal("tele host did not say ready within 30s")
-		return nil, nil
-	}
-}
-
-func (h *hostLink) send(frame any) {
-	b, err := json.Marshal(frame)
-	if err != nil {
-		h.tb.Fatal(err)
-	}
-	if _, err := h.in.Write(append(b, '\n')); err != nil {
-		h.tb.Fatalf("writing to tele host: %v", err)
-	}
+	return ok.Invite
 }
 
 // longBranch is a session branch of n messages, user and assistant in turn, each about size bytes of text.
@@ -111,16 +54,18 @@ func longBranch(n, size int) []any {
 }
 
 // bareSSE is the floor of a snapshot's cost: a page of this test's own loopback server whose only
-// script receives `snapshot` events from an EventSource and parses them, with nothing on screen to
-// change. send pushes one event with the given data and returns once it is written.
+// script (bareReader) reads the event stream with fetch, cuts it into events and parses each one's
+// data, with nothing on screen to change. send pushes one event with the given data and returns once it
+// is written.
 type bareSSE struct {
+	tb     testing.TB
 	URL    string
 	events chan string
 	sent   chan struct{}
 }
 
 func startBareSSE(tb testing.TB) *bareSSE {
-	bs := &bareSSE{events: make(chan string), sent: make(chan struct{})}
+	bs := &bareSSE{tb: tb, events: make(chan string), sent: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -128,7 +73,7 @@ func startBareSSE(tb testing.TB) *bareSSE {
 	})
 	mux.HandleFunc("GET /bare.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
-		fmt.Fprint(w, `new EventSource('/events').addEventListener('snapshot', (ev) => { window.__view = JSON.parse(ev.data); });`)
+		fmt.Fprint(w, bareReader)
 	})
 	mux.HandleFunc("GET /events", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
@@ -153,24 +98,50 @@ func startBareSSE(tb testing.TB) *bareSSE {
 	return bs
 }
 
+// bareReader is the least a page can do with the events: one data line per event (as Tele's server
+// writes them), no names, no reconnects.
+const bareReader = `(async () => {
+  const res = await fetch('/events');
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += value;
+    let i;
+    while ((i = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, i);
+      buf = buf.slice(i + 2);
+      const at = block.indexOf('\ndata: ');
+      if (at >= 0) window.__view = JSON.parse(block.slice(at + 7));
+    }
+  }
+})();
+`
+
 func (bs *bareSSE) send(data string) {
-	bs.events <- data
-	<-bs.sent
+	bs.tb.Helper()
+	select {
+	case bs.events <- data:
+		<-bs.sent
+	case <-time.After(waitTimeout):
+		bs.tb.Fatalf("the bare page's event stream is not connected")
+	}
 }
 
 // BenchmarkChatSnapshotApply: per snapshot of about 256 KiB, the page's main-thread CPU time from the
 // note to the frame painted after it (and the wall time of its tasks), alternately with the floor: the
-// same event data received by a bare EventSource page and parsed (bareSSE), in the same browser.
+// same event data received and parsed by a bare page (bareSSE), in the same browser.
 // Target: ≤ 8 ms a snapshot.
 func BenchmarkChatSnapshotApply(b *testing.B) {
 	requireTool(b, "Debian chromium", chromiumPath)
-	h, ready := startHostLink(b, "chat-bench")
+	h := startLinkHost(b, "chat-bench")
 	h.send(map[string]any{"note": "branch", "reset": true, "entries": longBranch(100, 2700)})
 	h.send(map[string]any{"note": "state", "idle": true, "pending": false, "prompt": false})
 	bare := startBareSSE(b)
 	br := newBrowser(b)
 	p := benchPage(b, br)
-	p.do(chromedp.Navigate(ready["invite"].(string)))
+	p.do(chromedp.Navigate(h.invite()))
 	p.waitJS(`document.getElementById('chat').dataset.conn === 'live' && document.querySelectorAll('#chat-items > li').length >= 50`, "the paired panel shows the conversation")
 	h.send(map[string]any{"note": "agent_start"})
 	p.waitJS(`document.getElementById('chat').dataset.status === 'running'`, "the run has started")
