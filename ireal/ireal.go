@@ -10,7 +10,7 @@
 // Music is a string of cells and signs: | bar line, [ ] double bar lines, { } repeat, Z final bar,
 // T44 time (T12 is 12/8), *A a section (*i intro, *V verse), N1 N2 N3 endings, S segno, Q coda,
 // <D.S. al Coda> and other text (<3x>: the repeat is played three times), x repeat one bar (%), r repeat
-// two bars, n N.C., p a slash (the chord
+// the two bars before (written out), n N.C., p a slash (the chord
 // goes on), spaces and commas between cells, chords like C^7 D-7 G7b9 Bh7 Eo7 C7sus/E, (…) an
 // alternate chord (left out).
 package ireal
@@ -299,10 +299,17 @@ func (r *songReader) music(c *board.Content, m string) error {
 			bar.Simile = true
 			m = m[1:]
 		case m[0] == 'r':
-			r.note("a two-bar repeat (r) was written as two %% bars")
-			bar.Simile = true
+			// r repeats the two bars before it; two % bars would play the second of them twice.
 			endBar(false)
-			bar.Simile = true
+			prev := lastTwoBars(c)
+			if prev == nil {
+				return errors.New("a two-bar repeat (r) has fewer than two bars of chords before it")
+			}
+			r.note("a two-bar repeat (r) was written out as the two bars before it")
+			for _, chords := range prev {
+				cells = append([]string(nil), chords...)
+				endBar(false)
+			}
 			m = m[1:]
 		case m[0] == 'n':
 			cells = append(cells, board.NoChord)
@@ -353,6 +360,31 @@ func (r *songReader) music(c *board.Content, m string) error {
 	c.Sections = out
 	fixEndings(c)
 	return nil
+}
+
+// lastTwoBars is the chords of the last two bars read so far, a % bar standing for the chords it repeats;
+// nil if there are fewer than two.
+func lastTwoBars(c *board.Content) [][]string {
+	var bars []board.Bar
+	for _, s := range c.Sections {
+		bars = append(bars, s.Bars...)
+	}
+	if len(bars) < 2 {
+		return nil
+	}
+	chordsAt := func(i int) []string {
+		for ; i >= 0 && bars[i].Simile; i-- {
+		}
+		if i < 0 {
+			return nil
+		}
+		return bars[i].Chords
+	}
+	a, b := chordsAt(len(bars)-2), chordsAt(len(bars)-1)
+	if a == nil || b == nil {
+		return nil
+	}
+	return [][]string{a, b}
 }
 
 // fixEndings gives each end repeat that closes an ending the count the next ending's number implies.
