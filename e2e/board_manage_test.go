@@ -334,9 +334,6 @@ func testPasteOnSection(t *testing.T, s *Server, b *Browser) {
 	if gridText(p) != before {
 		t.Error("a refused paste added bars")
 	}
-	// On a phone the toolbar scrolls with the page; scrolled into view by the click alone, Save would sit
-	// under the sticky top bar (the click would land on the bar), so go back to the top first.
-	evalJS[chromedp.Void](p, `window.scrollTo(0, 0)`)
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.waitJS(`document.getElementById('save-status').textContent.includes('revision 2')`, "the save is confirmed")
 	got := apiGetBoard(t, s, "paste").Content.Sections
