@@ -1,7 +1,8 @@
 // A server-sent event stream that says how it is doing and comes back by itself: after a drop it
 // reconnects with exponential backoff (1 s doubling to 30 s, with jitter), and at once when the tab
-// becomes visible again or the browser goes back online. Each (re)connection starts with a fresh
-// snapshot from the server (docs/api.md), so a reconnect is also a resync.
+// becomes visible again or the browser goes back online; it ends when the browser goes offline. Each
+// (re)connection starts with a fresh snapshot from the server (docs/api.md), so a reconnect is also a
+// resync.
 //
 // It reads the stream with fetch and parses the text/event-stream format itself, not with EventSource:
 // Chromium's EventSource spends about twice the main thread's time on a large event (a 256 KiB chat
@@ -28,8 +29,12 @@ export class Stream {
     this.onOnline = () => {
       if (!this.abort) this.connect();
     };
+    // Offline, an open connection may hang without failing: end it, so the page says it is offline
+    // and resyncs (or learns its board was deleted) when the browser is back online.
+    this.onOffline = () => this.abort?.abort();
     document.addEventListener('visibilitychange', this.onVisible);
     window.addEventListener('online', this.onOnline);
+    window.addEventListener('offline', this.onOffline);
     this.connect();
   }
 
@@ -103,6 +108,7 @@ export class Stream {
     this.abort = null;
     document.removeEventListener('visibilitychange', this.onVisible);
     window.removeEventListener('online', this.onOnline);
+    window.removeEventListener('offline', this.onOffline);
   }
 }
 
