@@ -204,10 +204,11 @@ func TestIRealAgainstIRealReader(t *testing.T) {
 // (<*74D.C. al Fine>) for no road sign, and reads alternate chords in parentheses as chords of the bar
 // (Tele leaves them out, with a note).
 var irealReaderDiffers = map[string][]string{
-	"signs":                     nil,
-	"testdata/vamp-three-times": nil,
-	"testdata/waltz-fine":       nil,
-	"testdata/alternates":       {"Am7", "Db7"},
+	"signs":                         nil,
+	"testdata/vamp-three-times":     nil,
+	"testdata/waltz-fine":           nil,
+	"testdata/ds-al-fine-six-eight": nil,
+	"testdata/alternates":           {"Am7", "Db7"},
 }
 
 // compareIRealMeasures compares the measures ireal-reader plays with Tele's play order of the song. A

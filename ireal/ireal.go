@@ -10,9 +10,9 @@
 // Music is a string of cells and signs: | bar line, [ ] double bar lines, { } repeat, Z final bar,
 // T44 time (T12 is 12/8), *A a section (*i intro, *V verse), N1 N2 N3 endings, S segno, Q coda,
 // <D.S. al Coda> and other text (<3x>: the repeat is played three times), x repeat one bar (%), r repeat
-// the two bars before (written out), n N.C., p a slash (the chord
-// goes on), spaces and commas between cells, chords like C^7 D-7 G7b9 Bh7 Eo7 C7sus/E, (…) an
-// alternate chord (left out).
+// the two bars before (written out), n N.C., p a slash (the chord goes on), W/B (the chord before, over
+// B), spaces and commas between cells, chords like C^7 D-7 G7b9 Bh7 Eo7 C7sus/E, (…) an alternate chord
+// (left out).
 package ireal
 
 import (
@@ -231,6 +231,7 @@ func (r *songReader) music(c *board.Content, m string) error {
 		bar, cells = board.Bar{}, nil
 	}
 	first := true
+	lastChord := "" // the last chord written with its root, for W/B
 	for len(m) > 0 {
 		switch {
 		case strings.HasPrefix(m, "*"):
@@ -331,7 +332,14 @@ func (r *songReader) music(c *board.Content, m string) error {
 			}
 			m = m[len(sym):]
 			if sym[0] == 'W' {
-				continue // an invisible root: the chord goes on
+				// An invisible root: the chord before goes on; W/B puts it over the bass B.
+				base, _, _ := strings.Cut(lastChord, "/")
+				if !strings.HasPrefix(sym, "W/") || base == "" {
+					continue
+				}
+				sym = base + sym[1:]
+			} else {
+				lastChord = sym
 			}
 			mapped, ok := chordname.Map(sym)
 			if !ok {
