@@ -2,6 +2,8 @@ package ireal
 
 import (
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -82,6 +84,14 @@ func TestParseSongs(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(link("irealbook", "Blue Form=Tele=Swing=F=n="+bluesMusic)))
 	f.Add([]byte(link("irealb", "X=Y==Z=C==1r34LbKcu7"+scramble(bluesMusic+bluesMusic)+"=a==120")))
+	files, _ := filepath.Glob("testdata/*.txt") // the real-world-style links of TestReadLinks
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		songs, err := Parse(data)
 		if err != nil {
