@@ -297,7 +297,7 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 }
 
 // sectionBars turns a grid's bars into board bars: beats from the cells, chords mapped onto the
-// catalogue, %% written out as two % bars.
+// catalogue, %% (repeat two bars) written out as the chords of the two bars it repeats.
 func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, error) {
 	perBar := cellsPerBar(s)
 	var out []board.Bar
