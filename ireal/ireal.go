@@ -37,22 +37,38 @@ const MaxBytes = 4 << 20
 // ErrNoLink is Parse's refusal of input without an iReal Pro link.
 var ErrNoLink = errors.New("no irealb:// or irealbook:// link in the input: paste the link iReal Pro shares, or the HTML of a playlist")
 
-var linkRE = regexp.MustCompile(`(irealb(?:ook)?)://([^"'<>\s]+)`)
+// linkRE finds links. An apostrophe belongs to the link (iReal Pro leaves it unescaped, as
+// encodeURIComponent does: "Don't Get Around Much Anymore"), unless the link opened with one: the
+// value of a single-quoted attribute, which links closes at its quote.
+var linkRE = regexp.MustCompile(`('?)(irealb(?:ook)?)://([^"<>\s]+)`)
+
+// links returns each link's scheme and its still-encoded text.
+func links(data string) [][2]string {
+	var out [][2]string
+	for _, m := range linkRE.FindAllStringSubmatch(data, -1) {
+		text := m[3]
+		if m[1] == "'" {
+			text, _, _ = strings.Cut(text, "'")
+		}
+		out = append(out, [2]string{m[2], text})
+	}
+	return out
+}
 
 // Parse reads every song of every iReal Pro link in data.
 func Parse(data []byte) ([]Song, error) {
 	if len(data) > MaxBytes {
 		return nil, fmt.Errorf("the input is %d bytes; at most %d", len(data), MaxBytes)
 	}
-	links := linkRE.FindAllStringSubmatch(string(data), -1)
-	if len(links) == 0 {
+	found := links(string(data))
+	if len(found) == 0 {
 		return nil, ErrNoLink
 	}
 	var songs []Song
-	for _, l := range links {
-		text, err := url.PathUnescape(l[2])
+	for _, l := range found {
+		text, err := url.PathUnescape(l[1])
 		if err != nil {
-			return nil, fmt.Errorf("the %s:// link is not percent-encoded correctly: %v", l[1], err)
+			return nil, fmt.Errorf("the %s:// link is not percent-encoded correctly: %v", l[0], err)
 		}
 		parts := strings.Split(text, "===")
 		if len(parts) > 1 {
@@ -62,7 +78,7 @@ func Parse(data []byte) ([]Song, error) {
 			if strings.TrimSpace(p) == "" {
 				continue
 			}
-			songs = append(songs, readSong(p, l[1] == "irealb"))
+			songs = append(songs, readSong(p, l[0] == "irealb"))
 		}
 	}
 	return songs, nil

@@ -115,3 +115,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestApostropheInTitle: iReal Pro leaves ' unescaped in a link (as encodeURIComponent does), so a title
+// like "Don't Go" must not end the link; a single-quoted attribute still ends at its quote.
+func TestApostropheInTitle(t *testing.T) {
+	song := "Don't Go=Tele=Swing=F=n=" + bluesMusic
+	escaped := strings.ReplaceAll(url.PathEscape(song), "%27", "'")
+	for name, input := range map[string]string{
+		"bare link":               "irealbook://" + escaped,
+		"double-quoted attribute": `<a href="irealbook://` + escaped + `">Don't Go</a>`,
+		"single-quoted attribute": `<a href='irealbook://` + strings.ReplaceAll(escaped, "'", "%27") + `'>x</a>`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			songs, err := Parse([]byte(input))
+			if err != nil || len(songs) != 1 || songs[0].Err != nil {
+				t.Fatalf("Parse(%q) = %+v, %v", input, songs, err)
+			}
+			if got := songs[0].Content.Title; got != "Don't Go" {
+				t.Fatalf("title %q", got)
+			}
+		})
+	}
+}
