@@ -233,7 +233,7 @@ class BoardPage {
     show(desc, Boolean(c.description));
     // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is.
     this.view.render(this.viewControls.compute(c).shown);
-    this.stage.render(c);
+    this.stage.render(c, this.view.changed);
     paintPlayedLength(byId('played-length'), c);
   }
 

@@ -32,9 +32,12 @@ export class BoardView {
     }
   }
 
+  // render patches the grid to show content; afterwards this.changed lists the bars (li) it drew anew
+  // or patched, for what depends on their layout (chord fitting) to redo only those.
   render(content) {
     const secs = content.sections || [];
     let barNo = 0;
+    this.changed = [];
     this.beatsPerBar = content.beatsPerBar;
     secs.forEach((section, i) => {
       const s = this.sections[i] || this.createSection(i);
@@ -121,6 +124,7 @@ export class BoardView {
       if (bar.sig === sig && bar.n === n && bar.beats === this.beatsPerBar) return;
       bar.sig = sig;
       bar.beats = this.beatsPerBar;
+      this.changed.push(bar.li);
       const form = barForm(raw);
       this.patchBar(bar, form.simile ? [SIMILE] : form.chords, n);
       paintForm(bar.li, form, this.beatsPerBar);

@@ -4,9 +4,12 @@
 // app.css); when two steps down do not put them on one line, they wrap between chords at the largest
 // size where no chord overflows its bar.
 //
-// It watches the grid without touching how it is rendered (board-view.js): a changed bar is fitted
-// again in the next frame, and every bar when the grid's width or the chord size changes. Each pass
-// reads every bar it checks before it writes any, so a pass costs one layout per step, not one per bar.
+// It fits only what needs it: the bars the grid view just drew or patched (changed()), every bar when
+// the grid's width or the chord size changes (refit()), and of those only the bars in sections that
+// are laid out. A section off screen is not (content-visibility: auto, app.css): its bars are fitted
+// when it comes near the window, so fitting never forces the layout the grid saves. A pass reads every
+// bar once, as drawn, and works out each bar's step from its chords' widths (chord sizes scale with the
+// step) before it writes any: one layout a pass, the one the frame makes anyway.
 
 const FIT_STEPS = 3;
 // Shrinking to keep a bar on one line stops here (smaller would be hard to read on a stand); beyond it
@@ -21,25 +24,18 @@ export class ChordFit {
     this.frame = 0;
     this.width = -1;
     this.passes = 0;
-    new MutationObserver((records) => {
-      for (const r of records) {
-        const el = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
-        const bar = el?.closest('.bar');
-        if (bar) this.pending.add(bar);
-        // New bars or sections arrive as added children of a list or of the grid.
-        for (const n of r.addedNodes) {
-          if (n.nodeType !== Node.ELEMENT_NODE) continue;
-          if (n.matches('.bar')) this.pending.add(n);
-          else for (const b of n.querySelectorAll('.bar')) this.pending.add(b);
-        }
-      }
-      this.schedule();
-    }).observe(grid, { childList: true, subtree: true, characterData: true });
-    // A section off screen is not laid out (content-visibility: auto, app.css): its bars are fitted when
-    // it comes near the window, so fitting never forces the layout the grid saves.
+    // Sections laid out now, as the browser reports them (it reports every section once it has
+    // decided, and again on each change). Asking instead (checkVisibility) would make the browser bring
+    // the style of a skipped section up to date, which is the work content-visibility saves.
+    this.shown = new Set();
     grid.addEventListener('contentvisibilityautostatechange', (ev) => {
-      if (ev.skipped) return;
-      for (const b of ev.target.querySelectorAll('.bar')) this.pending.add(b);
+      const sec = ev.target;
+      if (ev.skipped) {
+        this.shown.delete(sec);
+        return;
+      }
+      this.shown.add(sec);
+      for (const b of sec.querySelectorAll('.bar')) this.pending.add(b);
       this.schedule();
     }, true);
     // Only a change of width changes what fits (a fit that changes the grid's height must not refit).
@@ -50,6 +46,13 @@ export class ChordFit {
       this.refit();
     }).observe(grid);
     document.fonts?.ready.then(() => this.refit());
+  }
+
+  // changed fits these bars (li.bar) in the next frame: the grid drew them anew or changed their chords.
+  changed(bars) {
+    if (!bars?.length) return;
+    for (const b of bars) this.pending.add(b);
+    this.schedule();
   }
 
   // refit fits every bar again in the next frame (the chord size or the layout changed).
@@ -74,58 +77,77 @@ export class ChordFit {
       this.frame = 0;
     }
     const waiting = this.all ? [...this.grid.querySelectorAll('.bar')] : [...this.pending].filter((b) => b.isConnected);
-    const shown = new Map(); // section → whether its content is laid out
+    // A bar of a section not laid out now waits for the section's turn (contentvisibilityautostatechange).
     const bars = everything ? waiting : waiting.filter((b) => {
       const sec = b.closest('.section');
-      if (!sec) return true;
-      if (!shown.has(sec)) shown.set(sec, sec.firstElementChild?.checkVisibility({ contentVisibilityAuto: true }) !== false);
-      return shown.get(sec);
+      return !sec || this.shown.has(sec);
     });
     this.all = false;
     this.pending.clear();
-    for (const bar of bars) if (bar.dataset.fit) delete bar.dataset.fit;
-    const wrapAt = new Map(); // bar → the first step where no chord overflows (it may still wrap)
-    let todo = bars;
-    for (let step = 0; step <= SHRINK_STEPS && todo.length; step++) {
-      if (step > 0) for (const bar of todo) bar.dataset.fit = String(step);
-      const next = [];
-      for (const bar of todo) {
-        const m = measure(bar);
-        if (!m) continue; // not laid out (hidden): fitted when it shows, as its width changes
-        if (m.oneLine && !m.overflow) continue;
-        if (!m.overflow && !wrapAt.has(bar)) wrapAt.set(bar, step);
-        next.push(bar);
+    // Every bar is read first, as it is drawn now, and only then are the steps that differ written: one
+    // layout for the pass (the one the frame would make anyway), never a read after a write.
+    const steps = bars.map((bar) => {
+      const m = measure(bar);
+      return m && stepFor(m);
+    });
+    bars.forEach((bar, i) => {
+      const step = steps[i];
+      if (step === null || step === undefined) return; // not laid out (hidden): fitted when it shows, as its width changes
+      const want = step ? String(step) : undefined;
+      if (bar.dataset.fit !== want) {
+        if (want) bar.dataset.fit = want;
+        else delete bar.dataset.fit;
       }
-      todo = next;
-    }
-    // Still not on one line: wrap between chords, as large as no chord sticks out (the smallest step
-    // for a symbol too long for its bar even so).
-    for (const bar of todo) {
-      const at = wrapAt.get(bar) ?? FIT_STEPS;
-      if (at) bar.dataset.fit = String(at);
-      else delete bar.dataset.fit;
-    }
+    });
     this.passes++;
     this.grid.dataset.fitPasses = String(this.passes);
   }
 }
 
-// measure says whether a bar's chords sit on one line and whether one sticks out of the bar's chord
-// area; null when the bar has no layout.
+// The chord size at each step, as a share of the unfitted size: app.css's --fit of .bar[data-fit].
+const FIT_SCALE = [1, 0.88, 0.77, 0.62];
+// A step is taken as fitting only with this much room to spare, in CSS px and as a share of the width:
+// text does not scale exactly with its size, and a chord must never stick out.
+const SPARE_PX = 1;
+const SPARE_SHARE = 0.02;
+
+// stepFor picks a bar's step from its chords' widths: the first of the shrinking steps where they sit
+// on one line and none sticks out; failing that (they wrap between chords), the first where none
+// sticks out, or the smallest.
+function stepFor({ widths, gap, room }) {
+  const fits = (w) => w * (1 + SPARE_SHARE) + SPARE_PX <= room;
+  const line = widths.reduce((a, w) => a + w, 0);
+  const widest = Math.max(0, ...widths);
+  const gaps = gap * Math.max(0, widths.length - 1);
+  let wrapAt = FIT_STEPS;
+  for (let step = 0; step <= SHRINK_STEPS; step++) {
+    const k = FIT_SCALE[step];
+    if (!fits(widest * k)) continue;
+    if (fits(line * k + gaps)) return step;
+    if (wrapAt === FIT_STEPS) wrapAt = step;
+  }
+  return wrapAt;
+}
+
+// measure reads what fitting a bar needs: each chord's own width (its text, not the share of the line
+// flex gives it) at the unfitted size, worked back from the step the bar is drawn at (every chord size
+// scales with --fit), the gap between chords and the width the chords have (the chord area's content
+// box); null when the bar has no layout.
 function measure(bar) {
   const area = bar.querySelector('.chords');
   const chords = area ? area.children : [];
-  if (!area || !chords.length) return { oneLine: true, overflow: false };
-  const box = area.getBoundingClientRect();
-  if (!box.width) return null;
-  let first = null;
-  let oneLine = true;
-  let overflow = false;
+  if (!area || !chords.length) return { widths: [], gap: 0, room: Infinity };
+  const width = area.clientWidth;
+  if (!width) return null;
+  const style = getComputedStyle(area);
+  const room = width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const gap = parseFloat(style.columnGap) || 0;
+  const scale = FIT_SCALE[Number(bar.dataset.fit) || 0] || 1;
+  const widths = [];
   for (const c of chords) {
-    const r = c.getBoundingClientRect();
-    if (!first) first = r;
-    else if (r.top >= first.bottom - 1) oneLine = false;
-    if (r.right > box.right + 0.5 || r.left < box.left - 0.5) overflow = true;
+    const first = c.firstElementChild;
+    const w = first ? c.lastElementChild.getBoundingClientRect().right - first.getBoundingClientRect().left : c.getBoundingClientRect().width;
+    widths.push(w / scale);
   }
-  return { oneLine, overflow };
+  return { widths, gap, room };
 }
