@@ -55,6 +55,7 @@ func TestImportExportPage(t *testing.T) {
 	}
 	first := importedBoards(p)
 	checkImported(t, s, first[0], want)
+	p.waitJS(fmt.Sprintf(`!!document.querySelector('#board-list a[href="/b/%s"]')`, first[0].ID), "the board list shows the imported board")
 	if first[0].Summary != "Imported as written." {
 		t.Errorf("summary of the ChordPro import: %q", first[0].Summary)
 	}

@@ -27,8 +27,8 @@ async function main() {
     });
     await Promise.all([board, chat]);
   } else if (page === 'index') {
-    const [{ bootIndexPage }, { bootImportPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js')]);
-    bootImportPanel();
+    const [{ bootIndexPage, refreshList }, { bootImportPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js')]);
+    bootImportPanel({ onImported: refreshList });
     await bootIndexPage();
   }
   document.documentElement.dataset.ready = 'true';

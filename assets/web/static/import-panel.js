@@ -14,7 +14,8 @@ import './form-strings.js';
 
 const MAX_TEXT = 1 << 20; // the server's import limit (board.MaxImportBytes)
 
-export function bootImportPanel() {
+// onImported runs after an import made boards, so the page can list them.
+export function bootImportPanel({ onImported } = {}) {
   const root = byId('import-panel');
   if (!root) return;
   const file = byId('import-file');
@@ -32,11 +33,11 @@ export function bootImportPanel() {
   });
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    importText(text.value);
+    importText(text.value, onImported);
   });
 }
 
-async function importText(text) {
+async function importText(text, onImported) {
   const button = byId('import-go');
   if (!text.trim()) {
     say(['import.empty']);
@@ -49,6 +50,7 @@ async function importText(text) {
     const out = await request('POST', '/api/import', { body: { text } });
     showResult(out);
     say(['import.done', { n: out.boards.length }]);
+    if (out.boards.length) onImported?.();
   } catch (err) {
     say(errorEntry(err));
   } finally {

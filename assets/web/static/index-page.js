@@ -34,10 +34,11 @@ export async function bootIndexPage() {
       show(byId('new-error'), false);
     });
   }
-  await loadList();
+  await refreshList();
 }
 
-async function loadList() {
+// refreshList shows the server's boards, newest first; an import calls it too.
+export async function refreshList() {
   const status = byId('list-status');
   const list = byId('board-list');
   bindText(status, 'home.loading');
@@ -87,7 +88,7 @@ async function create() {
     idEl.value = '';
     titleEl.value = '';
     show(byId('new-title-limit'), false);
-    loadList();
+    refreshList();
   } catch (err) {
     if (err.status === 409) fail(idEl, ['new.exists']);
     else if (err.code === 'rate_limited') fail(idEl, ['new.tooFast', { seconds: Math.max(1, Math.ceil((err.fields.retryAfterMs || 1000) / 1000)) }]);
