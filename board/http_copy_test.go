@@ -70,12 +70,7 @@ func TestCopyBoard(t *testing.T) {
 				t.Fatalf("status = %d, want %d: %s", w.Code, tt.wantStatus, w.Body)
 			}
 			if tt.wantStatus != 201 {
-				servertest.SameFiles(t, tt.name, before, e.Snapshot())
-				var eb servertest.ErrorBody
-				json.Unmarshal(w.Body.Bytes(), &eb)
-				if eb.Error.Code != tt.wantCode || (tt.wantPath != "" && eb.Error.Path != tt.wantPath) {
-					t.Errorf("error = %+v, want code %q path %q", eb.Error, tt.wantCode, tt.wantPath)
-				}
+				wantRefused(t, e, tt.name, before, w, tt.wantCode, tt.wantPath)
 				return
 			}
 			var c servertest.Created

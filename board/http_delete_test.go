@@ -27,19 +27,7 @@ func TestDeleteBoard(t *testing.T) {
 	good := func() http.Header {
 		return http.Header{"Authorization": {"Bearer " + song.Capability}, "If-Match": {`"2"`}}
 	}
-	with := func(kv ...string) func() http.Header {
-		return func() http.Header {
-			h := good()
-			for i := 0; i < len(kv); i += 2 {
-				if kv[i+1] == "" {
-					h.Del(kv[i])
-				} else {
-					h.Set(kv[i], kv[i+1])
-				}
-			}
-			return h
-		}
-	}
+	with := func(kv ...string) func() http.Header { return headerWith(good, kv...) }
 	tests := []struct {
 		name       string
 		path       string

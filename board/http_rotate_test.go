@@ -21,19 +21,7 @@ func TestRotateCapability(t *testing.T) {
 	song := e.Create("song", servertest.ValidContent)
 	other := e.Create("other", "")
 	good := func() http.Header { return servertest.PutHeader(song.Capability, "") }
-	with := func(kv ...string) func() http.Header {
-		return func() http.Header {
-			h := good()
-			for i := 0; i < len(kv); i += 2 {
-				if kv[i+1] == "" {
-					h.Del(kv[i])
-				} else {
-					h.Set(kv[i], kv[i+1])
-				}
-			}
-			return h
-		}
-	}
+	with := func(kv ...string) func() http.Header { return headerWith(good, kv...) }
 	tests := []struct {
 		name       string
 		path       string

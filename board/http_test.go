@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -135,12 +136,7 @@ func TestCreateBoard(t *testing.T) {
 				t.Fatalf("status = %d, want %d: %s", w.Code, tt.wantStatus, w.Body)
 			}
 			if tt.wantStatus != 201 {
-				servertest.SameFiles(t, tt.name, before, e.Snapshot())
-				var eb servertest.ErrorBody
-				json.Unmarshal(w.Body.Bytes(), &eb)
-				if eb.Error.Code != tt.wantCode || (tt.wantPath != "" && eb.Error.Path != tt.wantPath) {
-					t.Errorf("error = %+v, want code %q path %q", eb.Error, tt.wantCode, tt.wantPath)
-				}
+				wantRefused(t, e, tt.name, before, w, tt.wantCode, tt.wantPath)
 				return
 			}
 			var c servertest.Created
@@ -198,16 +194,6 @@ func TestPutBoard(t *testing.T) {
 
 	rev := func() string { b, _ := e.Store.Get("song"); return `"` + strconv.FormatInt(b.Revision, 10) + `"` }
 	good := func() http.Header { return servertest.PutHeader(song.Capability, rev()) }
-	with := func(h http.Header, kv ...string) http.Header {
-		for i := 0; i < len(kv); i += 2 {
-			if kv[i+1] == "" {
-				h.Del(kv[i])
-			} else {
-				h.Set(kv[i], kv[i+1])
-			}
-		}
-		return h
-	}
 
 	tests := []struct {
 		name       string
@@ -221,21 +207,21 @@ func TestPutBoard(t *testing.T) {
 	}{
 		{name: "unknown-board", path: "/api/boards/nope", body: edited, header: good, wantStatus: 404, wantCode: "not_found"},
 		{name: "invalid-id", path: "/api/boards/a.b", body: edited, header: good, wantStatus: 404, wantCode: "not_found"},
-		{name: "text-plain", body: edited, header: func() http.Header { return with(good(), "Content-Type", "text/plain") }, wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "no-content-type", body: edited, header: func() http.Header { return with(good(), "Content-Type", "") }, wantStatus: 415, wantCode: "unsupported_media_type"},
+		{name: "text-plain", body: edited, header: headerWith(good, "Content-Type", "text/plain"), wantStatus: 415, wantCode: "unsupported_media_type"},
+		{name: "no-content-type", body: edited, header: headerWith(good, "Content-Type", ""), wantStatus: 415, wantCode: "unsupported_media_type"},
 		{name: "too-large-by-length", body: big, header: good, wantStatus: 413, wantCode: "too_large"},
 		{name: "too-large-chunked", body: big, chunked: true, header: good, wantStatus: 413, wantCode: "too_large"},
-		{name: "no-authorization", body: edited, header: func() http.Header { return with(good(), "Authorization", "") }, wantStatus: 401, wantCode: "unauthorized"},
-		{name: "basic-authorization", body: edited, header: func() http.Header { return with(good(), "Authorization", "Basic "+song.Capability) }, wantStatus: 401, wantCode: "unauthorized"},
-		{name: "empty-bearer", body: edited, header: func() http.Header { return with(good(), "Authorization", "Bearer ") }, wantStatus: 401, wantCode: "unauthorized"},
-		{name: "wrong-capability", body: edited, header: func() http.Header { return with(good(), "Authorization", "Bearer "+strings.Repeat("A", 43)) }, wantStatus: 403, wantCode: "bad_capability"},
-		{name: "capability-of-another-board", body: edited, header: func() http.Header { return with(good(), "Authorization", "Bearer "+other.Capability) }, wantStatus: 403, wantCode: "bad_capability"},
-		{name: "no-if-match", body: edited, header: func() http.Header { return with(good(), "If-Match", "") }, wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-star", body: edited, header: func() http.Header { return with(good(), "If-Match", "*") }, wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-weak", body: edited, header: func() http.Header { return with(good(), "If-Match", `W/"1"`) }, wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-unquoted", body: edited, header: func() http.Header { return with(good(), "If-Match", `1`) }, wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-stale", body: edited, header: func() http.Header { return with(good(), "If-Match", `"7"`) }, wantStatus: 412, wantCode: "revision_conflict"},
-		{name: "if-match-zero", body: edited, header: func() http.Header { return with(good(), "If-Match", `"0"`) }, wantStatus: 412, wantCode: "revision_conflict"},
+		{name: "no-authorization", body: edited, header: headerWith(good, "Authorization", ""), wantStatus: 401, wantCode: "unauthorized"},
+		{name: "basic-authorization", body: edited, header: headerWith(good, "Authorization", "Basic "+song.Capability), wantStatus: 401, wantCode: "unauthorized"},
+		{name: "empty-bearer", body: edited, header: headerWith(good, "Authorization", "Bearer "), wantStatus: 401, wantCode: "unauthorized"},
+		{name: "wrong-capability", body: edited, header: headerWith(good, "Authorization", "Bearer "+strings.Repeat("A", 43)), wantStatus: 403, wantCode: "bad_capability"},
+		{name: "capability-of-another-board", body: edited, header: headerWith(good, "Authorization", "Bearer "+other.Capability), wantStatus: 403, wantCode: "bad_capability"},
+		{name: "no-if-match", body: edited, header: headerWith(good, "If-Match", ""), wantStatus: 428, wantCode: "precondition_required"},
+		{name: "if-match-star", body: edited, header: headerWith(good, "If-Match", "*"), wantStatus: 428, wantCode: "precondition_required"},
+		{name: "if-match-weak", body: edited, header: headerWith(good, "If-Match", `W/"1"`), wantStatus: 428, wantCode: "precondition_required"},
+		{name: "if-match-unquoted", body: edited, header: headerWith(good, "If-Match", `1`), wantStatus: 428, wantCode: "precondition_required"},
+		{name: "if-match-stale", body: edited, header: headerWith(good, "If-Match", `"7"`), wantStatus: 412, wantCode: "revision_conflict"},
+		{name: "if-match-zero", body: edited, header: headerWith(good, "If-Match", `"0"`), wantStatus: 412, wantCode: "revision_conflict"},
 		{name: "unknown-chord", body: invalid, header: good, wantStatus: 422, wantCode: "invalid_content", wantPath: "sections[0].bars[2][1]"},
 		{name: "tempo-out-of-range", body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":301`, 1), header: good, wantStatus: 422, wantCode: "invalid_content", wantPath: "tempo"},
 		{name: "unknown-field", body: strings.Replace(servertest.ValidContent, `{"title"`, `{"colour":"red","title"`, 1), header: good, wantStatus: 400, wantCode: "bad_json"},
@@ -244,20 +230,20 @@ func TestPutBoard(t *testing.T) {
 		{name: "two-objects", body: edited + edited, header: good, wantStatus: 400, wantCode: "bad_json"},
 		{name: "not-an-object", body: `[` + edited + `]`, header: good, wantStatus: 400, wantCode: "bad_json"},
 		{name: "wrong-type", body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":"120"`, 1), header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "foreign-origin", body: edited, header: func() http.Header { return with(good(), "Origin", "http://evil.example") }, wantStatus: 403, wantCode: "bad_origin"},
-		{name: "null-origin", body: edited, header: func() http.Header { return with(good(), "Origin", "null") }, wantStatus: 403, wantCode: "bad_origin"},
+		{name: "foreign-origin", body: edited, header: headerWith(good, "Origin", "http://evil.example"), wantStatus: 403, wantCode: "bad_origin"},
+		{name: "null-origin", body: edited, header: headerWith(good, "Origin", "null"), wantStatus: 403, wantCode: "bad_origin"},
 
 		// Order: the earlier check wins when several fail.
-		{name: "order-origin-before-unknown-board", path: "/api/boards/nope", body: edited, header: func() http.Header { return with(good(), "Origin", "http://evil.example") }, wantStatus: 403, wantCode: "bad_origin"},
-		{name: "order-unknown-board-before-content-type", path: "/api/boards/nope", body: edited, header: func() http.Header { return with(good(), "Content-Type", "text/plain") }, wantStatus: 404, wantCode: "not_found"},
-		{name: "order-content-type-before-authorization", body: edited, header: func() http.Header { return with(good(), "Content-Type", "text/plain", "Authorization", "") }, wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "order-length-before-authorization", body: big, header: func() http.Header { return with(good(), "Authorization", "") }, wantStatus: 413, wantCode: "too_large"},
-		{name: "order-authorization-before-if-match", body: edited, header: func() http.Header { return with(good(), "Authorization", "", "If-Match", "") }, wantStatus: 401, wantCode: "unauthorized"},
-		{name: "order-capability-before-stale", body: edited, header: func() http.Header { return with(good(), "Authorization", "Bearer wrong", "If-Match", `"9"`) }, wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-capability-before-body", body: `{"nonsense"`, header: func() http.Header { return with(good(), "Authorization", "Bearer wrong") }, wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-if-match-before-stale-body", body: `garbage`, header: func() http.Header { return with(good(), "If-Match", "") }, wantStatus: 428, wantCode: "precondition_required"},
-		{name: "order-stale-before-body", body: invalid, header: func() http.Header { return with(good(), "If-Match", `"9"`) }, wantStatus: 412, wantCode: "revision_conflict"},
-		{name: "order-chunked-size-after-stale", body: big, chunked: true, header: func() http.Header { return with(good(), "If-Match", `"9"`) }, wantStatus: 412, wantCode: "revision_conflict"},
+		{name: "order-origin-before-unknown-board", path: "/api/boards/nope", body: edited, header: headerWith(good, "Origin", "http://evil.example"), wantStatus: 403, wantCode: "bad_origin"},
+		{name: "order-unknown-board-before-content-type", path: "/api/boards/nope", body: edited, header: headerWith(good, "Content-Type", "text/plain"), wantStatus: 404, wantCode: "not_found"},
+		{name: "order-content-type-before-authorization", body: edited, header: headerWith(good, "Content-Type", "text/plain", "Authorization", ""), wantStatus: 415, wantCode: "unsupported_media_type"},
+		{name: "order-length-before-authorization", body: big, header: headerWith(good, "Authorization", ""), wantStatus: 413, wantCode: "too_large"},
+		{name: "order-authorization-before-if-match", body: edited, header: headerWith(good, "Authorization", "", "If-Match", ""), wantStatus: 401, wantCode: "unauthorized"},
+		{name: "order-capability-before-stale", body: edited, header: headerWith(good, "Authorization", "Bearer wrong", "If-Match", `"9"`), wantStatus: 403, wantCode: "bad_capability"},
+		{name: "order-capability-before-body", body: `{"nonsense"`, header: headerWith(good, "Authorization", "Bearer wrong"), wantStatus: 403, wantCode: "bad_capability"},
+		{name: "order-if-match-before-stale-body", body: `garbage`, header: headerWith(good, "If-Match", ""), wantStatus: 428, wantCode: "precondition_required"},
+		{name: "order-stale-before-body", body: invalid, header: headerWith(good, "If-Match", `"9"`), wantStatus: 412, wantCode: "revision_conflict"},
+		{name: "order-chunked-size-after-stale", body: big, chunked: true, header: headerWith(good, "If-Match", `"9"`), wantStatus: 412, wantCode: "revision_conflict"},
 
 		{name: "success", body: edited, header: good, wantStatus: 200},
 		{name: "success-again-on-new-revision", body: servertest.ValidContent, header: good, wantStatus: 200},
@@ -618,5 +604,33 @@ func TestWriteFromTheSamePage(t *testing.T) {
 	w := e.Do(st{Method: "PUT", Path: "/api/boards/page", Body: servertest.ValidContent, Header: h})
 	if w.Code != 200 {
 		t.Fatalf("got %d %s", w.Code, w.Body)
+	}
+}
+
+// headerWith returns a header maker: base's header with each name in kv set to the value after it, or
+// removed where that value is "".
+func headerWith(base func() http.Header, kv ...string) func() http.Header {
+	return func() http.Header {
+		h := base()
+		for i := 0; i < len(kv); i += 2 {
+			if kv[i+1] == "" {
+				h.Del(kv[i])
+			} else {
+				h.Set(kv[i], kv[i+1])
+			}
+		}
+		return h
+	}
+}
+
+// wantRefused: a refused request left the data directory as it was before and answered with the error
+// code, and the path when one is wanted.
+func wantRefused(t *testing.T, e *servertest.Env, name string, before map[string]string, w *httptest.ResponseRecorder, code, path string) {
+	t.Helper()
+	servertest.SameFiles(t, name, before, e.Snapshot())
+	var eb servertest.ErrorBody
+	json.Unmarshal(w.Body.Bytes(), &eb)
+	if eb.Error.Code != code || (path != "" && eb.Error.Path != path) {
+		t.Errorf("error = %+v, want code %q path %q", eb.Error, code, path)
 	}
 }
