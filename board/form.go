@@ -327,34 +327,6 @@ func (c Content) PlayOrder() ([]BarRef, error) {
 	return PlayOrder(bars)
 }
 
-// ChordsAt returns the chords heard in a bar: a % bar's are those of the bar it repeats, in written
-// order (another % is followed back too). It returns nil for a bar that is not there.
-func (c Content) ChordsAt(r BarRef) []string {
-	s, b := r.Section, r.Bar
-	for {
-		if s < 0 || s >= len(c.Sections) || b < 0 || b >= len(c.Sections[s].Bars) {
-			return nil
-		}
-		if bar := c.Sections[s].Bars[b]; !bar.Simile {
-			return bar.Chords
-		}
-		if b--; b < 0 {
-			if s--; s < 0 {
-				return nil
-			}
-			b = len(c.Sections[s].Bars) - 1
-		}
-	}
-}
-
-// BeatsAt returns a bar's beats: its own, or the board's.
-func (c Content) BeatsAt(r BarRef) int {
-	if bar := c.Sections[r.Section].Bars[r.Bar]; bar.Beats != 0 {
-		return bar.Beats
-	}
-	return c.BeatsPerBar
-}
-
 // PlayOrder returns the bars of the sections in the order a band plays them: repeats, endings, D.C./D.S.
 // al Fine/al Coda and To Coda followed. The sections must hold a valid form (Content.Validate): otherwise
 // the error is the *ValidationError that says why, and so is a form that would play more than

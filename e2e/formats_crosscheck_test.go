@@ -261,10 +261,21 @@ func playedChords(t *testing.T, c teleboard.Content) ([][]string, map[string]boo
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A % bar sounds the chords of the last bar written before it with chords.
+	heard := make([][][]string, len(c.Sections))
+	var last []string
+	for s, sec := range c.Sections {
+		for _, bar := range sec.Bars {
+			if !bar.Simile {
+				last = bar.Chords
+			}
+			heard[s] = append(heard[s], last)
+		}
+	}
 	var out [][]string
 	set := map[string]bool{}
 	for _, r := range order {
-		ch := c.ChordsAt(r)
+		ch := heard[r.Section][r.Bar]
 		out = append(out, ch)
 		for _, s := range ch {
 			set[s] = true
