@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tele/board/datadirtest"
 )
 
 // Commits under failure and contention: a failed step changes nothing, writers race, Close waits.
@@ -37,7 +39,7 @@ func TestCommitFailures(t *testing.T) {
 				}
 				return &failed
 			}
-			before := dirState(t, dir)
+			before := datadirtest.Snapshot(t, dir)
 			commits = 0
 			failed := failAt(1)
 			_, err := s.Put("a", 1, content("Two"), AuthorBrowser)
@@ -46,7 +48,7 @@ func TestCommitFailures(t *testing.T) {
 				t.Fatalf("Put = %v (injected: %v)", err, *failed)
 			}
 			if *failed {
-				sameState(t, "a failed Put", before, dirState(t, dir))
+				datadirtest.Same(t, "a failed Put", before, datadirtest.Snapshot(t, dir))
 				if got, _ := s.Get("a"); got.Revision != 1 || got.Content.Title != "One" {
 					t.Fatalf("memory changed: %+v", got)
 				}
@@ -64,7 +66,7 @@ func TestCommitFailures(t *testing.T) {
 			// A creation fails at its capability (first occurrence) or at its first revision (second, or
 			// the first link) and leaves nothing behind.
 			for n, id := range []string{"b", "c"} {
-				before := dirState(t, dir)
+				before := datadirtest.Snapshot(t, dir)
 				failed := failAt(n + 1)
 				_, _, err := s.Create(id, content("B"), AuthorBrowser)
 				s.hook = nil
@@ -77,7 +79,7 @@ func TestCommitFailures(t *testing.T) {
 				if !errors.Is(err, boom) {
 					t.Fatalf("Create %s = %v", id, err)
 				}
-				sameState(t, "a failed Create", before, dirState(t, dir))
+				datadirtest.Same(t, "a failed Create", before, datadirtest.Snapshot(t, dir))
 				if _, err := s.Get(id); !errors.Is(err, ErrNotFound) {
 					t.Fatal("a failed Create made a board")
 				}

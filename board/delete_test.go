@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tele/board/datadirtest"
 )
 
 // TestDelete: a deletion at the current revision removes the board, its whole history and its
@@ -25,7 +27,7 @@ func TestDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	before := dirState(t, dir)
+	before := datadirtest.Snapshot(t, dir)
 	var ce *ConflictError
 	if err := s.Delete("song", 1); !errors.As(err, &ce) || ce.Current != 2 {
 		t.Fatalf("Delete at a stale revision: %v, want a conflict at 2", err)
@@ -33,7 +35,7 @@ func TestDelete(t *testing.T) {
 	if err := s.Delete("nope", 1); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Delete of an unknown board: %v", err)
 	}
-	sameState(t, "refused deletions", before, dirState(t, dir))
+	datadirtest.Same(t, "refused deletions", before, datadirtest.Snapshot(t, dir))
 
 	if err := s.Delete("song", 2); err != nil {
 		t.Fatalf("Delete: %v", err)

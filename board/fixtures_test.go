@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 )
 
@@ -57,55 +55,6 @@ func tempFiles(t *testing.T, dir string) []string {
 // revFile is the path of revision rev of board id in data directory dir.
 func revFile(dir, id string, rev int64) string {
 	return filepath.Join(dir, "boards", id, fmt.Sprintf("%d.json", rev))
-}
-
-// dirState is every file under dir but the lock file, with its mode and bytes, by relative path: what
-// a refused or failed write must leave as it was.
-func dirState(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == ".lock" {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			files[rel+"/"] = info.Mode().String()
-			return nil
-		}
-		files[rel] = info.Mode().String() + "\x00" + string(readFile(t, p))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
-func sameState(t *testing.T, what string, before, after map[string]string) {
-	t.Helper()
-	if !maps.Equal(before, after) {
-		var diff []string
-		for k := range before {
-			if after[k] != before[k] {
-				diff = append(diff, k)
-			}
-		}
-		for k := range after {
-			if _, ok := before[k]; !ok {
-				diff = append(diff, k+" (new)")
-			}
-		}
-		slices.Sort(diff)
-		t.Fatalf("%s changed the data directory: %v", what, diff)
-	}
 }
 
 func readFile(t *testing.T, path string) []byte {

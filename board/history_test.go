@@ -13,6 +13,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"tele/board/datadirtest"
 )
 
 // listRevs is Store.Revisions with the rows newest first, as the HTTP listing gives them.
@@ -239,7 +241,7 @@ func TestRestore(t *testing.T) {
 	s := openT(t, dir, Options{OnCommit: func(b Board) { published = append(published, b) }})
 	s.Create("r", content("one"), AuthorBrowser)
 	s.Put("r", 1, content("two"), AuthorPi)
-	before := dirState(t, dir)
+	before := datadirtest.Snapshot(t, dir)
 	published = nil
 	for _, tt := range []struct {
 		name     string
@@ -274,7 +276,7 @@ func TestRestore(t *testing.T) {
 	if _, err := s.Restore("nope", 1, 1, AuthorBrowser); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown board: %v", err)
 	}
-	sameState(t, "a refused Restore", before, dirState(t, dir))
+	datadirtest.Same(t, "a refused Restore", before, datadirtest.Snapshot(t, dir))
 	if len(published) != 0 {
 		t.Fatal("a refused Restore published")
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"tele/board/datadirtest"
 	"tele/server/servertest"
 )
 
@@ -44,7 +45,7 @@ func TestPutBoardChordSpellings(t *testing.T) {
 	} {
 		before := e.Snapshot()
 		code, out := put(`"2"`, tt.chords)
-		servertest.SameFiles(t, tt.symbol, before, e.Snapshot())
+		datadirtest.Same(t, tt.symbol, before, e.Snapshot())
 		er, _ := out["error"].(map[string]any)
 		if code != 422 || er["code"] != "invalid_content" || er["path"] != "sections[0].bars[2][1]" || er["symbol"] != tt.symbol {
 			t.Errorf("%s: %d %v", tt.symbol, code, out)

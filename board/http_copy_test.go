@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 
 	"tele/board"
+	"tele/board/datadirtest"
 	"tele/server/servertest"
 )
 
@@ -126,7 +127,7 @@ func testCopyRateLimit(t *testing.T) {
 	if w.Code != 429 || servertest.Code(w.Body.Bytes()) != "rate_limited" || w.Header().Get("Retry-After") == "" {
 		t.Fatalf("copy past the burst: %d %s", w.Code, w.Body)
 	}
-	servertest.SameFiles(t, "a throttled copy", before, e.Snapshot())
+	datadirtest.Same(t, "a throttled copy", before, e.Snapshot())
 	// A creation after copies finds the same budget spent.
 	if w := e.Do(st{Method: "POST", Path: "/api/boards", Body: `{}`, Header: header("Content-Type", "application/json")}); w.Code != 429 {
 		t.Fatalf("a creation after the copies: %d", w.Code)

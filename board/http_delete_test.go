@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tele/board"
+	"tele/board/datadirtest"
 	"tele/server/servertest"
 )
 
@@ -76,7 +77,7 @@ func TestDeleteBoard(t *testing.T) {
 			if tt.wantStatus == 401 && w.Header().Get("WWW-Authenticate") == "" {
 				t.Error("401 without WWW-Authenticate")
 			}
-			servertest.SameFiles(t, tt.name, before, e.Snapshot())
+			datadirtest.Same(t, tt.name, before, e.Snapshot())
 			if w := e.Do(st{Method: "GET", Path: "/api/boards/song"}); w.Code != 200 {
 				t.Fatalf("after a refused deletion GET answers %d", w.Code)
 			}
@@ -180,5 +181,5 @@ func testDeleteBoardRateLimit(t *testing.T) {
 	if w.Code != 429 || servertest.Code(w.Body.Bytes()) != "rate_limited" || w.Header().Get("Retry-After") == "" {
 		t.Fatalf("deletion past the burst: %d %s", w.Code, w.Body)
 	}
-	servertest.SameFiles(t, "a throttled deletion", before, e.Snapshot())
+	datadirtest.Same(t, "a throttled deletion", before, e.Snapshot())
 }

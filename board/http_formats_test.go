@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/datadirtest"
 	"tele/chordpro"
 	"tele/server/servertest"
 )
@@ -78,7 +79,7 @@ func TestExportImport(t *testing.T) {
 	if w.Code != 403 {
 		t.Errorf("cross-site import: %d %s", w.Code, w.Body)
 	}
-	servertest.SameFiles(t, "refused imports", before, e.Snapshot())
+	datadirtest.Same(t, "refused imports", before, e.Snapshot())
 }
 
 // importAnswer is the answer of POST /api/import.
@@ -144,5 +145,5 @@ func TestImportIRealPlaylist(t *testing.T) {
 	if servertest.Code(w.Body.Bytes()) != "too_many_songs" {
 		t.Fatalf("21 songs: %d %s", w.Code, w.Body)
 	}
-	servertest.SameFiles(t, "a playlist over the budget", before, e.Snapshot())
+	datadirtest.Same(t, "a playlist over the budget", before, e.Snapshot())
 }

@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 
 	"tele/board"
+	"tele/board/datadirtest"
 	"tele/server/servertest"
 )
 
@@ -259,7 +260,7 @@ func TestRestoreBoard(t *testing.T) {
 				t.Fatal("the answer carries a capability")
 			}
 			if tt.wantStatus != 200 {
-				servertest.SameFiles(t, tt.name, before, e.Snapshot())
+				datadirtest.Same(t, tt.name, before, e.Snapshot())
 				if got := servertest.Code(w.Body.Bytes()); got != tt.wantCode {
 					t.Errorf("code = %q, want %q", got, tt.wantCode)
 				}
@@ -316,5 +317,5 @@ func testRestoreRateLimit(t *testing.T) {
 	if res.StatusCode != 429 || res.Header.Get("Retry-After") != "1" {
 		t.Fatalf("restore past the burst: %d, Retry-After %q", res.StatusCode, res.Header.Get("Retry-After"))
 	}
-	servertest.SameFiles(t, "a throttled restore", before, e.Snapshot())
+	datadirtest.Same(t, "a throttled restore", before, e.Snapshot())
 }

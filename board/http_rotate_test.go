@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 
 	"tele/board"
+	"tele/board/datadirtest"
 	"tele/server/servertest"
 )
 
@@ -63,7 +64,7 @@ func TestRotateCapability(t *testing.T) {
 			if w.Code != tt.wantStatus || servertest.Code(w.Body.Bytes()) != tt.wantCode {
 				t.Fatalf("%d %s, want %d %s", w.Code, w.Body, tt.wantStatus, tt.wantCode)
 			}
-			servertest.SameFiles(t, tt.name, before, e.Snapshot())
+			datadirtest.Same(t, tt.name, before, e.Snapshot())
 			if tt.wantStatus == 401 && w.Header().Get("WWW-Authenticate") == "" {
 				t.Error("401 without WWW-Authenticate")
 			}
@@ -114,7 +115,7 @@ func testRotateCapabilityRateLimit(t *testing.T) {
 	if w.Code != 429 || servertest.Code(w.Body.Bytes()) != "rate_limited" || w.Header().Get("Retry-After") == "" {
 		t.Fatalf("rotation past the burst: %d %s", w.Code, w.Body)
 	}
-	servertest.SameFiles(t, "a throttled rotation", before, e.Snapshot())
+	datadirtest.Same(t, "a throttled rotation", before, e.Snapshot())
 }
 
 // TestRotateCapabilityEvent: open pages hear of a rotation on the board's stream, as a `capability`

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"tele/board"
+	"tele/board/datadirtest"
 	"tele/server/servertest"
 )
 
@@ -262,7 +263,7 @@ func TestPutBoard(t *testing.T) {
 			}
 			after, _ := e.Store.Get("song")
 			if tt.wantStatus != 200 {
-				servertest.SameFiles(t, tt.name, before, e.Snapshot())
+				datadirtest.Same(t, tt.name, before, e.Snapshot())
 				if after.Revision != beforeBoard.Revision {
 					t.Errorf("revision moved %d → %d", beforeBoard.Revision, after.Revision)
 				}
@@ -345,7 +346,7 @@ func testPutRateLimit(t *testing.T) {
 	if eb.Error.Code != "rate_limited" || eb.Error.RetryAfterMs <= 0 || eb.Error.RetryAfterMs > 1000 {
 		t.Errorf("error = %+v", eb.Error)
 	}
-	servertest.SameFiles(t, "a throttled write", before, e.Snapshot())
+	datadirtest.Same(t, "a throttled write", before, e.Snapshot())
 	// The limit is per board.
 	q, _ := e.Store.Get("quiet")
 	cq, _ := e.Store.Capability("quiet")
@@ -627,7 +628,7 @@ func headerWith(base func() http.Header, kv ...string) func() http.Header {
 // code, and the path when one is wanted.
 func wantRefused(t *testing.T, e *servertest.Env, name string, before map[string]string, w *httptest.ResponseRecorder, code, path string) {
 	t.Helper()
-	servertest.SameFiles(t, name, before, e.Snapshot())
+	datadirtest.Same(t, name, before, e.Snapshot())
 	var eb servertest.ErrorBody
 	json.Unmarshal(w.Body.Bytes(), &eb)
 	if eb.Error.Code != code || (path != "" && eb.Error.Path != path) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tele/board"
+	"tele/board/datadirtest"
 	"tele/server/servertest"
 )
 
@@ -109,7 +110,7 @@ func testCreateRateLimit(t *testing.T) {
 	if got := w.Header().Get("Retry-After"); got != strconv.Itoa(int(board.CreateEvery/time.Second)) {
 		t.Errorf("Retry-After = %q", got)
 	}
-	servertest.SameFiles(t, "a throttled creation", before, e.Snapshot())
+	datadirtest.Same(t, "a throttled creation", before, e.Snapshot())
 	if _, err := e.Store.Get("one-too-many"); err == nil {
 		t.Fatal("the throttled board exists")
 	}

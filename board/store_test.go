@@ -16,6 +16,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"tele/board/datadirtest"
 	"tele/strict"
 )
 
@@ -238,7 +239,7 @@ func TestPutRefusals(t *testing.T) {
 	s := openT(t, dir, Options{OnCommit: func(Board) { commits++ }})
 	b, _, _ := s.Create("a", content("One"), AuthorBrowser)
 	s.Put("a", 1, content("Two"), AuthorBrowser)
-	before := dirState(t, dir)
+	before := datadirtest.Snapshot(t, dir)
 	fi0, _ := os.Stat(revFile(dir, "a", 2))
 	commits = 0
 
@@ -262,7 +263,7 @@ func TestPutRefusals(t *testing.T) {
 	if _, err := s.Put("a", 2, content("x"), Author("claimed")); err == nil {
 		t.Error("an invalid author accepted")
 	}
-	sameState(t, "a refused Put", before, dirState(t, dir))
+	datadirtest.Same(t, "a refused Put", before, datadirtest.Snapshot(t, dir))
 	if fi, _ := os.Stat(revFile(dir, "a", 2)); !os.SameFile(fi, fi0) {
 		t.Fatal("a refused Put replaced the file")
 	}

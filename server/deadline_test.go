@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"tele/board/datadirtest"
 	"tele/server"
 	"tele/server/servertest"
 )
@@ -50,7 +51,7 @@ func TestSlowBodyIsCut(t *testing.T) {
 				if _, err := r.ReadByte(); err != io.EOF {
 					t.Fatalf("the connection stayed open after the cut: %v", err)
 				}
-				servertest.SameFiles(t, "a stalled creation", before, e.Snapshot())
+				datadirtest.Same(t, "a stalled creation", before, e.Snapshot())
 			})
 		})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"tele/board/datadirtest"
 	"tele/server"
 	"tele/server/servertest"
 	"tele/web"
@@ -94,7 +95,7 @@ func TestHostCheck(t *testing.T) {
 				if w.Code != http.StatusMisdirectedRequest || servertest.Code(w.Body.Bytes()) != "misdirected_request" {
 					t.Fatalf("got %d %s, want 421 misdirected_request", w.Code, w.Body)
 				}
-				servertest.SameFiles(t, h.name, before, e.Snapshot())
+				datadirtest.Same(t, h.name, before, e.Snapshot())
 			})
 		}
 	}
@@ -154,7 +155,7 @@ func TestFetchMetadata(t *testing.T) {
 				if got := servertest.Code(w.Body.Bytes()); got != tt.wantCode {
 					t.Errorf("code = %q, want %q", got, tt.wantCode)
 				}
-				servertest.SameFiles(t, tt.name, before, e.Snapshot())
+				datadirtest.Same(t, tt.name, before, e.Snapshot())
 			}
 		})
 	}
@@ -310,7 +311,7 @@ func TestBodies(t *testing.T) {
 				if w.Code != http.StatusBadRequest || servertest.Code(w.Body.Bytes()) != "bad_json" {
 					t.Fatalf("got %d %s, want 400 bad_json", w.Code, w.Body)
 				}
-				servertest.SameFiles(t, b.name, before, e.Snapshot())
+				datadirtest.Same(t, b.name, before, e.Snapshot())
 			})
 		}
 	}

@@ -8,15 +8,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"io/fs"
 	"log/slog"
 	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +20,7 @@ import (
 
 	"tele/assets"
 	"tele/board"
+	"tele/board/datadirtest"
 	"tele/server"
 	"tele/sse"
 	"tele/web"
@@ -289,58 +286,7 @@ func PutHeader(capability, ifMatch string) http.Header {
 // Snapshot returns every file under the data directory (but the lock) with its mode and bytes.
 func (e *Env) Snapshot() map[string]string {
 	e.T.Helper()
-	return Snapshot(e.T, e.Dir)
-}
-
-// Snapshot returns every file under dir (but the lock file, whose content is the owner's pid) as
-// "mode\x00bytes" by relative path.
-func Snapshot(t testing.TB, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == ".lock" {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files[rel] = info.Mode().String() + "\x00" + string(b)
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("snapshot %s: %v", dir, err)
-	}
-	return files
-}
-
-// SameFiles fails the test when two snapshots differ, naming the files.
-func SameFiles(t testing.TB, what string, before, after map[string]string) {
-	t.Helper()
-	if maps.Equal(before, after) {
-		return
-	}
-	var diff []string
-	for k := range before {
-		if after[k] != before[k] {
-			diff = append(diff, k)
-		}
-	}
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			diff = append(diff, k+" (new)")
-		}
-	}
-	sort.Strings(diff)
-	t.Errorf("%s changed the data directory: %v", what, diff)
+	return datadirtest.Snapshot(e.T, e.Dir)
 }
 
 // Live is the stack served by server.Serve on a real 127.0.0.1 listener.
