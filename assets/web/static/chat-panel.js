@@ -24,8 +24,9 @@ import { boardIdFromPath } from './board-path.js';
 import { byId, h, show } from './dom.js';
 import { bindText, extend, translate } from './i18n.js';
 import { read, remove, write } from './storage.js';
-import { Stream } from './stream.js';
 import * as api from './chat-api.js';
+import { ROLES, ViewModel, isView } from './chat-diff.js';
+import { ChatStream } from './chat-stream.js';
 import { STRINGS } from './chat-strings.js';
 import { bindingKey } from './has-chat.js';
 
@@ -34,7 +35,6 @@ const DOCK_KEY = 'tele.chat.dock';
 const COLLAPSED_KEY = 'tele.chat.collapsed';
 const MAX_TEXT_UNITS = 8000;
 const STICK_SLACK = 24; // px from the end of the log that still count as "at the bottom"
-const ROLES = ['user', 'assistant', 'tool', 'notice'];
 const TOOL_STATUSES = ['calling', 'completed', 'failed'];
 const ITEM_NOTICES = ['context-compacted', 'model-failed', 'reply-aborted'];
 const VIEW_NOTICES = ['input-submitted', 'input-unobserved', 'submission-uncertain', 'stop-requested', 'input-observed', 'settled-unobserved', 'run-ended'];
@@ -82,6 +82,7 @@ class ChatPanel {
     this.binding = null;
     this.stream = null;
     this.view = null;
+    this.model = new ViewModel(); // the view rebuilt from the stream's change messages
     this.conn = 'off'; // off | pairing | connecting | live | offline
     this.offlineSeconds = 0;
     this.sending = false;
@@ -204,7 +205,8 @@ class ChatPanel {
     this.aside.dataset.paired = 'true';
     this.showPanel();
     this.stream?.close();
-    this.stream = new Stream(api.eventsURL(binding), { snapshot: (v) => this.apply(v) }, (state, info) => {
+    // The stream is read in a worker: the page gets what changed between snapshots (chat-stream.js).
+    this.stream = new ChatStream(api.eventsURL(binding), (msg) => this.applyChange(msg), (state, info) => {
       this.offlineSeconds = info?.seconds || 0;
       this.setConn(state);
       if (state === 'offline') this.checkBinding();
@@ -265,18 +267,26 @@ class ChatPanel {
 
   // ---- the view ----
 
-  apply(view) {
-    if (!view || typeof view !== 'object' || !Array.isArray(view.items)) return;
+  // apply shows a whole view (the status route's); changed, when given, holds the ids of the only
+  // items that may differ from what the rows show.
+  apply(view, changed = null) {
+    if (!isView(view)) return;
     const before = this.view;
     this.view = view;
     if (before && before.idleVersion !== view.idleVersion && this.error && this.error[0] !== 'chat.err.uncertain') {
       this.error = null;
     }
-    this.renderItems(view.items);
+    this.renderItems(view.items, changed);
     this.render();
   }
 
-  renderItems(items) {
+  // applyChange shows a change message of the stream (chat-diff.js).
+  applyChange(msg) {
+    const { view, changed } = this.model.apply(msg);
+    this.apply(view, changed);
+  }
+
+  renderItems(items, changed) {
     const prevLast = this.list.lastElementChild;
     const prevLastLen = prevLast ? prevLast.textContent.length : 0;
     const prevCount = this.rows.size;
@@ -293,8 +303,8 @@ class ChatPanel {
       if (!row) {
         row = createRow(it.role);
         this.rows.set(it.id, row);
-      }
-      updateRow(row, it);
+        updateRow(row, it);
+      } else if (!changed || changed.has(it.id)) updateRow(row, it);
       if (row === cursor) cursor = cursor.nextElementSibling;
       else this.list.insertBefore(row, cursor);
     }
@@ -332,8 +342,8 @@ class ChatPanel {
     const a = this.aside;
     const v = this.view;
     const paired = a.dataset.paired === 'true';
-    a.dataset.conn = this.conn;
-    a.dataset.status = v && STATUSES.includes(v.status) ? v.status : '';
+    setData(a, 'conn', this.conn);
+    setData(a, 'status', v && STATUSES.includes(v.status) ? v.status : '');
     // While a reply streams in, the log is busy: screen readers read the reply once it is complete
     // instead of every fragment.
     const busy = String(this.conn === 'live' && Boolean(v) && ['running', 'stopping'].includes(v.status));
@@ -347,7 +357,7 @@ class ChatPanel {
     show(this.form, paired);
     const hasLog = paired || this.rows.size > 0;
     show(byId('chat-logwrap'), hasLog);
-    a.dataset.log = String(hasLog);
+    setData(a, 'log', String(hasLog));
     show(byId('chat-trunc'), Boolean(v?.truncated));
     show(byId('chat-empty'), paired && Boolean(v) && this.rows.size === 0 && !v.truncated);
 
@@ -367,7 +377,7 @@ class ChatPanel {
     const notice = byId('chat-state-notice');
     if (code) setText(notice, `chat.notice.${code}`);
     show(notice, Boolean(code));
-    a.dataset.notice = code || '';
+    setData(a, 'notice', code || '');
 
     const error = byId('chat-error');
     if (this.error && paired) setText(error, ...this.error);
@@ -386,9 +396,9 @@ class ChatPanel {
   updateControls() {
     const v = this.view;
     const ready = this.canSend();
-    this.sendBtn.disabled = !ready || this.input.value.trim() === '';
-    this.stopBtn.disabled = !(this.conn === 'live' && v && v.runId && v.status !== 'stopping' && !this.stopping);
-    this.aside.dataset.canSend = String(ready);
+    setDisabled(this.sendBtn, !ready || this.input.value.trim() === '');
+    setDisabled(this.stopBtn, !(this.conn === 'live' && v && v.runId && v.status !== 'stopping' && !this.stopping));
+    setData(this.aside, 'canSend', String(ready));
   }
 
   // ---- commands ----
@@ -512,6 +522,17 @@ class ChatPanel {
   }
 }
 
+// setData and setDisabled write only what differs: render runs on every snapshot of a streaming reply,
+// and writing an attribute, even the same value, makes the browser check the styles that depend on it
+// in the next frame.
+function setData(el, name, value) {
+  if (el.dataset[name] !== value) el.dataset[name] = value;
+}
+
+function setDisabled(el, disabled) {
+  if (el.disabled !== disabled) el.disabled = disabled;
+}
+
 // setText binds el to a translation only when the key or its parameters change: rewriting the same
 // words into a live region would have screen readers announce them again on every snapshot.
 function setText(el, key, params) {
@@ -552,7 +573,7 @@ function updateRow(li, it) {
       if (old && text.startsWith(old)) node.appendData(text.slice(old.length));
       else node.data = text;
     }
-    li.hidden = text === '';
+    show(li, text !== '');
     return;
   }
   if (it.role === 'tool') {
@@ -560,13 +581,13 @@ function updateRow(li, it) {
     const n = typeof it.name === 'string' ? it.name : '';
     if (name.textContent !== n) name.textContent = n;
     const status = TOOL_STATUSES.includes(it.status) ? it.status : 'calling';
-    li.dataset.status = status;
+    setData(li, 'status', status);
     const el = li.querySelector('.chat-tool-status');
     setText(el, `chat.tool.${status}`);
     return;
   }
   const code = typeof it.code === 'string' ? it.code : '';
-  li.dataset.code = code;
+  setData(li, 'code', code);
   const el = li.querySelector('.chat-notice-text');
   if (ITEM_NOTICES.includes(code)) {
     setText(el, `chat.item.${code}`);

@@ -31,6 +31,7 @@ export function setValue(el, value) {
   if (el.value !== v) el.value = v;
 }
 
+// show writes the hidden attribute only when it changes: writing it, even unchanged, restyles el.
 export function show(el, visible) {
-  el.hidden = !visible;
+  if (el.hidden !== !visible) el.hidden = !visible;
 }

@@ -10,12 +10,16 @@
 // end of the stream is handled the same way: backoff, then a new connection.
 //
 // onState(state, info): 'connecting' | 'live' | 'offline' ({seconds} until the next attempt).
+//
+// A Stream runs on the page or in a worker (the chat's, chat-stream-worker.js, which has no document
+// and no window): watch is the page watcher that wakes it and drops it (watchPage by default); a worker
+// passes null, and the page forwards watchPage's calls to it (chat-stream.js).
 
 const MIN_DELAY = 1000;
 const MAX_DELAY = 30000;
 
 export class Stream {
-  constructor(url, events, onState) {
+  constructor(url, events, onState, watch = watchPage) {
     this.url = url;
     this.events = events; // {name: handler(data)}
     this.onState = onState;
@@ -23,19 +27,19 @@ export class Stream {
     this.timer = null;
     this.failures = 0;
     this.closed = false;
-    this.onVisible = () => {
-      if (document.visibilityState === 'visible' && !this.abort) this.connect();
-    };
-    this.onOnline = () => {
-      if (!this.abort) this.connect();
-    };
-    // Offline, an open connection may hang without failing: end it, so the page says it is offline
-    // and resyncs (or learns its board was deleted) when the browser is back online.
-    this.onOffline = () => this.abort?.abort();
-    document.addEventListener('visibilitychange', this.onVisible);
-    window.addEventListener('online', this.onOnline);
-    window.addEventListener('offline', this.onOffline);
+    this.unwatch = watch ? watch(this) : () => {};
     this.connect();
+  }
+
+  // wake connects at once unless a connection is open: the tab became visible, the browser is online.
+  wake() {
+    if (!this.abort) this.connect();
+  }
+
+  // drop ends the open connection: offline, it may hang without failing. The backoff follows, so the
+  // page says it is offline and resyncs (or learns its board was deleted) once the browser is back.
+  drop() {
+    this.abort?.abort();
   }
 
   connect() {
@@ -106,10 +110,26 @@ export class Stream {
     clearTimeout(this.timer);
     this.abort?.abort();
     this.abort = null;
-    document.removeEventListener('visibilitychange', this.onVisible);
-    window.removeEventListener('online', this.onOnline);
-    window.removeEventListener('offline', this.onOffline);
+    this.unwatch();
   }
+}
+
+// watchPage calls target.wake() when the tab becomes visible again or the browser goes back online,
+// and target.drop() when it goes offline; it returns the function that stops watching.
+export function watchPage(target) {
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') target.wake();
+  };
+  const onOnline = () => target.wake();
+  const onOffline = () => target.drop();
+  document.addEventListener('visibilitychange', onVisible);
+  window.addEventListener('online', onOnline);
+  window.addEventListener('offline', onOffline);
+  return () => {
+    document.removeEventListener('visibilitychange', onVisible);
+    window.removeEventListener('online', onOnline);
+    window.removeEventListener('offline', onOffline);
+  };
 }
 
 // EventParser reads text/event-stream text as it arrives (in chunks cut anywhere) and calls
