@@ -32,10 +32,12 @@ import (
 const renderedMark = "tele:bars-rendered"
 
 // benchProbe runs before any script of every document: it records long tasks, the first frame painted
-// after the rendered mark, and for each `board` event of the board's stream and `snapshot` event of the
-// chat's its receipt (parsed), the end of the page's handler and the first frame painted after it. "Painted" is the moment after the next
-// animation frame's rendering work: a message posted from a requestAnimationFrame callback runs after
-// that frame's style, layout and paint.
+// after the rendered mark, and for each `board` event of the board's stream and each snapshot of the
+// chat's its receipt on the main thread (the board's event parsed; the chat worker's change message
+// received), the end of the page's handler and the first frame painted after it. "Painted" is the moment
+// after the next animation frame's rendering work: a message posted from a requestAnimationFrame
+// callback runs after that frame's style, layout and paint. Times are performance.now(); epoch adds
+// performance.timeOrigin, for comparing with the test's clock.
 const benchProbe = `(() => {
   const b = { longtasks: [], rendered: 0, updates: [], waiters: [] };
   // painted(n) settles once more than n events were received and the newest was painted: one awaited
@@ -60,27 +62,48 @@ const benchProbe = `(() => {
     if (name === '` + renderedMark + `' && !b.rendered) afterFrame((t) => { b.rendered = t; });
     return m;
   };
-  // Stream events are seen where the page's stream reader (stream.js; bare.js on the chat benchmark's
-  // floor page) parses them: a board or a chat view parsed there is an event received; the end of the
-  // synchronous dispatch that follows (a microtask queued now runs after it) is the end of the page's
-  // handler.
+  b.epoch = (t) => performance.timeOrigin + t;
+  const track = (type, received) => {
+    const u = { type, received, handled: 0, painted: 0 };
+    b.updates.push(u);
+    afterFrame((t) => {
+      u.painted = t;
+      const count = b.updates.length;
+      b.waiters = b.waiters.filter((w) => (count > w.n ? (w.resolve(), false) : true));
+    });
+    return u;
+  };
+  // Stream events read on the main thread are seen where the page's stream reader (stream.js; bare.js
+  // on the chat benchmark's floor page) parses them: a board or a chat view parsed there is an event
+  // received; the end of the synchronous dispatch that follows (a microtask queued now runs after it)
+  // is the end of the page's handler.
   const parse = JSON.parse;
   JSON.parse = function (text, reviver) {
     const received = performance.now();
     const v = parse(text, reviver);
     const type = v && typeof v === 'object' ? (Array.isArray(v.items) ? 'snapshot' : typeof v.revision === 'number' && v.content ? 'board' : '') : '';
     if (type && /\/(stream|bare)\.js/.test(new Error().stack || '')) {
-      const u = { type, received, handled: 0, painted: 0 };
-      b.updates.push(u);
-      b.lastData = text;
+      const u = track(type, received);
       queueMicrotask(() => { u.handled = performance.now(); });
-      afterFrame((t) => {
-        u.painted = t;
-        const count = b.updates.length;
-        b.waiters = b.waiters.filter((w) => (count > w.n ? (w.resolve(), false) : true));
-      });
     }
     return v;
+  };
+  // The chat panel reads its stream in a worker (chat-stream.js) and gets a change message per snapshot:
+  // its receipt on the main thread is the snapshot received, the return of the page's listener the end
+  // of its handler.
+  const W = window.Worker;
+  window.Worker = class extends W {
+    addEventListener(type, fn, options) {
+      if (type !== 'message' || typeof fn !== 'function') return super.addEventListener(type, fn, options);
+      return super.addEventListener(type, function (ev) {
+        const u = ev.data && ev.data.type === 'view' ? track('snapshot', performance.now()) : null;
+        try {
+          return fn.call(this, ev);
+        } finally {
+          if (u) u.handled = performance.now();
+        }
+      }, options);
+    }
   };
   b.frameInterval = () => new Promise((resolve) => {
     const ts = [];
