@@ -85,9 +85,13 @@ class BoardPage {
     else bindText(byId('board-status'), 'board.loadFailed');
     const events = { board: (b) => this.adopt(b), capability: (c) => this.capabilityReplaced(c), deleted: (d) => this.manage.deleted(d) };
     this.stream = new Stream(api.boardEventsURL(this.id), events, (s, info) => this.connectionState(s, info));
+    await this.built; // the page is ready once every bar of its first board is drawn
   }
 
   setup() {
+    // Printing lays out every bar: a first build still in progress draws the rest first (before the
+    // stage's own beforeprint, which fits the chords of every bar).
+    window.addEventListener('beforeprint', () => this.view.complete());
     this.stage = new Stage();
     this.viewControls = new ViewControls(this.id, {
       editable: this.editable,
@@ -111,6 +115,7 @@ class BoardPage {
     for (const el of document.querySelectorAll('.view-only')) show(el, !this.editable);
     this.viewControls.setEditable(this.editable);
     const grid = byId('grid');
+    this.view?.stop();
     grid.replaceChildren();
     this.view = new BoardView(grid, {
       editable: this.editable,
@@ -208,7 +213,9 @@ class BoardPage {
 
   // ---- rendering ----
 
-  render() {
+  // render shows the draft; first (the first board of the page) draws a large grid over several tasks,
+  // this.built settling once every bar is drawn.
+  render(first = false) {
     const c = this.draft;
     setTitle('title.board', { title: c.title });
     if (this.editable) {
@@ -232,8 +239,13 @@ class BoardPage {
     if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
     show(desc, Boolean(c.description));
     // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is.
-    this.view.render(this.viewControls.compute(c).shown);
-    this.stage.render(c, this.view.changed);
+    const shown = this.viewControls.compute(c).shown;
+    if (first) {
+      this.built = this.view.build(shown, (bars) => this.stage.render(c, bars));
+    } else {
+      this.view.render(shown);
+      this.stage.render(c, this.view.changed);
+    }
     paintPlayedLength(byId('played-length'), c);
   }
 
@@ -282,9 +294,9 @@ class BoardPage {
       show(byId('rebased'), true);
     }
     if (first) this.showBody();
-    this.render();
-    // Every bar of the first board is in the document: the mark the browser benchmarks time the load by.
-    if (first) performance.mark('tele:bars-rendered');
+    this.render(first);
+    // Once every bar of the first board is in the document: the mark the browser benchmarks time the load by.
+    if (first) this.built.then(() => performance.mark('tele:bars-rendered'));
     this.updateDirty();
   }
 
@@ -351,7 +363,10 @@ class BoardPage {
   setupFastEntry() {
     const grid = byId('grid');
     new FastEntry(grid, {
-      buttons: () => [...grid.querySelectorAll('.bar-btn')],
+      buttons: () => {
+        this.view.complete();
+        return [...grid.querySelectorAll('.bar-btn')];
+      },
       locate: (btn) => {
         const m = /^sections\[(\d+)\]\.bars\[(\d+)\]$/.exec(btn.closest('li.bar')?.dataset.path || '');
         return { s: Number(m?.[1]), b: Number(m?.[2]) };

@@ -12,6 +12,7 @@ import { sectionName } from './content.js';
 import { barForm, SIMILE } from './form.js';
 import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
+import { StepBuild, barCount, buildSteps, contentUpTo } from './grid-build.js';
 
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), role(s, value), moveSection(s, delta),
@@ -32,9 +33,52 @@ export class BoardView {
     }
   }
 
+  // build draws content into the empty grid, a large board over several tasks (grid-build.js), the
+  // grid aria-busy meanwhile; drawn(bars) gets the bars (li) each step drew. It returns a promise that
+  // settles when the build is over: every bar drawn, by the build or by a render or a lookup (barButton,
+  // sectionControl, complete()) that came first, or the build stopped (stop(), the view given up).
+  build(content, drawn) {
+    const steps = buildSteps(barCount(content));
+    if (this.sections.length || steps.length === 1) {
+      this.render(content);
+      drawn(this.changed);
+      return Promise.resolve();
+    }
+    const run = new StepBuild(steps, {
+      draw: (n) => {
+        this.draw(contentUpTo(content, n));
+        drawn(this.changed);
+      },
+      end: () => {
+        if (this.building === run) this.building = null;
+        this.root.removeAttribute('aria-busy');
+      },
+    });
+    this.building = run;
+    this.root.setAttribute('aria-busy', 'true');
+    run.start();
+    return run.done;
+  }
+
+  // complete draws the rest of a build in progress now.
+  complete() {
+    this.building?.finish();
+  }
+
+  // stop ends a build in progress where it is (the view is given up, or a render draws every bar).
+  stop() {
+    this.building?.stop();
+  }
+
   // render patches the grid to show content; afterwards this.changed lists the bars (li) it drew anew
-  // or patched, for what depends on their layout (chord fitting) to redo only those.
+  // or patched, for what depends on their layout (chord fitting) to redo only those. A build in
+  // progress ends: this draws every bar.
   render(content) {
+    this.stop();
+    this.draw(content);
+  }
+
+  draw(content) {
     const secs = content.sections || [];
     let barNo = 0;
     this.changed = [];
@@ -196,10 +240,12 @@ export class BoardView {
 
   // Element lookups for focus and validation errors.
   barButton(s, b) {
+    this.complete();
     return this.sections[s]?.bars[b]?.target || null;
   }
 
   sectionControl(s, kind) {
+    this.complete();
     const sec = this.sections[s];
     return sec ? { input: sec.input, up: sec.up, down: sec.down, duplicate: sec.dup, remove: sec.remove, addBar: sec.addBar }[kind] : null;
   }
