@@ -7,89 +7,10 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
-
-	"tele/board/datadirtest"
 )
 
-// Commits under failure and contention: a failed step changes nothing, writers race, Close waits.
-
-// TestCommitFailures injects a failure at each step of a commit: nothing changes on disk or in memory,
-// nothing is published, and no temporary file is left. A revision is committed with write, sync, link
-// and syncdir; a capability file (the first half of a creation) with write, sync, rename and syncdir.
-func TestCommitFailures(t *testing.T) {
-	for _, step := range []string{"write", "sync", "rename", "link", "syncdir"} {
-		t.Run(step, func(t *testing.T) {
-			dir := t.TempDir()
-			var commits int
-			s := openT(t, dir, Options{OnCommit: func(Board) { commits++ }})
-			s.Create("a", content("One"), AuthorBrowser)
-			boom := errors.New("injected " + step)
-			// failAt makes the nth occurrence of step fail, and reports whether it did.
-			failAt := func(n int) *bool {
-				seen, failed := 0, false
-				s.hook = func(name string) error {
-					if name == step {
-						if seen++; seen == n {
-							failed = true
-							return boom
-						}
-					}
-					return nil
-				}
-				return &failed
-			}
-			before := datadirtest.Snapshot(t, dir)
-			commits = 0
-			failed := failAt(1)
-			_, err := s.Put("a", 1, content("Two"), AuthorBrowser)
-			s.hook = nil
-			if *failed != (step != "rename") || (*failed && !errors.Is(err, boom)) || (!*failed && err != nil) {
-				t.Fatalf("Put = %v (injected: %v)", err, *failed)
-			}
-			if *failed {
-				datadirtest.Same(t, "a failed Put", before, datadirtest.Snapshot(t, dir))
-				if got, _ := s.Get("a"); got.Revision != 1 || got.Content.Title != "One" {
-					t.Fatalf("memory changed: %+v", got)
-				}
-				if commits != 0 {
-					t.Fatal("a failed Put published")
-				}
-				if rows, _, _ := listRevs(s, "a", 0, 10); len(rows) != 1 {
-					t.Fatalf("history after a failed Put: %v", rows)
-				}
-				// The store keeps working.
-				if b, err := s.Put("a", 1, content("Two"), AuthorBrowser); err != nil || b.Revision != 2 {
-					t.Fatalf("Put after the failure = %+v, %v", b, err)
-				}
-			}
-			// A creation fails at its capability (first occurrence) or at its first revision (second, or
-			// the first link) and leaves nothing behind.
-			for n, id := range []string{"b", "c"} {
-				before := datadirtest.Snapshot(t, dir)
-				failed := failAt(n + 1)
-				_, _, err := s.Create(id, content("B"), AuthorBrowser)
-				s.hook = nil
-				if !*failed {
-					if err != nil {
-						t.Fatalf("Create %s = %v", id, err)
-					}
-					continue
-				}
-				if !errors.Is(err, boom) {
-					t.Fatalf("Create %s = %v", id, err)
-				}
-				datadirtest.Same(t, "a failed Create", before, datadirtest.Snapshot(t, dir))
-				if _, err := s.Get(id); !errors.Is(err, ErrNotFound) {
-					t.Fatal("a failed Create made a board")
-				}
-			}
-			if tf := tempFiles(t, dir); len(tf) != 0 {
-				t.Fatalf("temporary files left: %v", tf)
-			}
-		})
-	}
-}
+// Commits under contention: writers of one board race, writers of several boards run together.
+// Commits whose system calls fail are in faults_linux_test.go.
 
 // TestRacingWriters: N writers holding the same revision; exactly one wins, the others get a conflict
 // naming the winner's revision, and the file on disk is the winner's board.
@@ -186,44 +107,4 @@ func TestConcurrentBoards(t *testing.T) {
 		})
 	}
 	wg.Wait()
-}
-
-// TestCloseWaitsForCommits: Close returns only after an in-flight commit has finished, and the commit
-// is acknowledged.
-func TestCloseWaitsForCommits(t *testing.T) {
-	dir := t.TempDir()
-	s, _ := Open(dir, Options{Logger: quiet})
-	s.Create("a", content("A"), AuthorBrowser)
-	inSync, release := make(chan struct{}), make(chan struct{})
-	s.hook = func(step string) error {
-		if step == "sync" {
-			close(inSync)
-			<-release
-		}
-		return nil
-	}
-	putDone := make(chan error, 1)
-	go func() {
-		_, err := s.Put("a", 1, content("B"), AuthorBrowser)
-		putDone <- err
-	}()
-	<-inSync
-	closed := make(chan error, 1)
-	go func() { closed <- s.Close() }()
-	select {
-	case <-closed:
-		t.Fatal("Close returned during a commit")
-	case <-time.After(50 * time.Millisecond):
-	}
-	close(release)
-	if err := <-putDone; err != nil {
-		t.Fatal(err)
-	}
-	if err := <-closed; err != nil {
-		t.Fatal(err)
-	}
-	s2 := openT(t, dir, Options{})
-	if b, _ := s2.Get("a"); b.Revision != 2 {
-		t.Fatalf("revision %d after reopen", b.Revision)
-	}
 }

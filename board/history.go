@@ -41,13 +41,7 @@ func (s *Store) commitRevision(dir string, b Board) (err error) {
 			}
 		}
 	}()
-	if err := s.step("write"); err != nil {
-		return err
-	}
 	if _, err := f.Write(boardFileBytes(b.JSON())); err != nil {
-		return err
-	}
-	if err := s.step("sync"); err != nil {
 		return err
 	}
 	if err := f.Sync(); err != nil {
@@ -57,22 +51,15 @@ func (s *Store) commitRevision(dir string, b Board) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := s.step("link"); err != nil {
-		return err
-	}
 	target := filepath.Join(dir, name)
 	if err := os.Link(tmp, target); err != nil {
 		return err
 	}
-	err, tmp = os.Remove(tmp), ""
-	if err != nil {
-		s.log.Warn("board: cannot remove a temporary file", "path", tmp, "err", unwrapPath(err))
+	if rmErr := os.Remove(tmp); rmErr != nil {
+		s.log.Warn("board: cannot remove a temporary file", "path", tmp, "err", unwrapPath(rmErr))
 	}
-	err = s.step("syncdir")
-	if err == nil {
-		err = syncDir(dir)
-	}
-	if err != nil {
+	tmp = "" // the deferred clean-up must not remove it again
+	if err := syncDir(dir); err != nil {
 		// The revision is in place but not known to be durable: take it back, so that memory and disk
 		// agree on the revision the caller was told is current.
 		if rmErr := os.Remove(target); rmErr != nil {

@@ -132,9 +132,6 @@ type Store struct {
 	createMu sync.Mutex // serialises creations (rare): the id check and both files
 	mu       sync.RWMutex
 	boards   map[string]*entry
-
-	// Test seam, set before use: a hook that can fail each step of a file commit.
-	hook func(step string) error
 }
 
 // entry is one board in memory.
@@ -475,13 +472,6 @@ type afterRenameError struct{ err error }
 func (e *afterRenameError) Error() string { return e.err.Error() }
 func (e *afterRenameError) Unwrap() error { return e.err }
 
-func (s *Store) step(name string) error {
-	if s.hook != nil {
-		return s.hook(name)
-	}
-	return nil
-}
-
 // commitFile replaces dir/name with data durably: a temporary file in dir (mode 0600), write, fsync,
 // close, rename over the target, fsync dir. Before the rename any failure removes the temporary file and
 // leaves the target as it was; a failure of the directory fsync is an *afterRenameError.
@@ -503,13 +493,7 @@ func (s *Store) commitFile(dir, name string, data []byte) (err error) {
 			s.log.Warn("board: cannot remove a temporary file", "path", tmp, "err", unwrapPath(rmErr))
 		}
 	}()
-	if err := s.step("write"); err != nil {
-		return err
-	}
 	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := s.step("sync"); err != nil {
 		return err
 	}
 	if err := f.Sync(); err != nil {
@@ -519,16 +503,10 @@ func (s *Store) commitFile(dir, name string, data []byte) (err error) {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := s.step("rename"); err != nil {
-		return err
-	}
 	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		return err
 	}
 	renamed = true
-	if err := s.step("syncdir"); err != nil {
-		return &afterRenameError{err}
-	}
 	if err := syncDir(dir); err != nil {
 		return &afterRenameError{err}
 	}
