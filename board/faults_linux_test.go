@@ -4,6 +4,7 @@ package board
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -47,8 +48,9 @@ func underStrace(t *testing.T, inject []string, setup func(t *testing.T, dir str
 	if err != nil {
 		msg := "SKIPPED: strace not found; the commit failure tests need it to make system calls fail (apt-get install strace)"
 		if os.Getenv("TELE_E2E_REQUIRED") == "1" {
-			t.Fatal(msg)
+			t.Fatal(msg + "; TELE_E2E_REQUIRED=1 makes this a failure")
 		}
+		fmt.Fprintln(os.Stderr, "!!! "+msg)
 		t.Skip(msg)
 	}
 	exe, err := os.Executable()
