@@ -221,7 +221,9 @@ func TestRotateFailures(t *testing.T) {
 
 // TestCloseWaitsForCommits: Close called during a commit returns only after the commit is done, and
 // the commit is acknowledged. strace signals the child when the commit has synced its revision file,
-// then holds the commit's link(2) for a second: Close is called inside that second.
+// then holds the commit's link(2) for a second: Close is called inside that second, and a Close that did
+// not wait would return in it. The commit's end is marked by OnCommit, which runs inside the commit:
+// Put itself returns only after it has let Close go, so Close may finish first.
 func TestCloseWaitsForCommits(t *testing.T) {
 	inject := []string{"fsync:signal=SIGUSR1:when=1", "linkat:delay_enter=1s:when=1"}
 	underStrace(t, inject, withBoardA, func(t *testing.T, dir string) {
