@@ -12,7 +12,7 @@ import { sectionName } from './content.js';
 import { barForm, SIMILE } from './form.js';
 import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
-import { StepBuild, barCount, buildSteps, contentUpTo } from './grid-build.js';
+import { StepBuild, barCount, buildSteps, contentUpTo, stepWait } from './grid-build.js';
 
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), role(s, value), moveSection(s, delta),
@@ -53,6 +53,7 @@ export class BoardView {
         if (this.building === run) this.building = null;
         this.root.removeAttribute('aria-busy');
       },
+      next: stepWait(this.root),
     });
     this.building = run;
     this.root.setAttribute('aria-busy', 'true');
