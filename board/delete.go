@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"tele/atomicfile"
 )
 
 // Deleting a board removes its directory (every kept revision) and its capability. The directory is
@@ -50,7 +52,7 @@ func (s *Store) Delete(id string, expectedRevision int64) error {
 	if err := os.Rename(e.dir, tomb); err != nil {
 		return fmt.Errorf("cannot delete board %q: %v", id, unwrapPath(err))
 	}
-	if err := syncDir(s.boardsDir); err != nil {
+	if err := atomicfile.SyncDir(s.boardsDir); err != nil {
 		// The rename may not be durable: put the directory back, so that memory and disk agree that the
 		// board is still there.
 		if rbErr := os.Rename(tomb, e.dir); rbErr != nil {
@@ -66,7 +68,7 @@ func (s *Store) Delete(id string, expectedRevision int64) error {
 	// The board is gone; what is left is clean-up that the next Open finishes if it stops half way.
 	if err := os.Remove(filepath.Join(s.capsDir, id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		s.log.Warn("board: cannot remove a deleted board's capability file", "board", id, "err", unwrapPath(err))
-	} else if err := syncDir(s.capsDir); err != nil {
+	} else if err := atomicfile.SyncDir(s.capsDir); err != nil {
 		s.log.Warn("board: cannot sync a directory", "path", s.capsDir, "err", err)
 	}
 	s.removeTombstone(tomb)

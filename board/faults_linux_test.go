@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"testing"
 
+	"tele/atomicfile"
 	"tele/board/datadirtest"
 )
 
@@ -109,7 +110,7 @@ func wantFailedAt(t *testing.T, dir string, err error, at string) {
 		op, path = le.Op, le.New
 	}
 	rel, _ := filepath.Rel(dir, path)
-	if isTemp(filepath.Base(rel)) {
+	if atomicfile.IsTemp(filepath.Base(rel)) {
 		rel = filepath.Join(filepath.Dir(rel), "<tmp>")
 	}
 	if got := op + " " + rel; got != at || !errors.Is(err, syscall.EIO) {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"tele/atomicfile"
 )
 
 // What the store tests share: a store in a temporary directory, contents, and looks at the files.
@@ -44,7 +46,7 @@ func tempFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && isTemp(d.Name()) {
+		if err == nil && atomicfile.IsTemp(d.Name()) {
 			out = append(out, path)
 		}
 		return nil

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"tele/atomicfile"
 )
 
 // history is what the store knows of a board's kept revisions, oldest..current. Its rows (for listing)
@@ -18,59 +20,22 @@ type history struct {
 	rows   []Revision // rows[i] is revision oldest+i; nil until loaded
 }
 
-// commitRevision makes revision b durable in dir as its own file, in one round of fsyncs: a temporary
-// file in dir (mode 0600), write, fsync, close; a hard link to the revision's name, which fails if that
-// name exists (revision files are created exclusively, never replaced); the temporary name removed;
-// fsync dir. A reader never sees a partial revision file. Before the link any failure removes the
-// temporary file and leaves dir as it was; a failure of the directory fsync removes the revision
-// again and is reported.
-func (s *Store) commitRevision(dir string, b Board) (err error) {
-	name := revisionName(b.Revision)
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if f != nil {
-			f.Close()
-		}
-		if tmp != "" {
-			if rmErr := os.Remove(tmp); rmErr != nil {
-				s.log.Warn("board: cannot remove a temporary file", "path", tmp, "err", unwrapPath(rmErr))
-			}
-		}
-	}()
-	if _, err := f.Write(boardFileBytes(b.JSON())); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	err, f = f.Close(), nil
-	if err != nil {
-		return err
-	}
-	target := filepath.Join(dir, name)
-	if err := os.Link(tmp, target); err != nil {
-		return err
-	}
-	if rmErr := os.Remove(tmp); rmErr != nil {
-		s.log.Warn("board: cannot remove a temporary file", "path", tmp, "err", unwrapPath(rmErr))
-	}
-	tmp = "" // the deferred clean-up must not remove it again
-	if err := syncDir(dir); err != nil {
-		// The revision is in place but not known to be durable: take it back, so that memory and disk
-		// agree on the revision the caller was told is current.
+// commitRevision makes revision b durable in dir as its own file (atomicfile.Create: revision files
+// are created exclusively, never replaced), so a reader never sees a partial revision. A failure leaves
+// dir as it was: when only the directory's sync failed, the revision is taken back, so that memory and
+// disk agree on the revision the caller is told is current.
+func (s *Store) commitRevision(dir string, b Board) error {
+	target := filepath.Join(dir, revisionName(b.Revision))
+	err := atomicfile.Create(target, boardFileBytes(b.JSON()), 0o600)
+	if errors.As(err, new(*atomicfile.NotDurableError)) {
 		if rmErr := os.Remove(target); rmErr != nil {
 			s.log.Error("board: a failed write could not be taken back; the board's directory may hold the unacknowledged revision",
 				"path", target, "err", unwrapPath(rmErr))
-		} else if syncErr := syncDir(dir); syncErr != nil {
+		} else if syncErr := atomicfile.SyncDir(dir); syncErr != nil {
 			s.log.Warn("board: cannot sync a directory", "path", dir, "err", syncErr)
 		}
-		return err
 	}
-	return nil
+	return err
 }
 
 // makeBoardDir creates a board's directory (mode 0700) durably.
@@ -78,7 +43,7 @@ func (s *Store) makeBoardDir(dir string) error {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	return syncDir(filepath.Dir(dir))
+	return atomicfile.SyncDir(filepath.Dir(dir))
 }
 
 // commit makes b, the next revision of board e, durable and current, prunes the history to the newest

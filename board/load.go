@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"tele/atomicfile"
 	"tele/strict"
 )
 
@@ -44,7 +45,7 @@ func (s *Store) load() error {
 		path := filepath.Join(s.boardsDir, name)
 		id, isJSON := strings.CutSuffix(name, ".json")
 		switch {
-		case isTemp(name):
+		case atomicfile.IsTemp(name):
 			s.removeStray(path)
 		case isTombstone(name):
 			s.removeTombstone(path) // a deletion interrupted after the board was gone
@@ -75,7 +76,7 @@ func (s *Store) load() error {
 		name := de.Name()
 		path := filepath.Join(s.capsDir, name)
 		switch e := s.boards[name]; {
-		case isTemp(name):
+		case atomicfile.IsTemp(name):
 			s.removeStray(path)
 		case !de.Type().IsRegular() || !ValidID(name):
 			s.log.Warn("board: ignoring an unexpected entry in the capabilities directory", "path", path)
@@ -95,7 +96,7 @@ func (s *Store) load() error {
 			continue
 		}
 		c := newCapability()
-		if err := s.commitFile(s.capsDir, id, []byte(c)); err != nil {
+		if err := atomicfile.Replace(filepath.Join(s.capsDir, id), []byte(c), 0o600); err != nil {
 			return fmt.Errorf("board %q has no capability file and a new one cannot be written: %v", id, err)
 		}
 		e.setKey(c)
@@ -178,7 +179,7 @@ func (s *Store) migrate(id string) error {
 	if err := os.Remove(old); err != nil {
 		return fmt.Errorf("board %q was moved to %s but its old file cannot be removed: %v", id, e.dir, unwrapPath(err))
 	}
-	if err := syncDir(s.boardsDir); err != nil {
+	if err := atomicfile.SyncDir(s.boardsDir); err != nil {
 		return fmt.Errorf("cannot sync %s: %v", s.boardsDir, err)
 	}
 	s.log.Info("board: moved a board to the layout that keeps its history", "board", id, "revision", b.Revision)

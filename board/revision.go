@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"tele/atomicfile"
 )
 
 // This file is a board's history on disk: every committed revision is its own immutable file,
@@ -139,7 +141,7 @@ func scanRevisionDir(dir string) (revisionDir, error) {
 		name := de.Name()
 		rev, ok := parseRevisionName(name)
 		switch {
-		case isTemp(name):
+		case atomicfile.IsTemp(name):
 			rd.temps = append(rd.temps, name)
 		case ok && de.Type().IsRegular():
 			revs[rev] = true

@@ -3,6 +3,9 @@ package board
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+
+	"tele/atomicfile"
 )
 
 // key is the board's current capability. Never log it.
@@ -37,11 +40,12 @@ func (s *Store) Rotate(id string) (string, error) {
 	}
 	old := e.key()
 	c := newCapability()
-	if err := s.commitFile(s.capsDir, id, []byte(c)); err != nil {
-		if errors.As(err, new(*afterRenameError)) {
+	path := filepath.Join(s.capsDir, id)
+	if err := atomicfile.Replace(path, []byte(c), 0o600); err != nil {
+		if errors.As(err, new(*atomicfile.NotDurableError)) {
 			// The new key is in place but not known to be durable: put the old one back, so that disk
 			// and memory agree on the key the caller was told still works.
-			if rbErr := s.commitFile(s.capsDir, id, []byte(old)); rbErr != nil {
+			if rbErr := atomicfile.Replace(path, []byte(old), 0o600); rbErr != nil {
 				s.log.Error("board: a failed rotation could not be rolled back; the capability file may hold a key nobody was given (tele board link reads it)",
 					"board", id, "err", rbErr)
 			}

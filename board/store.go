@@ -17,8 +17,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"tele/atomicfile"
 )
 
 // Errors of the store. Use errors.Is (they may be wrapped with detail).
@@ -216,11 +217,6 @@ func (s *Store) Close() error {
 	return s.lock.release()
 }
 
-// isTemp reports whether name is a temporary file of an interrupted commit.
-func isTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
-}
-
 // readCapabilityFile reads a capability and checks its form.
 func readCapabilityFile(path string) (string, error) {
 	data, err := os.ReadFile(path)
@@ -350,8 +346,8 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 	e.hist.oldest = 1
 	// The capability first: a crash before the first revision leaves only an orphan capability (and
 	// perhaps an empty directory), which the next Open removes; a board is never without its capability.
-	if err := s.commitFile(s.capsDir, id, []byte(capability)); err != nil {
-		if errors.As(err, new(*afterRenameError)) {
+	if err := atomicfile.Replace(filepath.Join(s.capsDir, id), []byte(capability), 0o600); err != nil {
+		if errors.As(err, new(*atomicfile.NotDurableError)) {
 			s.undoCreate(s.capsDir, id)
 		}
 		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
@@ -382,7 +378,7 @@ func (s *Store) undoCreate(dir, name string) {
 		s.log.Warn("board: cannot remove a file of a board not created", "path", filepath.Join(dir, name), "err", unwrapPath(err))
 		return
 	}
-	if err := syncDir(dir); err != nil {
+	if err := atomicfile.SyncDir(dir); err != nil {
 		s.log.Warn("board: cannot sync a directory", "path", dir, "err", err)
 	}
 }
@@ -464,67 +460,6 @@ func (s *Store) stamp() time.Time {
 
 func boardFileBytes(raw []byte) []byte {
 	return append(append(make([]byte, 0, len(raw)+1), raw...), '\n')
-}
-
-// afterRenameError is a commit that failed after its rename: the target already holds the new bytes.
-type afterRenameError struct{ err error }
-
-func (e *afterRenameError) Error() string { return e.err.Error() }
-func (e *afterRenameError) Unwrap() error { return e.err }
-
-// commitFile replaces dir/name with data durably: a temporary file in dir (mode 0600), write, fsync,
-// close, rename over the target, fsync dir. Before the rename any failure removes the temporary file and
-// leaves the target as it was; a failure of the directory fsync is an *afterRenameError.
-func (s *Store) commitFile(dir, name string, data []byte) (err error) {
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	closed, renamed := false, false
-	defer func() {
-		if renamed {
-			return
-		}
-		if !closed {
-			f.Close()
-		}
-		if rmErr := os.Remove(tmp); rmErr != nil {
-			s.log.Warn("board: cannot remove a temporary file", "path", tmp, "err", unwrapPath(rmErr))
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	closed = true
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
-		return err
-	}
-	renamed = true
-	if err := syncDir(dir); err != nil {
-		return &afterRenameError{err}
-	}
-	return nil
-}
-
-// syncDir fsyncs a directory so that a rename in it is durable. EINVAL (file systems that cannot sync
-// a directory) counts as success, as in influxdb's SyncDir.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		d.Close()
-		return err
-	}
-	return d.Close()
 }
 
 // Clone returns a deep copy of c (two allocations for all the bars and chords).

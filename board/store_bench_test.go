@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"tele/atomicfile"
 )
 
 // reportCPU adds cpu-ns/op: on a shared machine wall time per op (ns/op) includes time spent waiting
@@ -191,25 +193,8 @@ func BenchmarkPutVsFloorInterleaved(b *testing.B) {
 // for every benchmark that compares a write with it.
 var RawCommitFloor = rawCommitFloor
 
-// rawCommitFloor is the physical floor of a commit: temp file, write, fsync, close, rename, fsync dir.
+// rawCommitFloor is the physical floor of a commit: one atomic file write (temp file, write, fsync,
+// close, rename, fsync dir), with no decoding, validation or bookkeeping.
 func rawCommitFloor(dir, target string, data []byte) error {
-	f, err := os.CreateTemp(dir, ".bench.json.tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), target); err != nil {
-		return err
-	}
-	return syncDir(dir)
+	return atomicfile.Replace(target, data, 0o600)
 }

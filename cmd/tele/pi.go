@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tele/assets"
+	"tele/atomicfile"
 )
 
 // runPi is `tele pi install [--project]` and `tele pi print` (docs/bridge.md): the Pi bridge with the
@@ -125,40 +126,11 @@ func piInstallPath(env *Env, project bool) (string, error) {
 	return filepath.Join(filepath.Clean(dir), "extensions", "tele.js"), nil
 }
 
-// writeFileAtomic creates the parent directories, writes a temporary file beside path, syncs it and
-// renames it over path: a reader (Pi starting) sees the old bridge or the new one, never half of one.
+// writeFileAtomic creates the parent directories and replaces path with data: a reader (Pi starting)
+// sees the old bridge or the new one, never half of one.
 func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tele.js.*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after the rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.Replace(path, data, perm)
 }

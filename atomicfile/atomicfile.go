@@ -1,0 +1,107 @@
+// Package atomicfile writes a file so that a reader, or the machine after a crash, finds the old bytes
+// or the new ones and never part of them: the bytes go to a temporary file beside the target, which is
+// synced and closed, then moved into place, and the directory is synced so that the move lasts.
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// NotDurableError is a write that failed after the target took the new bytes: only the directory's
+// sync failed, so a crash could still bring the old state back. The caller decides whether to undo it.
+type NotDurableError struct{ Err error }
+
+func (e *NotDurableError) Error() string { return e.Err.Error() }
+func (e *NotDurableError) Unwrap() error { return e.Err }
+
+// Replace replaces path with data, with mode perm. Until the rename, a failure leaves path as it was
+// and removes the temporary file; after it, a failed directory sync is a *NotDurableError.
+func Replace(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := writeTemp(path, data, perm)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return removeTemp(tmp, err)
+	}
+	if err := SyncDir(filepath.Dir(path)); err != nil {
+		return &NotDurableError{err}
+	}
+	return nil
+}
+
+// Create writes data to path, with mode perm, where no file may be yet: the temporary file is hard
+// linked to path, which fails with fs.ErrExist rather than replace anything. Until the link, a failure
+// leaves the directory as it was; after it, a failed directory sync is a *NotDurableError. A temporary
+// name that cannot be removed after the link is left for IsTemp to find.
+func Create(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := writeTemp(path, data, perm)
+	if err != nil {
+		return err
+	}
+	if err := os.Link(tmp, path); err != nil {
+		return removeTemp(tmp, err)
+	}
+	os.Remove(tmp)
+	if err := SyncDir(filepath.Dir(path)); err != nil {
+		return &NotDurableError{err}
+	}
+	return nil
+}
+
+// IsTemp reports whether name is one of this package's temporary files, left by a write that a crash
+// interrupted.
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+}
+
+// SyncDir syncs a directory, so that a rename, link or removal in it lasts. EINVAL (file systems that
+// cannot sync a directory) counts as success.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		d.Close()
+		return err
+	}
+	return d.Close()
+}
+
+// writeTemp writes data to a new temporary file beside path, syncs and closes it, and returns its name;
+// on failure the file is gone.
+func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	tmp := f.Name()
+	if _, err = f.Write(data); err == nil {
+		if err = f.Chmod(perm); err == nil {
+			err = f.Sync()
+		}
+	}
+	if err != nil {
+		f.Close()
+		return "", removeTemp(tmp, err)
+	}
+	if err := f.Close(); err != nil {
+		return "", removeTemp(tmp, err)
+	}
+	return tmp, nil
+}
+
+// removeTemp removes the temporary file of a write that failed with err, and says so if it cannot.
+func removeTemp(tmp string, err error) error {
+	if rmErr := os.Remove(tmp); rmErr != nil {
+		return errors.Join(err, fmt.Errorf("the temporary file stays behind: %w", rmErr))
+	}
+	return err
+}
