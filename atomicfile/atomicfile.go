@@ -75,6 +75,9 @@ func SyncDir(dir string) error {
 	return d.Close()
 }
 
+// tempPerm is the mode os.CreateTemp gives a file: a write of that mode needs no chmod.
+const tempPerm fs.FileMode = 0o600
+
 // writeTemp writes data to a new temporary file beside path, syncs and closes it, and returns its name;
 // on failure the file is gone.
 func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
@@ -83,10 +86,12 @@ func writeTemp(path string, data []byte, perm fs.FileMode) (string, error) {
 		return "", err
 	}
 	tmp := f.Name()
-	if _, err = f.Write(data); err == nil {
-		if err = f.Chmod(perm); err == nil {
-			err = f.Sync()
-		}
+	_, err = f.Write(data)
+	if err == nil && perm != tempPerm {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
 	}
 	if err != nil {
 		f.Close()

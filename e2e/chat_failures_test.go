@@ -32,7 +32,7 @@ func (r *chatRig) refusedAndUncertainSends(t *testing.T) string {
 	a.do(chromedp.Click(chromedp.ID("chat-input")), chromedp.KeyEvent(draft))
 	models := r.fm.Count()
 	before := len(commandFetches(a))
-	stop := interceptCommands(t, a, []fakeAnswer{
+	stop := intercept(t, a, "*/command", []fakeAnswer{
 		{status: 409, code: "busy"}, {status: 409, code: "stale_idle_version"}, {status: 409, code: "terminal_prompt"},
 		{status: 502, code: "submission_uncertain"}, {fail: true},
 	})
@@ -198,14 +198,15 @@ type fakeAnswer struct {
 	fail   bool // the connection drops without an answer
 }
 
-// interceptCommands makes the tab's next POSTs to /command get answers (in order; the last repeats)
-// from the browser's request interception instead of the host. The returned func stops it.
-func interceptCommands(t *testing.T, p *Page, answers []fakeAnswer) (stop func()) {
+// intercept makes the tab's next requests to URLs matching pattern (say "*/command") get answers, in
+// order (the last repeats), from the browser's request interception instead of the host. The returned
+// func stops it.
+func intercept(t *testing.T, p *Page, pattern string, answers []fakeAnswer) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(p.ctx)
 	events := chromedp.Events(ctx, fetch.RequestPaused)
 	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/command"}}})
+		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: pattern}}})
 		return err
 	}))
 	done := make(chan struct{})

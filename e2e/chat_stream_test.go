@@ -2,14 +2,12 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -116,7 +114,7 @@ func TestChatStreamWorker(t *testing.T) {
 	// for a revoked binding): the panel says so in the page's language, keeps the conversation, and its
 	// worker is gone.
 	switchLanguageScripted(p, "zh-CN")
-	stop := answerStatus(t, p, 410, "revoked")
+	stop := intercept(t, p, "*/status", []fakeAnswer{{status: 410, code: "revoked"}})
 	defer stop()
 	px.setCut(true)
 	p.waitJS(`document.getElementById('chat').dataset.paired === 'false' && !document.getElementById('chat-pair-reason').hidden`, "the panel says the pairing ended")
@@ -155,36 +153,4 @@ func chatWorkers(p *Page) []string {
 		return nil
 	}))
 	return out
-}
-
-// answerStatus makes the tab's requests to the chat status route get status and the error code from
-// the browser's request interception instead of the host. The returned func stops it.
-func answerStatus(t *testing.T, p *Page, status int64, code string) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(p.ctx)
-	events := chromedp.Events(ctx, fetch.RequestPaused)
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/status"}}})
-		return err
-	}))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			body := fmt.Sprintf(`{"error":{"code":%q,"message":"answered by the test"}}`, code)
-			_, _ = chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{RequestID: ev.RequestID, ResponseCode: status,
-				ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "application/json"}}, Body: []byte(body)})
-		}
-	}()
-	return func() {
-		p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, fetch.Disable, cdp.Empty{})
-			return err
-		}))
-		cancel()
-		<-done
-	}
 }
