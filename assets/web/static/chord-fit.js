@@ -4,39 +4,61 @@
 // app.css); when two steps down do not put them on one line, they wrap between chords at the largest
 // size where no chord overflows its bar.
 //
-// It fits only what needs it: the bars the grid view just drew or patched (changed()), every bar when
-// the grid's width or the chord size changes (refit()), and of those only the bars in sections that
-// are laid out. A section off screen is not (content-visibility: auto, app.css): its bars are fitted
-// when it comes near the window, so fitting never forces the layout the grid saves. A pass reads every
-// bar once, as drawn, and works out each bar's step from its chords' widths (chord sizes scale with the
-// step) before it writes any: one layout a pass, the one the frame makes anyway.
+// Fitting reads no layout of the bars it fits. Every bar of the grid has the same room for its chords
+// (equal columns), so the room, the gap between chords and each kind of chord part's font are read
+// once from one bar as laid out (the grid's geometry), and read again only when they can change: the
+// grid's width, the stage size, printing, the meter (bars a row on a phone), the fonts, or that bar
+// gone from the grid. A chord's width is its parts' text measured on a canvas in their fonts (the
+// same shaping as the page's, to within a fraction of a pixel), kept by text and font. So the bars a
+// live update patched are fitted in the same task, before the frame lays them out, and that frame lays
+// the grid out once with the steps set; measuring the chords as drawn forced a layout, and the steps
+// it changed then made the frame lay the grid out a second time. Bars of a section off screen
+// (content-visibility: auto, app.css) are fitted when it comes near the window.
 
 const FIT_STEPS = 3;
 // Shrinking to keep a bar on one line stops here (smaller would be hard to read on a stand); beyond it
 // the chords wrap between them.
 const SHRINK_STEPS = 2;
+// The chord size at each step, as a share of the unfitted size: app.css's --fit of .bar[data-fit].
+const FIT_SCALE = [1, 0.88, 0.77, 0.62];
+// A step is taken as fitting only with this much room to spare, in CSS px and as a share of the width:
+// text does not scale exactly with its size, and a chord must never stick out.
+const SPARE_PX = 1;
+const SPARE_SHARE = 0.02;
+// Measured widths kept: far more than the parts of any chart (roots, qualities, basses, in a few fonts).
+const WIDTHS_KEPT = 4096;
 
 export class ChordFit {
   constructor(grid) {
     this.grid = grid;
-    this.pending = new Set();
+    this.pending = new Set(); // bars to fit once their section is laid out
     this.all = true;
     this.frame = 0;
     this.width = -1;
     this.passes = 0;
+    this.geometry = null;
+    this.widths = new TextWidths();
     // Sections laid out now, as the browser reports them (it reports every section once it has
-    // decided, and again on each change). Asking instead (checkVisibility) would make the browser bring
-    // the style of a skipped section up to date, which is the work content-visibility saves.
+    // decided, and again on each change). A bar of a section off screen is fitted when the section
+    // comes near the window (before it is seen); the geometry is read from a bar of a section laid
+    // out. Asking instead (checkVisibility) would make the browser bring the style of a skipped section
+    // up to date, and reading a bar of one would lay it out: the work content-visibility saves.
     this.shown = new Set();
     grid.addEventListener('contentvisibilityautostatechange', (ev) => {
       const sec = ev.target;
+      if (!sec.classList.contains('section')) return; // a bar's own state (app.css) changes no fit
       if (ev.skipped) {
         this.shown.delete(sec);
         return;
       }
       this.shown.add(sec);
-      for (const b of sec.querySelectorAll('.bar')) this.pending.add(b);
-      this.schedule();
+      if (!this.current()) {
+        this.schedule();
+        return;
+      }
+      const bars = [...this.pending].filter((b) => sec.contains(b));
+      for (const b of bars) this.pending.delete(b);
+      this.fit(bars);
     }, true);
     // Only a change of width changes what fits (a fit that changes the grid's height must not refit).
     new ResizeObserver((entries) => {
@@ -48,16 +70,32 @@ export class ChordFit {
     document.fonts?.ready.then(() => this.refit());
   }
 
-  // changed fits these bars (li.bar) in the next frame: the grid drew them anew or changed their chords.
+  // changed fits these bars (li.bar): the grid drew them anew or changed their chords. With the grid's
+  // geometry known, those of sections laid out now, the others when their section comes near the
+  // window; else in the next frame.
   changed(bars) {
     if (!bars?.length) return;
-    for (const b of bars) this.pending.add(b);
-    this.schedule();
+    if (!this.current()) {
+      for (const b of bars) this.pending.add(b);
+      this.schedule();
+      return;
+    }
+    const now = [];
+    for (const b of bars) {
+      if (this.isShown(b)) {
+        this.pending.delete(b);
+        now.push(b);
+      } else {
+        this.pending.add(b);
+      }
+    }
+    this.fit(now);
   }
 
   // refit fits every bar again in the next frame (the chord size or the layout changed).
   refit() {
     this.all = true;
+    this.geometry = null;
     this.schedule();
   }
 
@@ -69,31 +107,61 @@ export class ChordFit {
     });
   }
 
-  // fitNow fits the bars waiting for it, at once; everything: those off screen too (printing calls it
-  // between laying the chart out for paper and printing it, where no frame runs and every bar is drawn).
-  fitNow(everything = false) {
+  // fitNow fits the bars waiting for it at once, reading the grid's geometry first when it may have
+  // changed. Printing calls it between laying the chart out for paper and printing it, where no frame
+  // runs: every bar is laid out there and fitted at once, those of sections off screen too.
+  fitNow(printing = false) {
     if (this.frame) {
       cancelAnimationFrame(this.frame);
       this.frame = 0;
     }
-    const waiting = this.all ? [...this.grid.querySelectorAll('.bar')] : [...this.pending].filter((b) => b.isConnected);
-    // A bar of a section not laid out now waits for the section's turn (contentvisibilityautostatechange).
-    const bars = everything ? waiting : waiting.filter((b) => {
-      const sec = b.closest('.section');
-      return !sec || this.shown.has(sec);
-    });
-    this.all = false;
-    this.pending.clear();
-    // Every bar is read first, as it is drawn now, and only then are the steps that differ written: one
-    // layout for the pass (the one the frame would make anyway), never a read after a write.
-    const steps = bars.map((bar) => {
-      const m = measure(bar);
-      return m && stepFor(m);
-    });
+    if (!this.current()) this.geometry = this.readGeometry(printing);
+    if (!this.geometry) return; // nothing laid out yet: a section shown schedules the next pass
+    if (this.all) {
+      for (const b of this.grid.querySelectorAll('.bar')) this.pending.add(b);
+      this.all = false;
+    }
+    const bars = [];
+    for (const b of this.pending) {
+      if (b.isConnected && !printing && !this.isShown(b)) continue;
+      this.pending.delete(b);
+      if (b.isConnected) bars.push(b);
+    }
+    this.fit(bars);
+  }
+
+  current() {
+    return Boolean(this.geometry && !this.all && this.geometry.source.isConnected);
+  }
+
+  isShown(bar) {
+    return this.shown.has(bar.closest('.section'));
+  }
+
+  // readGeometry reads the room, the gap and the fonts of one laid-out bar (one layout, the one the
+  // frame makes anyway); null when no bar is laid out.
+  readGeometry(anyBar) {
+    let source = null;
+    for (const sec of this.shown) {
+      if (!sec.isConnected) this.shown.delete(sec);
+      else source = sec.querySelector('.bar .chords');
+      if (source) break;
+    }
+    if (!source && anyBar) source = this.grid.querySelector('.bar .chords');
+    if (!source) return null;
+    const style = getComputedStyle(source);
+    const room = source.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (!(room > 0)) return null;
+    return { source, room, gap: parseFloat(style.columnGap) || 0, fonts: new Map() };
+  }
+
+  // fit sets each bar's step from its chords' widths: every width is worked out first (reading only
+  // text, and a part's font the first time its kind is met), then the steps that differ are written.
+  fit(bars) {
+    const g = this.geometry;
+    const steps = bars.map((bar) => stepFor({ widths: this.chordWidths(bar, g), gap: g.gap, room: g.room }));
     bars.forEach((bar, i) => {
-      const step = steps[i];
-      if (step === null || step === undefined) return; // not laid out (hidden): fitted when it shows, as its width changes
-      const want = step ? String(step) : undefined;
+      const want = steps[i] ? String(steps[i]) : undefined;
       if (bar.dataset.fit !== want) {
         if (want) bar.dataset.fit = want;
         else delete bar.dataset.fit;
@@ -102,19 +170,68 @@ export class ChordFit {
     this.passes++;
     this.grid.dataset.fitPasses = String(this.passes);
   }
+
+  // chordWidths is the width of each chord of a bar at the unfitted size: the sum of its parts' (root,
+  // quality, bass: adjacent inline text).
+  chordWidths(bar, g) {
+    const area = bar.querySelector('.chords');
+    if (!area) return [];
+    const widths = [];
+    for (const chord of area.children) {
+      let w = 0;
+      for (const part of chord.children) {
+        w += this.widths.of(partFont(g, bar, area, chord, part), part.textContent);
+      }
+      widths.push(w);
+    }
+    return widths;
+  }
 }
 
-// The chord size at each step, as a share of the unfitted size: app.css's --fit of .bar[data-fit].
-const FIT_SCALE = [1, 0.88, 0.77, 0.62];
-// A step is taken as fitting only with this much room to spare, in CSS px and as a share of the width:
-// text does not scale exactly with its size, and a chord must never stick out.
-const SPARE_PX = 1;
-const SPARE_SHARE = 0.02;
+// partFont is the canvas font of a chord part at the unfitted size. Parts of a kind (the bar's chord
+// count, the chord's and the part's class) share it; it is read from the first of the kind met, its
+// size worked back from its bar's step (every chord size scales with --fit).
+function partFont(g, bar, area, chord, part) {
+  const kind = `${area.dataset.n}|${chord.className}|${part.className}`;
+  let font = g.fonts.get(kind);
+  if (font === undefined) {
+    const s = getComputedStyle(part);
+    const size = parseFloat(s.fontSize) / (FIT_SCALE[Number(bar.dataset.fit) || 0] || 1);
+    font = `${s.fontStyle} ${s.fontWeight} ${size}px ${s.fontFamily}`;
+    g.fonts.set(kind, font);
+  }
+  return font;
+}
 
-// stepFor picks a bar's step from its chords' widths: the first of the shrinking steps where they sit
-// on one line and none sticks out; failing that (they wrap between chords), the first where none
-// sticks out, or the smallest.
-function stepFor({ widths, gap, room }) {
+// TextWidths measures text in a font on a canvas, keeping what it measured.
+class TextWidths {
+  constructor() {
+    this.kept = new Map();
+    this.ctx = null;
+    this.font = '';
+  }
+
+  of(font, text) {
+    const key = `${font}\n${text}`;
+    let w = this.kept.get(key);
+    if (w === undefined) {
+      this.ctx ??= document.createElement('canvas').getContext('2d');
+      if (this.font !== font) {
+        this.font = font;
+        this.ctx.font = font;
+      }
+      w = this.ctx.measureText(text).width;
+      if (this.kept.size >= WIDTHS_KEPT) this.kept.clear();
+      this.kept.set(key, w);
+    }
+    return w;
+  }
+}
+
+// stepFor picks a bar's step from its chords' widths at the unfitted size, the gap between chords and
+// the room they have: the first of the shrinking steps where they sit on one line and none sticks out;
+// failing that (they wrap between chords), the first where none sticks out, or the smallest.
+export function stepFor({ widths, gap, room }) {
   const fits = (w) => w * (1 + SPARE_SHARE) + SPARE_PX <= room;
   const line = widths.reduce((a, w) => a + w, 0);
   const widest = Math.max(0, ...widths);
@@ -127,27 +244,4 @@ function stepFor({ widths, gap, room }) {
     if (wrapAt === FIT_STEPS) wrapAt = step;
   }
   return wrapAt;
-}
-
-// measure reads what fitting a bar needs: each chord's own width (its text, not the share of the line
-// flex gives it) at the unfitted size, worked back from the step the bar is drawn at (every chord size
-// scales with --fit), the gap between chords and the width the chords have (the chord area's content
-// box); null when the bar has no layout.
-function measure(bar) {
-  const area = bar.querySelector('.chords');
-  const chords = area ? area.children : [];
-  if (!area || !chords.length) return { widths: [], gap: 0, room: Infinity };
-  const width = area.clientWidth;
-  if (!width) return null;
-  const style = getComputedStyle(area);
-  const room = width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  const gap = parseFloat(style.columnGap) || 0;
-  const scale = FIT_SCALE[Number(bar.dataset.fit) || 0] || 1;
-  const widths = [];
-  for (const c of chords) {
-    const first = c.firstElementChild;
-    const w = first ? c.lastElementChild.getBoundingClientRect().right - first.getBoundingClientRect().left : c.getBoundingClientRect().width;
-    widths.push(w / scale);
-  }
-  return { widths, gap, room };
 }

@@ -61,11 +61,14 @@ export class Stage {
     bindAttr(this.toggle, 'title', 'stage.enterTitle');
   }
 
-  // render follows the board: its meter sets the bars a row on a phone; the bars the grid just drew
-  // anew or patched (changed) get their chords fitted.
+  // render follows the board: its meter sets the bars a row on a phone (so every bar's room, and
+  // fit, may change); the bars the grid just drew anew or patched (changed) get their chords fitted.
   render(content, changed) {
     const meter = (content.beatsPerBar || 4) > LONG_METER ? 'long' : 'short';
-    if (this.grid.dataset.meter !== meter) this.grid.dataset.meter = meter;
+    if (this.grid.dataset.meter !== meter) {
+      this.grid.dataset.meter = meter;
+      this.fit.refit();
+    }
     this.fit.changed(changed);
   }
 
