@@ -382,17 +382,6 @@ func splitChord(symbol string) (root, quality, bass string, ok bool) {
 	return "", "", "", false
 }
 
-// Intervals returns the semitones above the root of the chord's quality (nil for NoChord).
-func (c Chord) Intervals() []int {
-	if c.NoChord {
-		return nil
-	}
-	if i := qualityIndex(c.Quality); i >= 0 {
-		return append([]int(nil), qualities[i].Intervals...)
-	}
-	return nil
-}
-
 // String writes the chord back as a symbol.
 func (c Chord) String() string {
 	if c.NoChord {
