@@ -172,14 +172,17 @@ export class BoardView {
       this.changed.push(bar.li);
       const form = barForm(raw);
       this.patchBar(bar, form.simile ? [SIMILE] : form.chords, n);
-      paintForm(bar.li, form, this.beatsPerBar);
+      // A bar of chords alone has no form to draw: one that had none is left as it is.
+      const plain = Array.isArray(raw);
+      if (!plain || !bar.plain) paintForm(bar.li, form, this.beatsPerBar);
+      bar.plain = plain;
     });
     if (added.firstChild) s.barsEl.append(added);
     while (s.bars.length > section.bars.length) s.bars.pop().li.remove();
   }
 
   createBar(s, i, j, parent) {
-    const bar = {};
+    const bar = { plain: true }; // no form drawn yet
     bar.li = h('li', { class: 'bar', dataset: { path: `sections[${i}].bars[${j}]` } });
     bar.num = h('span', { class: 'bar-num', 'aria-hidden': 'true' });
     bar.chordsEl = h('span', { class: 'chords' });
@@ -208,7 +211,10 @@ export class BoardView {
     if (bar.key === key) return;
     bar.key = key;
     const el = bar.chordsEl;
-    el.dataset.n = String(chords.length);
+    if (bar.count !== chords.length) {
+      bar.count = chords.length;
+      el.dataset.n = String(chords.length);
+    }
     // The chord elements already there are rewritten in place: a live update that changes every bar
     // changes text, not the tree.
     chords.forEach((symbol, k) => {
@@ -256,9 +262,10 @@ export class BoardView {
 // content is exactly the symbol.
 function chordElement(symbol) {
   const { root, quality, bass } = split(symbol);
-  const el = h('span', { class: chordClass(symbol) }, h('span', { class: 'root' }, root));
-  if (quality) el.append(h('span', { class: 'q' }, quality));
-  if (bass) el.append(h('span', { class: 'bass' }, bass));
+  const el = part(chordClass(symbol), '');
+  el.append(part('root', root));
+  if (quality) el.append(part('q', quality));
+  if (bass) el.append(part('bass', bass));
   return el;
 }
 
@@ -267,22 +274,35 @@ function setChord(el, symbol) {
   const { root, quality, bass } = split(symbol);
   const cls = chordClass(symbol);
   if (el.className !== cls) el.className = cls;
-  setPartText(el.firstElementChild, root);
-  let next = el.firstElementChild.nextElementSibling;
-  for (const [name, text] of [['q', quality], ['bass', bass]]) {
-    if (next && next.className === name) {
-      const part = next;
-      next = part.nextElementSibling;
-      if (text) setPartText(part, text);
-      else part.remove();
-    } else if (text) {
-      el.insertBefore(h('span', { class: name }, text), next);
-    }
+  const first = el.firstElementChild;
+  setPartText(first, root);
+  setPart(el, setPart(el, first.nextElementSibling, 'q', quality), 'bass', bass);
+}
+
+// setPart makes the chord's part of class name show text, or takes it away when text is empty; next is
+// the element at the part's place, and it returns the element after the part.
+function setPart(chord, next, name, text) {
+  if (next && next.className === name) {
+    const after = next.nextElementSibling;
+    if (text) setPartText(next, text);
+    else next.remove();
+    return after;
   }
+  if (text) chord.insertBefore(part(name, text), next);
+  return next;
 }
 
 function chordClass(symbol) {
   return symbol === 'N.C.' ? 'chord nc' : 'chord';
+}
+
+// part is a span of class cls showing text (a chord and its parts: thousands of them on a large board,
+// made without dom.js's general h()).
+function part(cls, text) {
+  const el = document.createElement('span');
+  el.className = cls;
+  if (text) el.append(text);
+  return el;
 }
 
 function setPartText(el, text) {

@@ -25,8 +25,8 @@ const FIT_SCALE = [1, 0.88, 0.77, 0.62];
 // text does not scale exactly with its size, and a chord must never stick out.
 const SPARE_PX = 1;
 const SPARE_SHARE = 0.02;
-// Measured widths kept: far more than the parts of any chart (roots, qualities, basses, in a few fonts).
-const WIDTHS_KEPT = 4096;
+// Fonts whose measured widths are kept: far more than a page uses at once (chord counts, parts, sizes).
+const FONTS_KEPT = 64;
 
 export class ChordFit {
   constructor(grid) {
@@ -176,11 +176,18 @@ export class ChordFit {
   chordWidths(bar, g) {
     const area = bar.querySelector('.chords');
     if (!area) return [];
+    const n = area.dataset.n;
     const widths = [];
     for (const chord of area.children) {
       let w = 0;
       for (const part of chord.children) {
-        w += this.widths.of(partFont(g, bar, area, chord, part), part.textContent);
+        const kind = `${n}|${chord.className}|${part.className}`;
+        let font = g.fonts.get(kind);
+        if (!font) {
+          font = this.widths.font(partFont(bar, part));
+          g.fonts.set(kind, font);
+        }
+        w += this.widths.of(font, part.textContent);
       }
       widths.push(w);
     }
@@ -189,40 +196,43 @@ export class ChordFit {
 }
 
 // partFont is the canvas font of a chord part at the unfitted size. Parts of a kind (the bar's chord
-// count, the chord's and the part's class) share it; it is read from the first of the kind met, its
-// size worked back from its bar's step (every chord size scales with --fit).
-function partFont(g, bar, area, chord, part) {
-  const kind = `${area.dataset.n}|${chord.className}|${part.className}`;
-  let font = g.fonts.get(kind);
-  if (font === undefined) {
-    const s = getComputedStyle(part);
-    const size = parseFloat(s.fontSize) / (FIT_SCALE[Number(bar.dataset.fit) || 0] || 1);
-    font = `${s.fontStyle} ${s.fontWeight} ${size}px ${s.fontFamily}`;
-    g.fonts.set(kind, font);
-  }
-  return font;
+// count, the chord's and the part's class) share it, and it is read from the first of the kind met,
+// its size worked back from its bar's step (every chord size scales with --fit).
+function partFont(bar, part) {
+  const s = getComputedStyle(part);
+  const size = parseFloat(s.fontSize) / (FIT_SCALE[Number(bar.dataset.fit) || 0] || 1);
+  return `${s.fontStyle} ${s.fontWeight} ${size}px ${s.fontFamily}`;
 }
 
-// TextWidths measures text in a font on a canvas, keeping what it measured.
+// TextWidths measures text on a canvas, keeping each font's widths by text.
 class TextWidths {
   constructor() {
-    this.kept = new Map();
+    this.fonts = new Map();
     this.ctx = null;
-    this.font = '';
+    this.set = '';
+  }
+
+  // font is a font's widths kept so far (a font a size: a window resized by dragging makes many).
+  font(name) {
+    let font = this.fonts.get(name);
+    if (!font) {
+      if (this.fonts.size >= FONTS_KEPT) this.fonts.clear();
+      font = { name, widths: new Map() };
+      this.fonts.set(name, font);
+    }
+    return font;
   }
 
   of(font, text) {
-    const key = `${font}\n${text}`;
-    let w = this.kept.get(key);
+    let w = font.widths.get(text);
     if (w === undefined) {
       this.ctx ??= document.createElement('canvas').getContext('2d');
-      if (this.font !== font) {
-        this.font = font;
-        this.ctx.font = font;
+      if (this.set !== font.name) {
+        this.set = font.name;
+        this.ctx.font = font.name;
       }
       w = this.ctx.measureText(text).width;
-      if (this.kept.size >= WIDTHS_KEPT) this.kept.clear();
-      this.kept.set(key, w);
+      font.widths.set(text, w);
     }
     return w;
   }

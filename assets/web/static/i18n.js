@@ -432,6 +432,8 @@ let current = 'en';
 let titleKey = null;
 let titleParams = undefined;
 const listeners = new Set();
+// Attribute bindings (bindAttr): element → attribute → [key, params].
+const attrBindings = new WeakMap();
 
 // extend adds strings, e.g. extend({en: {'chat.send': 'Send'}, 'zh-CN': {'chat.send': '发送'}}).
 export function extend(dicts) {
@@ -505,11 +507,17 @@ export function bindText(el, key, params) {
   return el;
 }
 
-// bindAttr does the same for an attribute (aria-label, placeholder, title).
+// bindAttr does the same for an attribute (aria-label, placeholder, title). The binding is kept beside
+// the element, not written into it (a grid binds the name of each of its 512 bars on every change):
+// data-i18n-attr names the bound attributes, for translate() to find the element.
 export function bindAttr(el, attr, key, params) {
-  const map = el.dataset.i18nAttr ? JSON.parse(el.dataset.i18nAttr) : {};
-  map[attr] = params ? [key, params] : [key];
-  el.dataset.i18nAttr = JSON.stringify(map);
+  let bound = attrBindings.get(el);
+  if (!bound) {
+    bound = new Map();
+    attrBindings.set(el, bound);
+  }
+  if (!bound.has(attr)) el.dataset.i18nAttr = [...bound.keys(), attr].join(' ');
+  bound.set(attr, [key, params]);
   el.setAttribute(attr, t(key, params));
   return el;
 }
@@ -534,9 +542,7 @@ export function translate(root) {
     }
   }
   for (const el of root.querySelectorAll('[data-i18n-attr]')) {
-    for (const [attr, [key, params]] of Object.entries(JSON.parse(el.dataset.i18nAttr))) {
-      el.setAttribute(attr, t(key, params));
-    }
+    for (const [attr, [key, params]] of attrBindings.get(el) || []) el.setAttribute(attr, t(key, params));
   }
   if (titleKey) document.title = t(titleKey, titleParams);
 }
