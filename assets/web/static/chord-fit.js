@@ -115,7 +115,12 @@ export class ChordFit {
       cancelAnimationFrame(this.frame);
       this.frame = 0;
     }
-    if (!this.current()) this.geometry = this.readGeometry(printing);
+    if (!this.current()) {
+      // The bar the geometry was read from is gone: when the grid was drawn anew (an edit link's page
+      // has buttons for bars), the room may differ for every bar, so every bar is fitted again.
+      if (this.geometry) this.all = true;
+      this.geometry = this.readGeometry(printing);
+    }
     if (!this.geometry) return; // nothing laid out yet: a section shown schedules the next pass
     if (this.all) {
       for (const b of this.grid.querySelectorAll('.bar')) this.pending.add(b);
