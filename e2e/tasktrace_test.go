@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 	"time"
@@ -32,27 +33,26 @@ type traceEvent struct {
 // (ms) of the renderer main thread's longest task until every bar was painted.
 func tracedLoad(p *Page, url string) (loadResult, float64) {
 	p.t.Helper()
+	// One listener for both events, in the order the browser sends them: every chunk of the trace has
+	// been collected when TracingComplete arrives.
 	var mu sync.Mutex
-	var events []traceEvent
-	data := chromedp.Events(p.ctx, tracing.DataCollected)
-	complete := chromedp.Events(p.ctx, tracing.TracingComplete)
-	collected := make(chan struct{})
-	go func() {
-		defer close(collected)
-		for ev, err := range data {
-			if err != nil {
-				return
-			}
+	var chunks []*tracing.EventDataCollected
+	complete := make(chan struct{})
+	ctx, cancel := context.WithCancel(p.ctx)
+	defer cancel()
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *tracing.EventDataCollected:
 			mu.Lock()
-			for _, raw := range ev.Value {
-				var e traceEvent
-				if json.Unmarshal([]byte(raw), &e) == nil {
-					events = append(events, e)
-				}
-			}
+			chunks = append(chunks, ev)
 			mu.Unlock()
+		case *tracing.EventTracingComplete:
+			close(complete)
 		}
-	}()
+	})
+	if err != nil {
+		p.t.Fatalf("listening for the trace: %v", err)
+	}
 	config := &tracing.TraceConfig{IncludedCategories: []string{"toplevel", "blink.user_timing", "__metadata"}}
 	if _, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{TransferMode: tracing.StartTransferModeReportEvents, TraceConfig: config}); err != nil {
 		p.t.Fatalf("Tracing.start: %v", err)
@@ -62,26 +62,23 @@ func tracedLoad(p *Page, url string) (loadResult, float64) {
 		p.t.Fatalf("Tracing.end: %v", err)
 	}
 	select {
-	case <-firstOf(complete):
+	case <-complete:
 	case <-time.After(30 * time.Second):
 		p.t.Fatal("the trace did not complete within 30 s")
 	}
-	// The last data events may still be on their way to the collector when the trace completes.
-	time.Sleep(500 * time.Millisecond)
+	cancel()
 	mu.Lock()
 	defer mu.Unlock()
-	return r, longestTaskCPU(events, r.Rendered)
-}
-
-func firstOf[E any](seq func(func(E, error) bool)) <-chan struct{} {
-	ch := make(chan struct{})
-	go func() {
-		for range seq {
-			break
+	var events []traceEvent
+	for _, chunk := range chunks {
+		for _, raw := range chunk.Value {
+			var e traceEvent
+			if json.Unmarshal([]byte(raw), &e) == nil {
+				events = append(events, e)
+			}
 		}
-		close(ch)
-	}()
-	return ch
+	}
+	return r, longestTaskCPU(events, r.Rendered)
 }
 
 // longestTaskCPU finds the renderer main thread that navigated last and returns the CPU time (ms) of
