@@ -46,6 +46,9 @@ const benchProbe = `(() => {
     if (b.updates.length > n && b.updates[b.updates.length - 1].painted) resolve();
     else b.waiters.push({ n, resolve });
   });
+  // whenRendered settles once every bar is painted, for the same reason: the load is not polled.
+  let rendered;
+  b.whenRendered = new Promise((resolve) => { rendered = resolve; });
   Object.defineProperty(window, '__bench', { value: b });
   const afterFrame = (cb) => requestAnimationFrame(() => {
     const ch = new MessageChannel();
@@ -59,7 +62,7 @@ const benchProbe = `(() => {
   const mark = performance.mark.bind(performance);
   performance.mark = (name, options) => {
     const m = mark(name, options);
-    if (name === '` + renderedMark + `' && !b.rendered) afterFrame((t) => { b.rendered = t; });
+    if (name === '` + renderedMark + `' && !b.rendered) afterFrame((t) => { b.rendered = t; rendered(); });
     return m;
   };
   b.epoch = (t) => performance.timeOrigin + t;
@@ -272,7 +275,11 @@ type loadResult struct {
 func measureLoad(p *Page, url string) loadResult {
 	p.t.Helper()
 	p.do(chromedp.Navigate(url))
-	p.waitJS(`window.__bench.rendered > 0`, "every bar is rendered")
+	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__bench.whenRendered.then(() => true)`, chromedp.EvalAwaitPromise)); err != nil {
+		p.t.Fatalf("waiting for every bar to be rendered: %v\nconsole:\n%s", err, p.consoleText())
+	}
 	return evalJS[loadResult](p, `(() => {
 		const b = window.__bench;
 		const during = b.longtasks.filter((l) => l.start < b.rendered);
