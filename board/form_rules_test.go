@@ -4,6 +4,8 @@ import (
 	"errors"
 	"regexp"
 	"testing"
+
+	"tele/board/formtable"
 )
 
 // TestFormRuleIDs: every refusal of the form table carries the id of its rule and the arguments its
@@ -13,7 +15,7 @@ import (
 func TestFormRuleIDs(t *testing.T) {
 	placeholder := regexp.MustCompile(`\{(\w+)\}`)
 	seen := map[string]bool{}
-	for _, fc := range loadFormCases(t) {
+	for _, fc := range formtable.Cases(t) {
 		if fc.Error == nil {
 			continue
 		}

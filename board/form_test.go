@@ -4,40 +4,13 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"tele/board/formtable"
 )
-
-// formCase is one row of testdata/form/play-order.json (see its "about").
-type formCase struct {
-	Name     string          `json:"name"`
-	Sections json.RawMessage `json:"sections"`
-	Played   string          `json:"played"`
-	Chords   string          `json:"chords"`
-	Beats    string          `json:"beats"`
-	Error    *struct {
-		Path string `json:"path"`
-		Rule string `json:"rule"`
-	} `json:"error"`
-}
-
-func loadFormCases(t *testing.T) []formCase {
-	t.Helper()
-	data, err := os.ReadFile("testdata/form/play-order.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table struct {
-		Cases []formCase `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &table); err != nil {
-		t.Fatal(err)
-	}
-	return table.Cases
-}
 
 // heardChords is the chords each bar sounds: its own, or for a % bar those of the last bar written
 // before it with chords (nil for a % with none before it).
@@ -59,7 +32,7 @@ func heardChords(c Content) map[BarRef][]string {
 // whole validator runs) and compares the bars played, their chords and their beats with the ones
 // written by hand, or the refusal with the one expected.
 func TestPlayOrderTable(t *testing.T) {
-	for _, fc := range loadFormCases(t) {
+	for _, fc := range formtable.Cases(t) {
 		t.Run(fc.Name, func(t *testing.T) {
 			doc := `{"title":"T","tempo":120,"beatsPerBar":4,"sections":` + string(fc.Sections) + `}`
 			c, err := ParseContent([]byte(doc))

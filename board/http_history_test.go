@@ -191,16 +191,6 @@ func TestRestoreBoard(t *testing.T) {
 	e, song, other := historyEnv(t)
 	rev := func() string { b, _ := e.Store.Get("song"); return `"` + strconv.FormatInt(b.Revision, 10) + `"` }
 	good := func() http.Header { return servertest.PutHeader(song.Capability, rev()) }
-	with := func(h http.Header, kv ...string) http.Header {
-		for i := 0; i < len(kv); i += 2 {
-			if kv[i+1] == "" {
-				h.Del(kv[i])
-			} else {
-				h.Set(kv[i], kv[i+1])
-			}
-		}
-		return h
-	}
 	body := `{"revision":1}`
 	big := `{"revision":1` + strings.Repeat(" ", board.MaxRestoreBodyBytes) + `}`
 	tests := []struct {
@@ -214,16 +204,16 @@ func TestRestoreBoard(t *testing.T) {
 	}{
 		{name: "unknown-board", path: "/api/boards/nope/restore", body: body, header: good, wantStatus: 404, wantCode: "not_found"},
 		{name: "invalid-id", path: "/api/boards/a.b/restore", body: body, header: good, wantStatus: 404, wantCode: "not_found"},
-		{name: "text-plain", body: body, header: func() http.Header { return with(good(), "Content-Type", "text/plain") }, wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "no-content-type", body: body, header: func() http.Header { return with(good(), "Content-Type", "") }, wantStatus: 415, wantCode: "unsupported_media_type"},
+		{name: "text-plain", body: body, header: headerWith(good, "Content-Type", "text/plain"), wantStatus: 415, wantCode: "unsupported_media_type"},
+		{name: "no-content-type", body: body, header: headerWith(good, "Content-Type", ""), wantStatus: 415, wantCode: "unsupported_media_type"},
 		{name: "too-large-by-length", body: big, header: good, wantStatus: 413, wantCode: "too_large"},
 		{name: "too-large-chunked", body: big, chunked: true, header: good, wantStatus: 413, wantCode: "too_large"},
-		{name: "no-authorization", body: body, header: func() http.Header { return with(good(), "Authorization", "") }, wantStatus: 401, wantCode: "unauthorized"},
-		{name: "wrong-capability", body: body, header: func() http.Header { return with(good(), "Authorization", "Bearer "+strings.Repeat("A", 43)) }, wantStatus: 403, wantCode: "bad_capability"},
-		{name: "capability-of-another-board", body: body, header: func() http.Header { return with(good(), "Authorization", "Bearer "+other.Capability) }, wantStatus: 403, wantCode: "bad_capability"},
-		{name: "no-if-match", body: body, header: func() http.Header { return with(good(), "If-Match", "") }, wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-star", body: body, header: func() http.Header { return with(good(), "If-Match", "*") }, wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-stale", body: body, header: func() http.Header { return with(good(), "If-Match", `"2"`) }, wantStatus: 412, wantCode: "revision_conflict"},
+		{name: "no-authorization", body: body, header: headerWith(good, "Authorization", ""), wantStatus: 401, wantCode: "unauthorized"},
+		{name: "wrong-capability", body: body, header: headerWith(good, "Authorization", "Bearer "+strings.Repeat("A", 43)), wantStatus: 403, wantCode: "bad_capability"},
+		{name: "capability-of-another-board", body: body, header: headerWith(good, "Authorization", "Bearer "+other.Capability), wantStatus: 403, wantCode: "bad_capability"},
+		{name: "no-if-match", body: body, header: headerWith(good, "If-Match", ""), wantStatus: 428, wantCode: "precondition_required"},
+		{name: "if-match-star", body: body, header: headerWith(good, "If-Match", "*"), wantStatus: 428, wantCode: "precondition_required"},
+		{name: "if-match-stale", body: body, header: headerWith(good, "If-Match", `"2"`), wantStatus: 412, wantCode: "revision_conflict"},
 		{name: "never-written", body: `{"revision":9}`, header: good, wantStatus: 404, wantCode: "revision_not_found"},
 		{name: "revision-zero", body: `{"revision":0}`, header: good, wantStatus: 404, wantCode: "revision_not_found"},
 		{name: "no-revision", body: `{}`, header: good, wantStatus: 400, wantCode: "bad_json"},
@@ -231,15 +221,15 @@ func TestRestoreBoard(t *testing.T) {
 		{name: "unknown-field", body: `{"revision":1,"author":"pi"}`, header: good, wantStatus: 400, wantCode: "bad_json"},
 		{name: "duplicate-key", body: `{"revision":1,"revision":2}`, header: good, wantStatus: 400, wantCode: "bad_json"},
 		{name: "trailing-data", body: body + `x`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "foreign-origin", body: body, header: func() http.Header { return with(good(), "Origin", "http://evil.example") }, wantStatus: 403, wantCode: "bad_origin"},
-		{name: "null-origin", body: body, header: func() http.Header { return with(good(), "Origin", "null") }, wantStatus: 403, wantCode: "bad_origin"},
-		{name: "cross-site", body: body, header: func() http.Header { return with(good(), "Sec-Fetch-Site", "cross-site") }, wantStatus: 403, wantCode: "cross_site"},
+		{name: "foreign-origin", body: body, header: headerWith(good, "Origin", "http://evil.example"), wantStatus: 403, wantCode: "bad_origin"},
+		{name: "null-origin", body: body, header: headerWith(good, "Origin", "null"), wantStatus: 403, wantCode: "bad_origin"},
+		{name: "cross-site", body: body, header: headerWith(good, "Sec-Fetch-Site", "cross-site"), wantStatus: 403, wantCode: "cross_site"},
 
-		{name: "order-unknown-board-before-content-type", path: "/api/boards/nope/restore", body: body, header: func() http.Header { return with(good(), "Content-Type", "text/plain") }, wantStatus: 404, wantCode: "not_found"},
-		{name: "order-content-type-before-authorization", body: body, header: func() http.Header { return with(good(), "Content-Type", "text/plain", "Authorization", "") }, wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "order-capability-before-stale", body: body, header: func() http.Header { return with(good(), "Authorization", "Bearer wrong", "If-Match", `"9"`) }, wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-capability-before-unknown-revision", body: `{"revision":9}`, header: func() http.Header { return with(good(), "Authorization", "Bearer wrong") }, wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-stale-before-unknown-revision", body: `{"revision":9}`, header: func() http.Header { return with(good(), "If-Match", `"1"`) }, wantStatus: 412, wantCode: "revision_conflict"},
+		{name: "order-unknown-board-before-content-type", path: "/api/boards/nope/restore", body: body, header: headerWith(good, "Content-Type", "text/plain"), wantStatus: 404, wantCode: "not_found"},
+		{name: "order-content-type-before-authorization", body: body, header: headerWith(good, "Content-Type", "text/plain", "Authorization", ""), wantStatus: 415, wantCode: "unsupported_media_type"},
+		{name: "order-capability-before-stale", body: body, header: headerWith(good, "Authorization", "Bearer wrong", "If-Match", `"9"`), wantStatus: 403, wantCode: "bad_capability"},
+		{name: "order-capability-before-unknown-revision", body: `{"revision":9}`, header: headerWith(good, "Authorization", "Bearer wrong"), wantStatus: 403, wantCode: "bad_capability"},
+		{name: "order-stale-before-unknown-revision", body: `{"revision":9}`, header: headerWith(good, "If-Match", `"1"`), wantStatus: 412, wantCode: "revision_conflict"},
 
 		{name: "success", body: body, header: good, wantStatus: 200},
 		{name: "restore-a-restore", body: `{"revision":4}`, header: good, wantStatus: 200},

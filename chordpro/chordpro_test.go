@@ -1,7 +1,6 @@
 package chordpro
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/formtable"
 )
 
 // TestReadCharts reads real-world-style grid charts (testdata/*.cho) and compares each board with the
@@ -76,25 +76,8 @@ func TestReadCharts(t *testing.T) {
 // TestRoundTripFormTable: every playable chart of the form table, and the example, survives board →
 // ChordPro → board unchanged.
 func TestRoundTripFormTable(t *testing.T) {
-	data, err := os.ReadFile("../board/testdata/form/play-order.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table struct {
-		Cases []struct {
-			Name     string          `json:"name"`
-			Sections json.RawMessage `json:"sections"`
-			Error    any             `json:"error"`
-		} `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &table); err != nil {
-		t.Fatal(err)
-	}
 	contents := []board.Content{board.Example()}
-	for _, fc := range table.Cases {
-		if fc.Error != nil {
-			continue
-		}
+	for _, fc := range formtable.Playable(t) {
 		c, err := board.ParseContent([]byte(`{"title":"` + fc.Name + `","description":"line one\nline two","key":"Bbm","tempo":90,"beatsPerBar":4,"sections":` + string(fc.Sections) + `}`))
 		if err != nil {
 			t.Fatal(err)

@@ -2,12 +2,12 @@ package ireal
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"tele/board"
+	"tele/board/formtable"
 )
 
 // roundTrip writes c and reads it back.
@@ -94,28 +94,11 @@ func TestWriteRoundTrip(t *testing.T) {
 	}
 }
 
-// TestWriteRoundTripFormTable: every playable chart of the form table (board/testdata/form) survives
+// TestWriteRoundTripFormTable: every playable chart of the form table (board/formtable) survives
 // board → iReal Pro → board, its sections lettered A, B, … (iReal Pro marks sections with a letter).
 func TestWriteRoundTripFormTable(t *testing.T) {
-	data, err := os.ReadFile("../board/testdata/form/play-order.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var table struct {
-		Cases []struct {
-			Name     string          `json:"name"`
-			Sections json.RawMessage `json:"sections"`
-			Error    any             `json:"error"`
-		} `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &table); err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, fc := range table.Cases {
-		if fc.Error != nil {
-			continue
-		}
+	for _, fc := range formtable.Playable(t) {
 		c, err := board.ParseContent([]byte(`{"title":"` + fc.Name + `","key":"Gm","tempo":90,"beatsPerBar":4,"sections":` + string(fc.Sections) + `}`))
 		if err != nil {
 			t.Fatal(err)

@@ -50,9 +50,6 @@ func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int
 		default:
 			o.skip(v)
 		}
-		if o.bad {
-			return 0, false
-		}
 	}
 	if o.bad {
 		return 0, false
@@ -162,9 +159,6 @@ func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 			}
 		default:
 			o.skip(v)
-		}
-		if o.bad {
-			return 0, false
 		}
 	}
 	if o.bad {

@@ -158,6 +158,9 @@ func newObjIter(s string, i int) objIter { return objIter{s: s, i: i + 1} }
 
 // next returns the next member's key (decoded) and the start of its value.
 func (o *objIter) next() (key string, v int, ok bool) {
+	if o.bad {
+		return "", 0, false // a member that did not scan ends the object: the caller checks o.bad after its loop
+	}
 	s := o.s
 	i := skipWS(s, o.i)
 	if i >= len(s) {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { barForm, playOrder, writeBar, MAX_PLAYED_BARS } from '../web/static/form.js';
 
-const table = JSON.parse(readFileSync(new URL('../../board/testdata/form/play-order.json', import.meta.url)));
+const table = JSON.parse(readFileSync(new URL('../../board/formtable/play-order.json', import.meta.url)));
 
 for (const c of table.cases) {
   test(`form table: ${c.name}`, () => {
