@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -77,12 +76,9 @@ func TestBoardFormEditor(t *testing.T) {
 	requireTool(t, "Debian chromium", chromiumPath)
 	s := startServe(t)
 	b := newBrowser(t)
-	var doc struct{ Capability string }
-	if status := apiJSON(t, "POST", s.URL+"/api/boards", nil, map[string]any{"id": "byhand", "content": json.RawMessage(formEditStart)}, &doc); status != http.StatusCreated {
-		t.Fatalf("create: %d", status)
-	}
+	capability := apiCreateBoard(t, s, "byhand", json.RawMessage(formEditStart))
 	p := b.newPage(t)
-	openBoard(p, s, "byhand", doc.Capability)
+	openBoard(p, s, "byhand", capability)
 	playedLength := func(want string) {
 		t.Helper()
 		p.waitJS(fmt.Sprintf(`document.getElementById('played-length').textContent === %s`, jsString(want)), "the played length "+want)
@@ -170,7 +166,7 @@ func TestBoardFormEditor(t *testing.T) {
 	switchLanguageScripted(p, "en")
 	// A live update (another client halves the tempo) changes it too.
 	slower := strings.Replace(string(got.Content), `"tempo":120`, `"tempo":60`, 1)
-	if status := apiJSON(t, "PUT", s.URL+"/api/boards/byhand", map[string]string{"Authorization": "Bearer " + doc.Capability,
+	if status := apiJSON(t, "PUT", s.URL+"/api/boards/byhand", map[string]string{"Authorization": "Bearer " + capability,
 		"If-Match": fmt.Sprintf(`"%d"`, got.Revision)}, json.RawMessage(slower), &got); status != 200 {
 		t.Fatalf("PUT: %d", status)
 	}

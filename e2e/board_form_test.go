@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -23,12 +22,9 @@ func TestBoardForm(t *testing.T) {
 	requireTool(t, "Debian chromium", chromiumPath)
 	s := startServe(t)
 	b := newBrowser(t)
-	var doc struct{ Capability string }
-	if status := apiJSON(t, "POST", s.URL+"/api/boards", nil, map[string]any{"id": "form", "content": json.RawMessage(formChart)}, &doc); status != http.StatusCreated {
-		t.Fatalf("create: %d", status)
-	}
+	capability := apiCreateBoard(t, s, "form", json.RawMessage(formChart))
 	p := b.newPage(t)
-	openBoard(p, s, "form", doc.Capability)
+	openBoard(p, s, "form", capability)
 	drawn := evalJS[map[string]any](p, `({
 		starts: document.querySelectorAll('.bar[data-repeat-start]').length,
 		ends: [...document.querySelectorAll('.bar[data-repeat-end]')].map(b => b.dataset.repeatEnd).join(','),

@@ -41,6 +41,7 @@ func testProblemsAreCaught(t *testing.T, s *Server, b *Browser) {
 		console.error('probe: a console error');
 	})()`)
 	p.waitJS(`window.__probe.csp.length > 0`, "the CSP violation is recorded")
+	p.waitConsole("probe: a console error")
 	if evalJS[bool](p, `window.__inlineRan === true`) {
 		t.Error("an inline script ran despite the CSP")
 	}

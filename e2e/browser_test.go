@@ -42,10 +42,11 @@ type boardDoc struct {
 	Capability string       `json:"capability,omitempty"` // create only
 }
 
-// apiCreateBoard creates a board through POST /api/boards and returns its capability.
-func apiCreateBoard(t testing.TB, s *Server, id string, c boardContent) string {
+// apiCreateBoard creates a board through POST /api/boards and returns its capability; c is a
+// boardContent, or the content's JSON as a json.RawMessage for a board boardContent cannot express.
+func apiCreateBoard(t testing.TB, s *Server, id string, c any) string {
 	t.Helper()
-	var doc boardDoc
+	var doc struct{ Capability string }
 	status := apiJSON(t, "POST", s.URL+"/api/boards", nil, map[string]any{"id": id, "content": c}, &doc)
 	if status != http.StatusCreated || doc.Capability == "" {
 		t.Fatalf("creating board %s: status %d", id, status)

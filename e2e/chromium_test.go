@@ -158,6 +158,7 @@ type Page struct {
 
 	mu       sync.Mutex
 	messages []chromedp.ConsoleMessage
+	arrived  chan struct{} // closed (and replaced) when a console message is recorded
 }
 
 // newPage opens a tab in b, desktop-sized unless an option says otherwise; it closes at cleanup.
@@ -170,7 +171,7 @@ func (b *Browser) newPage(t testing.TB, opts ...PageOption) *Page {
 	}
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	t.Cleanup(cancel)
-	p := &Page{t: t, ctx: ctx}
+	p := &Page{t: t, ctx: ctx, arrived: make(chan struct{})}
 	if err := chromedp.Do(ctx); err != nil { // opens and attaches the tab
 		t.Fatalf("opening a tab: %v", err)
 	}
@@ -182,6 +183,8 @@ func (b *Browser) newPage(t testing.TB, opts ...PageOption) *Page {
 			}
 			p.mu.Lock()
 			p.messages = append(p.messages, m)
+			close(p.arrived)
+			p.arrived = make(chan struct{})
 			p.mu.Unlock()
 		}
 	}()
@@ -302,6 +305,29 @@ func (p *Page) consoleText() string {
 }
 
 // problems lists console errors, exceptions and CSP violations recorded so far.
+// waitConsole waits until the console has recorded a message containing text: console events reach the
+// test on their own goroutine, after the call that caused them may have returned.
+func (p *Page) waitConsole(text string) {
+	p.t.Helper()
+	deadline := time.After(waitTimeout)
+	for {
+		p.mu.Lock()
+		for _, m := range p.messages {
+			if strings.Contains(m.Text, text) {
+				p.mu.Unlock()
+				return
+			}
+		}
+		arrived := p.arrived
+		p.mu.Unlock()
+		select {
+		case <-arrived:
+		case <-deadline:
+			p.t.Fatalf("waited %s for a console message with %q", waitTimeout, text)
+		}
+	}
+}
+
 func (p *Page) problems() []string {
 	p.mu.Lock()
 	var out []string
