@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -203,6 +204,11 @@ func (p *probe) badBoardFatal(t *testing.T) string {
 	msg := pi.WaitNotify(from, "tele:")
 	if inviteRe.MatchString(msg) {
 		t.Fatalf("a bad board id connected")
+	}
+	// The notify can come from the host's fatal note, read before its process has ended: a host still
+	// there must exit on its own, and nothing may be left.
+	for _, pid := range childrenOf(pi.PID(), p.teleBin) {
+		waitExit(t, pid, 10*time.Second, "the host of a fatal start to exit")
 	}
 	if pids := childrenOf(pi.PID(), p.teleBin); len(pids) != 0 {
 		t.Fatalf("host left running after a fatal start: %v", pids)
