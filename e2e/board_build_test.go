@@ -12,7 +12,8 @@ import (
 
 // buildProbe runs before the page's scripts: after each task's changes to the document (a
 // MutationObserver's callback) it writes down how many bars the grid holds and whether it is
-// aria-busy, whenever either changed, from the first bar on. With poke, the first time the grid holds some bars but not all,
+// aria-busy, whenever either changed, from the first bar on, and the first section's bar count as its
+// estimated height uses it (--bars). With poke, the first time the grid holds some bars but not all,
 // it clicks the view's "up a semitone" button: a render of the whole board while it is being built.
 const buildProbe = `(() => {
   const seen = [];
@@ -24,7 +25,8 @@ const buildProbe = `(() => {
     if (!bars) return;
     const busy = grid.getAttribute('aria-busy') || '';
     const last = seen[seen.length - 1];
-    if (!last || last.bars !== bars || last.busy !== busy) seen.push({ bars, busy });
+    const estimate = grid.querySelector('.section')?.style.getPropertyValue('--bars') || '';
+    if (!last || last.bars !== bars || last.busy !== busy) seen.push({ bars, busy, estimate });
     if (!poked && busy === 'true') {
       poked = true;
       document.getElementById('view-up').click();
@@ -34,9 +36,10 @@ const buildProbe = `(() => {
 })();`
 
 type buildStep struct {
-	Bars  int    `json:"bars"`
-	Busy  string `json:"busy"`
-	Poked bool   `json:"poked"`
+	Bars     int    `json:"bars"`
+	Busy     string `json:"busy"`
+	Estimate string `json:"estimate"`
+	Poked    bool   `json:"poked"`
 }
 
 // openProbed opens a board in a new tab with buildProbe and waits until the page says it is ready.
@@ -67,18 +70,31 @@ func TestBoardLargeBuild(t *testing.T) {
 		if n, busy := evalJS[int](p, `document.querySelectorAll('#grid li.bar').length`), evalJS[bool](p, `document.getElementById('grid').hasAttribute('aria-busy')`); n != 512 || busy {
 			t.Fatalf("when ready, the grid holds %d bars (want 512), aria-busy %v", n, busy)
 		}
-		if len(steps) < 3 || steps[0].Bars == 0 || steps[0].Bars > 64 {
-			t.Fatalf("the grid was not drawn in steps of at most a section: %+v", steps)
+		// Near the window 16 bars a step (two rows here), each laid out in a frame of its own; past it,
+		// a section a step.
+		if len(steps) < 3 || steps[0].Bars != 16 || steps[1].Bars != 32 {
+			t.Fatalf("the grid was not drawn 16 bars a step near the window: %+v", steps)
 		}
-		prev := 0
+		prev, sections := 0, 0
 		for _, st := range steps {
 			if st.Bars < prev || st.Bars-prev > 64 {
 				t.Errorf("from %d to %d bars in one task: %+v", prev, st.Bars, steps)
+			}
+			if st.Bars-prev == 64 {
+				sections++
+			}
+			// The section's estimate is of all its bars from the first step on: a change would
+			// restyle every bar it holds at each step.
+			if st.Estimate != "64" {
+				t.Errorf("with %d bars drawn the first section's --bars is %q, want 64", st.Bars, st.Estimate)
 			}
 			if want := map[bool]string{true: "", false: "true"}[st.Bars == 512]; st.Busy != want {
 				t.Errorf("with %d bars drawn the grid's aria-busy is %q, want %q", st.Bars, st.Busy, want)
 			}
 			prev = st.Bars
+		}
+		if sections == 0 {
+			t.Errorf("no step drew a section's worth of bars past the window: %+v", steps)
 		}
 		if got := evalJS[string](p, `[...document.querySelectorAll('#grid .bar-num')].map((n) => n.textContent).join(',')`); got != numbers(512) {
 			t.Errorf("the bars are numbered %.80s…", got)

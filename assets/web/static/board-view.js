@@ -12,7 +12,7 @@ import { sectionName } from './content.js';
 import { barForm, SIMILE } from './form.js';
 import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
-import { StepBuild, barCount, buildSteps, contentUpTo, stepWait } from './grid-build.js';
+import { AT_ONCE, StepBuild, barCount, barsShown, stepWait } from './grid-build.js';
 
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), role(s, value), moveSection(s, delta),
@@ -38,15 +38,15 @@ export class BoardView {
   // settles when the build is over: every bar drawn, by the build or by a render or a lookup (barButton,
   // sectionControl, complete()) that came first, or the build stopped (stop(), the view given up).
   build(content, drawn) {
-    const steps = buildSteps(barCount(content));
-    if (this.sections.length || steps.length === 1) {
+    const total = barCount(content);
+    if (this.sections.length || total <= AT_ONCE) {
       this.render(content);
       drawn(this.changed);
       return Promise.resolve();
     }
-    const run = new StepBuild(steps, {
+    const run = new StepBuild(total, {
       draw: (n) => {
-        this.draw(contentUpTo(content, n));
+        this.draw(content, n);
         drawn(this.changed);
       },
       end: () => {
@@ -79,17 +79,20 @@ export class BoardView {
     this.draw(content);
   }
 
-  draw(content) {
+  // draw shows content, or with upTo its first upTo bars only (a step of a build): the sections after
+  // them are not drawn yet.
+  draw(content, upTo = Infinity) {
     const secs = content.sections || [];
+    const shown = upTo === Infinity ? secs.map((s) => s.bars.length) : barsShown(content, upTo);
     let barNo = 0;
     this.changed = [];
     this.beatsPerBar = content.beatsPerBar;
-    secs.forEach((section, i) => {
+    shown.forEach((n, i) => {
       const s = this.sections[i] || this.createSection(i);
-      this.patchSection(s, section, i, barNo, secs.length);
-      barNo += section.bars.length;
+      this.patchSection(s, secs[i], i, barNo, secs.length, n);
+      barNo += n;
     });
-    while (this.sections.length > secs.length) this.sections.pop().el.remove();
+    while (this.sections.length > shown.length) this.sections.pop().el.remove();
     this.applyCursor();
   }
 
@@ -130,7 +133,8 @@ export class BoardView {
     return s;
   }
 
-  patchSection(s, section, i, barNo, count) {
+  // patchSection draws section i, its first shown bars (a build draws a section over several steps).
+  patchSection(s, section, i, barNo, count, shown) {
     const name = sectionName(section, i);
     if (s.name !== name) {
       s.name = name;
@@ -155,14 +159,16 @@ export class BoardView {
       s.mark.hidden = !section.label;
       paintRoleName(s.roleName, section.role);
     }
+    // The section's estimated height (app.css) counts every bar of it from the first step: the custom
+    // property is inherited, and a change restyles every bar the section holds.
     if (s.count !== section.bars.length) {
       s.count = section.bars.length;
-      s.el.style.setProperty('--bars', String(s.count)); // the section's estimated height (app.css)
+      s.el.style.setProperty('--bars', String(s.count));
     }
     // Bars made by this render go in at once, in one fragment; a bar whose content, number and meter
     // are as last drawn is not touched at all (a live update of one bar patches one bar).
     const added = document.createDocumentFragment();
-    section.bars.forEach((raw, j) => {
+    section.bars.slice(0, shown).forEach((raw, j) => {
       const bar = s.bars[j] || this.createBar(s, i, j, added);
       const n = barNo + j + 1;
       const sig = Array.isArray(raw) ? raw.join(' ') : JSON.stringify(raw);
@@ -178,7 +184,7 @@ export class BoardView {
       bar.plain = plain;
     });
     if (added.firstChild) s.barsEl.append(added);
-    while (s.bars.length > section.bars.length) s.bars.pop().li.remove();
+    while (s.bars.length > shown) s.bars.pop().li.remove();
   }
 
   createBar(s, i, j, parent) {
