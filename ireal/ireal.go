@@ -206,8 +206,8 @@ func (r *songReader) music(c *board.Content, m string) error {
 	barBeats := 4
 	meterRead := false // the first time signature is the board's
 	times := 0         // from <Nx>: the times the next end repeat is played
-	newSection := func(label string) {
-		c.Sections = append(c.Sections, board.Section{Label: label})
+	newSection := func(label string, role board.Role) {
+		c.Sections = append(c.Sections, board.Section{Label: label, Role: role})
 		sec = &c.Sections[len(c.Sections)-1]
 	}
 	endBar := func(repeatEnd bool) {
@@ -219,7 +219,7 @@ func (r *songReader) music(c *board.Content, m string) error {
 			return
 		}
 		if sec == nil {
-			newSection("")
+			newSection("", "")
 		}
 		for _, ch := range cells {
 			if ch != "" {
@@ -256,11 +256,7 @@ func (r *songReader) music(c *board.Content, m string) error {
 				continue
 			}
 			endBar(false)
-			label := map[byte]string{'i': "Intro", 'V': "Verse"}[m[1]]
-			if label == "" {
-				label = m[1:2]
-			}
-			newSection(label)
+			newSection(markSection(m[1:2]))
 			m = m[2:]
 		case strings.HasPrefix(m, "T") && len(m) >= 3 && m[1] >= '0' && m[1] <= '9':
 			n, _ := strconv.Atoi(m[1:3])

@@ -108,11 +108,15 @@ func Lost(c board.Content) []string {
 	if meter(c.BeatsPerBar) == "" {
 		out = append(out, strconv.Itoa(c.BeatsPerBar)+" beats per bar (iReal Pro has 2–7, 9 and 12)")
 	}
+	roles := false
 	for si, s := range c.Sections {
-		if s.Role != "" {
-			out = append(out, "section roles")
+		mark := sectionMark(s.Label)
+		label, role := markSection(mark)
+		if si == 0 && s.Label == "" {
+			role = "" // written without a mark
 		}
-		if (si > 0 || s.Label != "") && label(sectionMark(s.Label)) != s.Label {
+		roles = roles || s.Role != role
+		if (si > 0 || s.Label != "") && label != s.Label {
 			out = append(out, "the section label "+strconv.Quote(s.Label)+" (iReal Pro marks sections with one letter, Intro or Verse)")
 		}
 		for _, bar := range s.Bars {
@@ -120,6 +124,9 @@ func Lost(c board.Content) []string {
 				out = append(out, strconv.Itoa(bar.Beats)+" beats in a bar")
 			}
 		}
+	}
+	if roles {
+		out = append(out, "section roles (iReal Pro marks an intro and a verse, no other kind of section)")
 	}
 	return out
 }
@@ -156,14 +163,16 @@ func sectionMark(l string) string {
 	return "A"
 }
 
-func label(mark string) string {
+// markSection is the label and the role of a section iReal Pro marks with mark: *i is an intro, *V a
+// verse, a letter only a label.
+func markSection(mark string) (string, board.Role) {
 	switch mark {
 	case "i":
-		return "Intro"
+		return "Intro", "intro"
 	case "V":
-		return "Verse"
+		return "Verse", "verse"
 	}
-	return mark
+	return mark, ""
 }
 
 // closesEnding reports whether the end repeat of bars[i] closes an ending (its count is implied by the

@@ -26,7 +26,8 @@ func roundTrip(t *testing.T, c board.Content) board.Content {
 
 // TestWriteRoundTrip: boards that use every construct an iReal Pro chart can hold (repeats played 2–8
 // times, endings 1–4, segno, coda and To Coda, every jump, Fine, % bars, N.C., meter changes, slash
-// chords, every quality of the catalogue, minor keys, the tempo, Intro/Verse/lettered sections) come
+// chords, every quality of the catalogue, minor keys, the tempo, lettered sections, and intro and verse
+// sections as iReal Pro marks them: Intro and Verse, with their roles) come
 // back from Write and Parse unchanged, and Lost names nothing for them.
 func TestWriteRoundTrip(t *testing.T) {
 	var boards []board.Content
@@ -35,11 +36,11 @@ func TestWriteRoundTrip(t *testing.T) {
 			{"chords":["F7"],"repeatStart":true},["Bb7"],["F7"],["F7"],["Bb7"],["Bdim7"],["F7"],["D7"],["Gm7"],["C7"],
 			{"chords":["F7","D7"],"ending":1},{"chords":["Gm7","C7"],"repeatEnd":2},{"chords":["F7","Bb7"],"ending":2},{"chords":["F7"],"mark":"dc"}]}]}`,
 		`{"title":"Road Signs","description":"","key":"Cm","tempo":160,"beatsPerBar":3,"sections":[
-			{"label":"Intro","bars":[["Cm"],{"chords":["G7"],"beats":2}]},
+			{"label":"Intro","role":"intro","bars":[["Cm"],{"chords":["G7"],"beats":2}]},
 			{"label":"A","bars":[{"chords":["Cm"],"mark":"segno"},{"chords":"%"},["Fm7"],{"chords":["G7"],"mark":"to-coda"},["Cm"],{"chords":["Ab","G7"],"mark":"ds-al-coda"}]},
 			{"label":"B","bars":[{"chords":["Cm"],"mark":"coda"},{"chords":["N.C."],"beats":2}]}]}`,
 		`{"title":"Three Times","description":"","key":"Bb","tempo":96,"beatsPerBar":4,"sections":[
-			{"label":"Verse","bars":[{"chords":["Bb","Bb/D"],"repeatStart":true},{"chords":["Eb","Edim7"],"repeatEnd":3},{"chords":["F7sus4"],"repeatStart":true,"repeatEnd":8}]},
+			{"label":"Verse","role":"verse","bars":[{"chords":["Bb","Bb/D"],"repeatStart":true},{"chords":["Eb","Edim7"],"repeatEnd":3},{"chords":["F7sus4"],"repeatStart":true,"repeatEnd":8}]},
 			{"label":"C","bars":[{"chords":["Gm7"],"repeatStart":true},{"chords":["C7"],"ending":1,"repeatEnd":2},{"chords":["Cm7"],"ending":2,"repeatEnd":3},
 				{"chords":["F7"],"ending":3,"repeatEnd":4},{"chords":["Bb6"],"ending":4,"mark":"fine"},["Eb"],{"chords":["F7"],"mark":"dc-al-fine"}]}]}`,
 		`{"title":"Jig and Waltz","description":"","key":"D","tempo":100,"beatsPerBar":12,"sections":[
@@ -120,7 +121,7 @@ func TestWriteRoundTripFormTable(t *testing.T) {
 func TestLost(t *testing.T) {
 	c := board.Example()
 	c.Key = ""
-	c.Sections[0].Role = "verse"
+	c.Sections[0].Role = "chorus"
 	c.Sections[1].Label = "Chorus"
 	c.BeatsPerBar = 8
 	c.Title = "A=B"
@@ -128,6 +129,32 @@ func TestLost(t *testing.T) {
 	for _, want := range []string{"description", "without a key", "= or blank", "8 beats per bar", "section roles", `label "Chorus"`} {
 		if !strings.Contains(lost, want) {
 			t.Errorf("Lost = %q, lacks %q", lost, want)
+		}
+	}
+
+	// iReal Pro's Intro and Verse marks are a label and a role at once: a section that has one without
+	// the other would come back changed.
+	for _, tc := range []struct {
+		label string
+		role  board.Role
+		lost  bool
+	}{
+		{"Intro", "intro", false},
+		{"Verse", "verse", false},
+		{"A", "", false},
+		{"Intro", "", true},
+		{"Verse", "chorus", true},
+		{"A", "intro", true},
+	} {
+		c := board.Example()
+		c.Description = ""
+		c.Sections[0].Label, c.Sections[0].Role = tc.label, tc.role
+		for i := range c.Sections[1:] {
+			c.Sections[i+1].Label, c.Sections[i+1].Role = "B", ""
+		}
+		lost := strings.Join(Lost(c), "; ")
+		if got := strings.Contains(lost, "section roles"); got != tc.lost {
+			t.Errorf("label %q, role %q: Lost = %q, want section roles named: %v", tc.label, tc.role, lost, tc.lost)
 		}
 	}
 }
