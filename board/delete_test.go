@@ -13,7 +13,7 @@ import (
 
 // TestDelete: a deletion at the current revision removes the board, its whole history and its
 // capability from memory and disk; a stale revision, an unknown board and a closed store change
-// nothing; the id can be taken again at once, and a reopened store agrees.
+// nothing; the id can be taken again at once, by another instance, and a reopened store agrees.
 func TestDelete(t *testing.T) {
 	dir := t.TempDir()
 	s := openT(t, dir, Options{})
@@ -25,6 +25,20 @@ func TestDelete(t *testing.T) {
 	}
 	if _, _, err := s.Create("other", content("Other"), AuthorBrowser); err != nil {
 		t.Fatal(err)
+	}
+
+	first, err := s.Instance("song")
+	if err != nil || first == (Instance{}) {
+		t.Fatalf("Instance: %v %v", first, err)
+	}
+	if _, err := s.Rotate("song"); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.Instance("song"); again != first {
+		t.Fatal("a rotated capability changed the board's instance")
+	}
+	if other, _ := s.Instance("other"); other == first {
+		t.Fatal("two boards are one instance")
 	}
 
 	before := datadirtest.Snapshot(t, dir)
@@ -61,6 +75,9 @@ func TestDelete(t *testing.T) {
 	if _, err := ReadCapability(dir, "song"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("ReadCapability after Delete: %v", err)
 	}
+	if inst, err := s.Instance("song"); !errors.Is(err, ErrNotFound) || inst != (Instance{}) {
+		t.Fatalf("Instance after Delete: %v %v", inst, err)
+	}
 
 	// The id is free again: a new board, at revision 1, with a new capability.
 	b, _, err := s.Create("song", content("New song"), AuthorBrowser)
@@ -69,6 +86,9 @@ func TestDelete(t *testing.T) {
 	}
 	if rows, _, err := s.Revisions("song", 0, 100); err != nil || len(rows) != 1 {
 		t.Fatalf("the new board's history: %d rows, %v", len(rows), err)
+	}
+	if inst, err := s.Instance("song"); err != nil || inst == first {
+		t.Fatalf("the new board under the deleted one's id: instance %v %v, want another", inst, err)
 	}
 	s.Close()
 	if err := s.Delete("other", 1); !errors.Is(err, ErrClosed) {

@@ -301,6 +301,20 @@ func (s *Store) Capability(id string) (string, error) {
 	return e.key(), nil
 }
 
+// Instance is one board under its id: a board deleted and then made again under the same id is
+// another instance. Instances compare with ==; the zero Instance is no board.
+type Instance struct{ e *entry }
+
+// Instance returns board id's instance now, or ErrNotFound. A rotated capability or a new revision
+// keeps the instance.
+func (s *Store) Instance(id string) (Instance, error) {
+	e := s.entry(id)
+	if e == nil {
+		return Instance{}, ErrNotFound
+	}
+	return Instance{e}, nil
+}
+
 // Authorize checks capability against board id's, in constant time: nil, ErrNotFound or
 // ErrBadCapability.
 func (s *Store) Authorize(id, capability string) error {

@@ -24,6 +24,10 @@ var (
 	errClosed              = errors.New("chat: server shutting down")
 )
 
+// ErrBoardDeleted is Config.Capability's answer once the bound board was deleted: a pairing then gets
+// no capability, even of a board made later under the same id.
+var ErrBoardDeleted = errors.New("chat: the bound board was deleted")
+
 // commandError is a command body that breaks a rule of docs/api.md: its shape (bad_command) or its
 // text (bad_text, when text is set). reason is the message the client gets.
 type commandError struct {

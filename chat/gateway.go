@@ -31,7 +31,7 @@ type Config struct {
 	Bridge  Bridge
 	// Capability returns the bound board's current write capability, which a successful pairing hands
 	// to the page (the one-time link carries only one-time secrets). Read at each pairing, so a rotated
-	// capability is the one handed out.
+	// capability is the one handed out; ErrBoardDeleted once the bound board was deleted.
 	Capability func() (string, error)
 	// Hub carries the chat streams; it should be made with MaxPerTopic 4 (docs/api.md). The gateway uses the
 	// topic Topic(binding id).

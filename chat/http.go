@@ -40,6 +40,9 @@ func httpError(err error) error {
 	case errors.Is(err, pairing.ErrInvitationInvalid):
 		return web.NewError(http.StatusForbidden, "invitation_invalid",
 			"this invitation is not valid; run /tele <board> in Pi for a new one")
+	case errors.Is(err, ErrBoardDeleted):
+		return web.NewError(http.StatusGone, "board_deleted",
+			"the board Pi was bound to was deleted; run /tele <board> in Pi for another one")
 	case errors.Is(err, errRevoked):
 		return web.NewError(http.StatusGone, "revoked",
 			"this chat binding was revoked; run /tele <board> in Pi to connect again")
@@ -142,7 +145,7 @@ func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprout
 	}
 	// Read after the redemption, so a rotation that finished before it is never handed out stale.
 	capability, err := g.cfg.Capability()
-	if err != nil { // the store never forgets a board: this is an internal fault, logged by WriteError
+	if err != nil { // ErrBoardDeleted, or an internal fault, logged by WriteError
 		writeError(w, r, err)
 		return
 	}

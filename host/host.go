@@ -88,6 +88,7 @@ type host struct {
 
 	// Set while starting, read-only once running.
 	boardID   string
+	instance  board.Instance // the board bound: one made later under its id is not
 	port      int
 	store     *board.Store
 	started   *server.Started // until serving starts; then Serve owns it
@@ -255,6 +256,14 @@ func (h *host) start(note []byte) {
 		h.log.Info("host: created the board from the teaching example", "board", hl.board)
 	}
 
+	// The binding is to this board, not to its id: a board made under the id after this one was deleted
+	// is someone else's.
+	instance, err := store.Instance(hl.board)
+	if err != nil {
+		h.sendFatal(FatalInternal, fmt.Sprintf("cannot read the board: %v", err))
+		return
+	}
+
 	binding, err := pairing.NewBinding()
 	if err != nil {
 		h.sendFatal(FatalInternal, fmt.Sprintf("cannot make a binding: %v", err))
@@ -270,7 +279,7 @@ func (h *host) start(note []byte) {
 		Board:         hl.board,
 		Binding:       binding,
 		Bridge:        bridge{conn: h.conn},
-		Capability:    func() (string, error) { return store.Capability(hl.board) },
+		Capability:    func() (string, error) { return boundCapability(store, hl.board, instance) },
 		Hub:           chatHub,
 		Logger:        h.log,
 		BridgeTimeout: h.cfg.BridgeTimeout,
@@ -288,7 +297,7 @@ func (h *host) start(note []byte) {
 		ok = true
 		return
 	}
-	h.boardID, h.port = hl.board, port
+	h.boardID, h.instance, h.port = hl.board, instance, port
 	h.binding, h.gateway = binding, gw
 	h.serveStop, h.serveDone = serveStop, serveDone
 	h.phase = running

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -565,5 +568,87 @@ func TestEOFBeforeHello(t *testing.T) {
 	fb.in.Close()
 	if err := fb.runResult(); err != nil {
 		t.Fatalf("Run: %v", err)
+	}
+}
+
+// TestDeletedBoardEndsTheBinding: once the bound board is deleted (on its page, with its edit link),
+// the tool reads and writes nothing and says why in words the model can pass on, and a pairing gets no
+// capability; a board made since under the same id is someone else's and is never reached through the
+// binding. Before, the tool answered "does not exist" and then worked on the new board, and a pairing
+// handed out the new board's capability.
+func TestDeletedBoardEndsTheBinding(t *testing.T) {
+	fb := startHost(t, hostOpts{})
+	r := fb.ready("songs")
+	rev, content := getBoard(t, fb)
+	capability, err := board.ReadCapability(fb.dir, "songs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	request := func(method, path, body string, header map[string]string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(method, r.origin+path, strings.NewReader(body))
+		req.Header.Set("Origin", r.origin)
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := request("DELETE", "/api/boards/songs", "", map[string]string{"Authorization": "Bearer " + capability, "If-Match": fmt.Sprintf(`"%d"`, rev)}); code != http.StatusNoContent {
+		t.Fatalf("DELETE: %d %s", code, body)
+	}
+	cb, _ := json.Marshal(content)
+	put := fmt.Sprintf(`{"action":"put","expectedRevision":1,"content":%s}`, cb)
+	deleted := func(when string) {
+		t.Helper()
+		for _, args := range []string{`{"action":"get"}`, put} {
+			var e struct {
+				Err struct{ Code, Message string }
+			}
+			got := fb.call("tool", args)
+			if json.Unmarshal([]byte(got.line), &e); e.Err.Code != "not_found" || !strings.Contains(e.Err.Message, "was deleted") || !strings.Contains(e.Err.Message, "/tele <board>") {
+				t.Fatalf("%s: tool %s answered %s", when, args, got.line)
+			}
+		}
+		invite := fb.call("invite", "{}")
+		var inv struct{ Invite string }
+		if err := json.Unmarshal(invite.m["ok"], &inv); err != nil {
+			t.Fatalf("invite: %s", invite.line)
+		}
+		frag := fragment(t, inv.Invite)
+		code, body := request("POST", "/api/chat/pair", fmt.Sprintf(`{"binding":%q,"invitation":%q}`, frag.Get("binding"), frag.Get("invite")), nil)
+		if code != http.StatusGone || !strings.Contains(body, `"code":"board_deleted"`) || strings.Contains(body, "capability") {
+			t.Fatalf("%s: pairing answered %d %s", when, code, body)
+		}
+	}
+	deleted("the board deleted")
+
+	// Someone makes a new board under the same id: still not the bound board.
+	if code, body := request("POST", "/api/boards", `{"id":"songs"}`, nil); code != http.StatusCreated {
+		t.Fatalf("create: %d %s", code, body)
+	}
+	newCap, err := board.ReadCapability(fb.dir, "songs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := readFile(t, filepath.Join(fb.dir, "boards", "songs", "1.json"))
+	deleted("a new board under its id")
+	if after := readFile(t, filepath.Join(fb.dir, "boards", "songs", "1.json")); after != before {
+		t.Fatal("the tool wrote to the new board")
+	}
+	if _, err := os.Stat(filepath.Join(fb.dir, "boards", "songs", "2.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the new board got a second revision: %v", err)
+	}
+	if strings.Contains(fb.logs.String(), newCap) {
+		t.Fatal("the log holds the new board's capability")
 	}
 }

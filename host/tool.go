@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tele/board"
+	"tele/chat"
 	"tele/link"
 )
 
@@ -15,7 +16,7 @@ import (
 const (
 	CodeRevisionConflict = "revision_conflict" // put: expectedRevision is stale; currentRevision says the current one
 	CodeInvalidContent   = "invalid_content"   // put: content breaks a rule of docs/content.md; path and rule say which
-	CodeNotFound         = "not_found"         // the bound board disappeared (should not happen)
+	CodeNotFound         = "not_found"         // the bound board was deleted (with its edit link, on the page)
 	CodeNotReady         = "not_ready"         // a call before the host is ready
 	CodeRevoked          = "revoked"           // a call after the binding was revoked
 )
@@ -74,6 +75,9 @@ func (h *host) tool(args []byte) (any, error) {
 		return nil, h.storeError(err)
 	} else if err != nil {
 		return nil, link.BadCall("tool: %v", err)
+	}
+	if action != "catalogue" && !h.stillBound() {
+		return nil, h.deleted()
 	}
 	switch action {
 	case "catalogue":
@@ -135,7 +139,27 @@ func (h *host) storeError(err error) error {
 		return &link.Error{Code: CodeInvalidContent, Message: fmt.Sprintf("%s: %s", path, ve.Rule), Fields: fields}
 	}
 	if errors.Is(err, board.ErrNotFound) {
-		return &link.Error{Code: CodeNotFound, Message: fmt.Sprintf("board %q does not exist", h.boardID)}
+		return h.deleted()
 	}
 	return err // internal: logged by the link, answered "internal"
+}
+
+// stillBound reports whether the board under the bound id is still the one bound.
+func (h *host) stillBound() bool {
+	now, err := h.store.Instance(h.boardID)
+	return err == nil && now == h.instance
+}
+
+// deleted is the tool's error once the bound board is gone, in words the model can pass on.
+func (h *host) deleted() error {
+	return &link.Error{Code: CodeNotFound, Message: fmt.Sprintf("board %q was deleted (with its edit link): it can no longer be read or changed; tell the musician, who can open another board with /tele <board>", h.boardID)}
+}
+
+// boundCapability is the bound board's capability for a pairing, or chat.ErrBoardDeleted once that
+// board was deleted, even when another board has its id now.
+func boundCapability(store *board.Store, id string, bound board.Instance) (string, error) {
+	if now, err := store.Instance(id); err != nil || now != bound {
+		return "", chat.ErrBoardDeleted
+	}
+	return store.Capability(id)
 }

@@ -163,7 +163,7 @@ class ChatPanel {
         this.connect(typeof res?.binding === 'string' ? res.binding : binding);
         return;
       } catch (err) {
-        reason = err.status === 429 ? 'rateLimited' : err.status === 0 ? 'network' : 'invalid';
+        reason = { 429: 'rateLimited', 0: 'network' }[err.status] || (err.code === 'board_deleted' ? 'boardDeleted' : 'invalid');
       }
     }
     if (stored) {
