@@ -382,7 +382,14 @@ func (c *sseClient) waitEnded(t testing.TB) {
 
 func getJSON(t testing.TB, url string) (int, string) {
 	t.Helper()
-	resp, err := noRedirect.Get(url)
+	req, _ := http.NewRequest("GET", url, nil)
+	return send(t, req)
+}
+
+// send makes the request and returns the answer's status and body.
+func send(t testing.TB, req *http.Request) (int, string) {
+	t.Helper()
+	resp, err := noRedirect.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
