@@ -22,6 +22,9 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
@@ -216,15 +219,26 @@ func staticServer(tb testing.TB, c boardContent) *httptest.Server {
 	return srv
 }
 
-// benchPage opens a tab with benchProbe and the Performance domain (main-thread time) enabled.
+// benchPage opens a tab with benchProbe and the Performance domain (main-thread time) enabled. The
+// DevTools domains chromedp enables on every tab that a benchmark does not use are disabled, so that
+// what is timed is the page and not DevTools: DOM and CSS mirror the document and its style sheets in
+// the renderer as they change, Network reports every request. The page and its baseline run in the
+// same tab, so both are measured alike.
 func benchPage(tb testing.TB, b *Browser) *Page {
 	p := b.newPage(tb, desktop())
 	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: benchProbe}); err != nil {
 			return err
 		}
-		_, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{})
-		return err
+		if _, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{}); err != nil {
+			return err
+		}
+		for _, disable := range []cdp.Command[cdp.Empty, cdp.Empty]{dom.Disable, css.Disable, network.Disable} {
+			if _, err := cdp.Call(ctx, t, disable, cdp.Empty{}); err != nil {
+				return fmt.Errorf("%s: %w", disable.Method, err)
+			}
+		}
+		return nil
 	}))
 	return p
 }
