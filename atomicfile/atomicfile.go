@@ -23,17 +23,7 @@ func (e *NotDurableError) Unwrap() error { return e.Err }
 // Replace replaces path with data, with mode perm. Until the rename, a failure leaves path as it was
 // and removes the temporary file; after it, a failed directory sync is a *NotDurableError.
 func Replace(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := writeTemp(path, data, perm)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return removeTemp(tmp, err)
-	}
-	if err := SyncDir(filepath.Dir(path)); err != nil {
-		return &NotDurableError{err}
-	}
-	return nil
+	return write(path, data, perm, os.Rename)
 }
 
 // Create writes data to path, with mode perm, where no file may be yet: the temporary file is hard
@@ -41,14 +31,25 @@ func Replace(path string, data []byte, perm fs.FileMode) error {
 // leaves the directory as it was; after it, a failed directory sync is a *NotDurableError. A temporary
 // name that cannot be removed after the link is left for IsTemp to find.
 func Create(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, func(tmp, path string) error {
+		if err := os.Link(tmp, path); err != nil {
+			return err
+		}
+		os.Remove(tmp)
+		return nil
+	})
+}
+
+// write writes data to a temporary file beside path and puts it in place with place(tmp, path); a
+// failure of place removes the temporary file, and the directory is synced after it.
+func write(path string, data []byte, perm fs.FileMode, place func(tmp, path string) error) error {
 	tmp, err := writeTemp(path, data, perm)
 	if err != nil {
 		return err
 	}
-	if err := os.Link(tmp, path); err != nil {
+	if err := place(tmp, path); err != nil {
 		return removeTemp(tmp, err)
 	}
-	os.Remove(tmp)
 	if err := SyncDir(filepath.Dir(path)); err != nil {
 		return &NotDurableError{err}
 	}
