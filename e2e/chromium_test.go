@@ -155,6 +155,7 @@ const noStorageScript = `(() => {
 type Page struct {
 	t   testing.TB
 	ctx context.Context
+	cfg pageConfig
 
 	mu       sync.Mutex
 	messages []chromedp.ConsoleMessage
@@ -171,7 +172,7 @@ func (b *Browser) newPage(t testing.TB, opts ...PageOption) *Page {
 	}
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	t.Cleanup(cancel)
-	p := &Page{t: t, ctx: ctx, arrived: make(chan struct{})}
+	p := &Page{t: t, ctx: ctx, cfg: cfg, arrived: make(chan struct{})}
 	if err := chromedp.Do(ctx); err != nil { // opens and attaches the tab
 		t.Fatalf("opening a tab: %v", err)
 	}
@@ -354,14 +355,43 @@ func (p *Page) requireClean(when string) {
 }
 
 // screenshot writes a PNG to <repo>/.audit/<area>/<name>.png (git-ignored): the full page, or just the
-// viewport when the page is scrolled (a full-page capture would draw sticky headers mid-page).
+// viewport when the page is scrolled (a full-page capture would draw sticky headers mid-page) or shows a
+// modal dialog (what the musician sees: the page behind it is inert).
+//
+// A full-page capture draws only what the browser has rendered, and a long board skips its sections
+// and bars far from the window (content-visibility: auto): they would come out as empty frames. For
+// such a page the window is made as tall as the page for the capture, what a window that tall shows
+// (every bar drawn and its chords fitted), then given its size back.
 func (p *Page) screenshot(area, name string) string {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
-	shot := chromedp.FullScreenshot(100)
-	if evalJS[float64](p, `window.scrollY`) > 0 {
+	var shot chromedp.Action[[]byte]
+	switch {
+	case evalJS[bool](p, `window.scrollY > 0 || document.querySelector('dialog[open]') !== null`):
 		shot = chromedp.CaptureScreenshot()
+	case evalJS[bool](p, skippedJS):
+		height := evalJS[int64](p, `Math.ceil(document.documentElement.scrollHeight)`)
+		p.setViewport(p.cfg.width, height)
+		defer p.setViewport(p.cfg.width, p.cfg.height)
+		drawn := evalJS[bool](p, `(async () => {
+			const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+			for (let i = 0; i < 120; i++) {
+				await frame();
+				if (!(`+skippedJS+`)) {
+					await frame(); // chord fitting runs as the browser reports the skipped parts shown
+					await frame(); // and this frame paints it
+					return true;
+				}
+			}
+			return false;
+		})()`)
+		if !drawn {
+			p.t.Fatalf("screenshot %s: in a window %d px tall the page still skips some of its bars", name, height)
+		}
+		shot = chromedp.CaptureScreenshot()
+	default:
+		shot = chromedp.FullScreenshot(100)
 	}
 	png, err := chromedp.Run(ctx, shot)
 	if err != nil {
@@ -376,6 +406,20 @@ func (p *Page) screenshot(area, name string) string {
 		p.t.Fatal(err)
 	}
 	return path
+}
+
+// skippedJS is true while a section or a bar the page lays out is skipped by content-visibility: auto.
+const skippedJS = `[...document.querySelectorAll('.section, .bar')].some((el) => el.checkVisibility() && !el.checkVisibility({ contentVisibilityAuto: true }))`
+
+// setViewport gives the tab a viewport of width × height CSS px, at the page's scale and mobile rules.
+func (p *Page) setViewport(width, height int64) {
+	p.t.Helper()
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: width, Height: height, DeviceScaleFactor: p.cfg.scale, Mobile: p.cfg.mobile,
+		})
+		return err
+	}))
 }
 
 // repoRoot is the repository root (tests run in e2e/).
