@@ -358,27 +358,27 @@ func (p *Page) requireClean(when string) {
 // viewport when the page is scrolled (a full-page capture would draw sticky headers mid-page) or shows a
 // modal dialog (what the musician sees: the page behind it is inert).
 //
-// A full-page capture draws only what the browser has rendered, and a long board skips its sections
-// and bars far from the window (content-visibility: auto): they would come out as empty frames. For
-// such a page the window is made as tall as the page for the capture, what a window that tall shows
-// (every bar drawn and its chords fitted), then given its size back.
+// The full page is captured in a window made as tall as the page, then given its size back: what a
+// window that tall shows, every bar drawn and its chords fitted. Chromium's capture beyond the viewport
+// draws only what the page rendered for its window, and the board skips sections and bars far from
+// the window (content-visibility: auto): they came out as empty bar frames, and blank below the first
+// screens of a long board.
 func (p *Page) screenshot(area, name string) string {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
-	var shot chromedp.Action[[]byte]
-	switch {
-	case evalJS[bool](p, `window.scrollY > 0 || document.querySelector('dialog[open]') !== null`):
-		shot = chromedp.CaptureScreenshot()
-	case evalJS[bool](p, skippedJS):
-		height := evalJS[int64](p, `Math.ceil(document.documentElement.scrollHeight)`)
+	height := evalJS[int64](p, `Math.ceil(document.documentElement.scrollHeight)`)
+	whole := !evalJS[bool](p, `window.scrollY > 0 || document.querySelector('dialog[open]') !== null`)
+	if whole && height > p.cfg.height {
 		p.setViewport(p.cfg.width, height)
 		defer p.setViewport(p.cfg.width, p.cfg.height)
 		drawn := evalJS[bool](p, `(async () => {
 			const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+			const skipped = () => [...document.querySelectorAll('.section, .bar')]
+				.some((el) => el.checkVisibility() && !el.checkVisibility({ contentVisibilityAuto: true }));
 			for (let i = 0; i < 120; i++) {
 				await frame();
-				if (!(`+skippedJS+`)) {
+				if (!skipped()) {
 					await frame(); // chord fitting runs as the browser reports the skipped parts shown
 					await frame(); // and this frame paints it
 					return true;
@@ -389,11 +389,8 @@ func (p *Page) screenshot(area, name string) string {
 		if !drawn {
 			p.t.Fatalf("screenshot %s: in a window %d px tall the page still skips some of its bars", name, height)
 		}
-		shot = chromedp.CaptureScreenshot()
-	default:
-		shot = chromedp.FullScreenshot(100)
 	}
-	png, err := chromedp.Run(ctx, shot)
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		p.t.Fatalf("screenshot %s: %v", name, err)
 	}
@@ -407,9 +404,6 @@ func (p *Page) screenshot(area, name string) string {
 	}
 	return path
 }
-
-// skippedJS is true while a section or a bar the page lays out is skipped by content-visibility: auto.
-const skippedJS = `[...document.querySelectorAll('.section, .bar')].some((el) => el.checkVisibility() && !el.checkVisibility({ contentVisibilityAuto: true }))`
 
 // setViewport gives the tab a viewport of width × height CSS px, at the page's scale and mobile rules.
 func (p *Page) setViewport(width, height int64) {
