@@ -21,6 +21,10 @@ func testBoardList(t *testing.T, s *Server, b *Browser) {
 			t.Errorf("board card %q lacks %q", card, want)
 		}
 	}
+	// The import panel's strings come with its module, after the page was first translated.
+	if got := text(p, "import-heading"); got != "Import a chart" {
+		t.Errorf("the import panel's heading says %q", got)
+	}
 	p.requireClean("board list loaded")
 	p.screenshot("board", "list-desktop-en")
 

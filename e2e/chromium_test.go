@@ -344,7 +344,8 @@ func (p *Page) problems() []string {
 	return out
 }
 
-// requireClean fails the test when the page logged an error or an exception or violated its CSP.
+// requireClean fails the test when the page logged an error or an exception, violated its CSP, or shows
+// a translation key where its text belongs (a string looked up before its module added it).
 func (p *Page) requireClean(when string) {
 	p.t.Helper()
 	// Console events arrive asynchronously; a round trip to the page lets the ones already sent land.
@@ -352,7 +353,27 @@ func (p *Page) requireClean(when string) {
 	for _, pr := range p.problems() {
 		p.t.Errorf("%s: %s", when, pr)
 	}
+	for _, key := range evalJS[[]string](p, untranslatedJS) {
+		p.t.Errorf("%s: the page shows the translation key %q instead of its text", when, key)
+	}
 }
+
+// untranslatedJS lists the translation keys (data-i18n, data-i18n-<attribute>) that the page shows as
+// they are, on elements it renders (a hidden part, such as the chat panel of a board without a chat,
+// keeps its markup untranslated until its strings come).
+const untranslatedJS = `(() => {
+	const keys = [];
+	for (const el of document.querySelectorAll('[data-i18n]')) {
+		if (el.textContent === el.dataset.i18n && el.checkVisibility()) keys.push(el.dataset.i18n);
+	}
+	for (const attr of ['aria-label', 'placeholder', 'title']) {
+		for (const el of document.querySelectorAll('[data-i18n-' + attr + ']')) {
+			const key = el.getAttribute('data-i18n-' + attr);
+			if (el.getAttribute(attr) === key && el.checkVisibility()) keys.push(key + ' (' + attr + ')');
+		}
+	}
+	return keys;
+})()`
 
 // screenshot writes a PNG to <repo>/.audit/<area>/<name>.png (git-ignored): the full page, or just the
 // viewport when the page is scrolled (a full-page capture would draw sticky headers mid-page) or shows a

@@ -22,7 +22,7 @@
 
 import { boardIdFromPath } from './board-path.js';
 import { byId, h, show } from './dom.js';
-import { bindText, extend, translate } from './i18n.js';
+import { bindText, extend } from './i18n.js';
 import { read, remove, write } from './storage.js';
 import * as api from './chat-api.js';
 import { ROLES, ViewModel, isView } from './chat-diff.js';
@@ -99,7 +99,6 @@ class ChatPanel {
     this.collapsed = read('local', COLLAPSED_KEY) === 'true';
 
     byId('chat-pair-cmd').textContent = `/tele ${board}`; // a command: never translated
-    translate(aside); // the strings were added after the page was first translated
     this.wire();
     this.applyDock();
     this.applyCollapsed();

@@ -429,18 +429,24 @@ const dictionaries = {
 };
 
 let current = 'en';
+let translated = false; // init has translated the page
 let titleKey = null;
 let titleParams = undefined;
 const listeners = new Set();
 // Attribute bindings (bindAttr): element → attribute → [key, params].
 const attrBindings = new WeakMap();
 
-// extend adds strings, e.g. extend({en: {'chat.send': 'Send'}, 'zh-CN': {'chat.send': '发送'}}).
+// extend adds strings, e.g. extend({en: {'chat.send': 'Send'}, 'zh-CN': {'chat.send': '发送'}}). A
+// module's strings arrive with the module, which may load after the page was translated (init): the
+// page's elements bound to the keys it adds, which showed the bare key until then, are translated now.
 export function extend(dicts) {
+  const added = new Set();
   for (const [loc, entries] of Object.entries(dicts)) {
     if (!dictionaries[loc]) throw new Error(`i18n: unknown locale ${loc}`);
     Object.assign(dictionaries[loc], entries);
+    for (const key of Object.keys(entries)) added.add(key);
   }
+  if (translated) translate(document, added);
 }
 
 export function locale() {
@@ -478,6 +484,7 @@ export function init() {
   current = initialLocale();
   document.documentElement.lang = current;
   translate(document);
+  translated = true;
 }
 
 // setLocale switches the language of the page and remembers it when storage allows (with storage
@@ -529,22 +536,28 @@ export function setTitle(key, params) {
   document.title = t(key, params);
 }
 
-// translate re-renders every bound string under root (and the title).
-export function translate(root) {
+// translate re-renders the bound strings under root (and the title): every one, or those of the keys
+// in only (a Set).
+export function translate(root, only) {
+  const wanted = (key) => !only || only.has(key);
   for (const el of root.querySelectorAll('[data-i18n]')) {
+    if (!wanted(el.dataset.i18n)) continue;
     const args = el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined;
     const text = t(el.dataset.i18n, args);
     if (el.textContent !== text) el.textContent = text;
   }
   for (const attr of STATIC_ATTRS) {
     for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) {
-      el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
+      const key = el.getAttribute(`data-i18n-${attr}`);
+      if (wanted(key)) el.setAttribute(attr, t(key));
     }
   }
   for (const el of root.querySelectorAll('[data-i18n-attr]')) {
-    for (const [attr, [key, params]] of attrBindings.get(el) || []) el.setAttribute(attr, t(key, params));
+    for (const [attr, [key, params]] of attrBindings.get(el) || []) {
+      if (wanted(key)) el.setAttribute(attr, t(key, params));
+    }
   }
-  if (titleKey) document.title = t(titleKey, titleParams);
+  if (titleKey && wanted(titleKey)) document.title = t(titleKey, titleParams);
 }
 
 export function formatDate(iso, loc = current) {

@@ -1,9 +1,9 @@
 // Strings of board management (board-manage.js, link-box.js, the list page's new board): edit links,
 // copying and deleting a board, duplicating a section, the title's length. English and 简体中文; added
-// to the page's dictionaries with i18n.extend when a module that needs them is imported, after which
-// the page's markup is translated again (it named some of these keys before they existed).
+// to the page's dictionaries with i18n.extend when a module that needs them is imported (extend
+// translates the page's markup that named these keys before they existed).
 
-import { extend, translate } from './i18n.js';
+import { extend } from './i18n.js';
 
 export const STRINGS = {
   en: {
@@ -97,4 +97,3 @@ export const STRINGS = {
 };
 
 extend(STRINGS);
-translate(document); // the page's static markup named these keys before they were added
