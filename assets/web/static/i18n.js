@@ -507,10 +507,16 @@ export function onChange(fn) {
 
 // bindText makes el's text the translation of key and keeps it so across switches.
 export function bindText(el, key, params) {
-  el.dataset.i18n = key;
-  if (params) el.dataset.i18nArgs = JSON.stringify(params);
-  else delete el.dataset.i18nArgs;
-  el.textContent = t(key, params);
+  // Only what changes is written: a page re-renders its header and notes on every change of the board,
+  // and each write would make the browser restyle and lay out the element again.
+  if (el.dataset.i18n !== key) el.dataset.i18n = key;
+  const args = params ? JSON.stringify(params) : undefined;
+  if (args !== el.dataset.i18nArgs) {
+    if (args === undefined) delete el.dataset.i18nArgs;
+    else el.dataset.i18nArgs = args;
+  }
+  const text = t(key, params);
+  if (el.textContent !== text) el.textContent = text;
   return el;
 }
 
@@ -525,7 +531,8 @@ export function bindAttr(el, attr, key, params) {
   }
   if (!bound.has(attr)) el.dataset.i18nAttr = [...bound.keys(), attr].join(' ');
   bound.set(attr, [key, params]);
-  el.setAttribute(attr, t(key, params));
+  const text = t(key, params);
+  if (el.getAttribute(attr) !== text) el.setAttribute(attr, text);
   return el;
 }
 
