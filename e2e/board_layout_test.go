@@ -10,7 +10,10 @@ import (
 )
 
 func testLayout(t *testing.T, s *Server, b *Browser) {
-	capability := apiCreateBoard(t, s, "wide", sampleContent("Wide"))
+	// Section labels as charts name them: on a phone the label's box must still show the whole word.
+	wide := sampleContent("Wide")
+	wide.Sections[0].Label, wide.Sections[1].Label = "Intro", "Pre-Chorus"
+	capability := apiCreateBoard(t, s, "wide", wide)
 	for _, c := range []struct {
 		name string
 		opt  PageOption
@@ -41,6 +44,10 @@ func testLayout(t *testing.T, s *Server, b *Browser) {
 			}
 			if d := m["chordA"].(float64) - m["chordB"].(float64); d > 1 || d < -1 {
 				t.Errorf("%s %s: two chords of one bar are %v and %v px wide, want equal shares", c.name, mode, m["chordA"], m["chordB"])
+			}
+			for _, label := range evalJS[[]string](p, `[...document.querySelectorAll('.mark-input, h2.mark')]
+				.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.value ?? el.textContent)`) {
+				t.Errorf("%s %s: the section label %q is cut off in its box", c.name, mode, label)
 			}
 			p.requireClean(c.name + " " + mode)
 			p.screenshot("board", fmt.Sprintf("layout-%s-%s-en", mode, c.name))
