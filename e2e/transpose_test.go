@@ -88,6 +88,10 @@ func TestTransposeView(t *testing.T) {
 		if got := evalJS[string](p, `document.getElementById('view-capo').closest('label').querySelector('.field-label').textContent`); got != "变调夹" {
 			t.Errorf("the capo control is labelled %q", got)
 		}
+		// The closed panel's summary says it in the page's language too.
+		if got := text(p, "view-badge"); got != "+3 · 变调夹 3" {
+			t.Errorf("the view's summary says %q, want %q", got, "+3 · 变调夹 3")
+		}
 		p.screenshot("board", "transpose-capo-phone-zh-dark")
 		p.requireClean("capo")
 	})
@@ -129,6 +133,9 @@ func TestTransposeView(t *testing.T) {
 		openBoard(p, s, "two-five", "")
 		setSelect(p, "view-key", "Eb")
 		setSelect(p, "view-capo", "3") // shapes in C, sounding in E♭
+		if got := text(p, "view-badge"); got != "+3 · capo 3" {
+			t.Errorf("the view's summary says %q, want %q", got, "+3 · capo 3")
+		}
 		evalJS[chromedp.Void](p, `(() => {
 			document.getElementById('count-in').checked = false;
 			window.__osc = [];

@@ -180,6 +180,8 @@ const dictionaries = {
 
     'view.label': 'View: transpose, capo, numbers (this browser only)',
     'view.summary': 'Transpose · capo · numbers',
+    // What the closed panel's summary says the view changes: "+3 · capo 3 · 1 4 5".
+    'view.badge': (p) => [p.shift, p.capo ? `capo ${p.capo}` : '', p.numbers ? '1 4 5' : ''].filter(Boolean).join(' · '),
     'view.transpose': 'Transpose',
     'view.down': 'Down a semitone',
     'view.up': 'Up a semitone',
@@ -385,6 +387,7 @@ const dictionaries = {
 
     'view.label': '显示：移调、变调夹、级数（仅此浏览器）',
     'view.summary': '移调 · 变调夹 · 级数',
+    'view.badge': (p) => [p.shift, p.capo ? `变调夹 ${p.capo}` : '', p.numbers ? '1 4 5' : ''].filter(Boolean).join(' · '),
     'view.transpose': '移调',
     'view.down': '降半音',
     'view.up': '升半音',

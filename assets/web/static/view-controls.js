@@ -113,11 +113,9 @@ export class ViewControls {
       delete this.status.dataset.i18n;
     }
     // The closed panel's summary says what the view changes: "+3", "capo 3", "1 4 5".
-    const badge = [];
-    if (v.semitones) badge.push(signed(v.semitones));
-    if (s.capo) badge.push(`capo ${s.capo}`);
-    if (s.numbers && !v.needsKey) badge.push('1 4 5');
-    this.badge.textContent = badge.join(' · ');
+    bindText(this.badge, 'view.badge', {
+      shift: v.semitones ? signed(v.semitones) : '', capo: s.capo, numbers: Boolean(s.numbers && !v.needsKey),
+    });
   }
 }
 
