@@ -303,7 +303,7 @@ func measureLoad(p *Page, url string) loadResult {
 }
 
 // BenchmarkBoardPageLoad: the largest board from navigation to every bar painted, read-only, against
-// the static chart, alternately, warm caches on both sides. Target: ≤ 1.5× and no long task over 50 ms
+// the static chart, alternately, warm caches on both sides (HTTP and V8's code cache). Target: ≤ 1.5× and no long task over 50 ms
 // (longest-task-ms is wall time; longest-task-cpu-ms, from traces, leaves out waiting for a core).
 func BenchmarkBoardPageLoad(b *testing.B) {
 	requireTool(b, "Debian chromium", chromiumPath)
@@ -313,7 +313,12 @@ func BenchmarkBoardPageLoad(b *testing.B) {
 	static := staticServer(b, content)
 	br := newBrowser(b)
 	p := benchPage(b, br)
-	measureLoad(p, s.URL+"/b/largest") // warm both caches
+	// Warm-up, two visits of each page. Chromium compiles a page's scripts on the first visit and
+	// produces their V8 code cache on the second (about 9 ms more CPU, in the tasks that compile
+	// them); from the third on a load uses it. The timed loads are warm ones, as a musician's return to
+	// a board is; the two first visits are reported on their own.
+	visits := [2]loadResult{measureLoad(p, s.URL+"/b/largest"), measureLoad(p, s.URL+"/b/largest")}
+	measureLoad(p, static.URL+"/")
 	measureLoad(p, static.URL+"/")
 	var tele, base, longest, baseLongest []float64
 	tasks, baseTasks := 0, 0
@@ -343,6 +348,8 @@ func BenchmarkBoardPageLoad(b *testing.B) {
 	b.ReportMetric(median(cpu), "longest-task-cpu-ms")
 	b.ReportMetric(median(baseCPU), "static-longest-task-cpu-ms")
 	b.ReportMetric(float64(tasks)/float64(len(tele)), "long-tasks/load")
+	b.ReportMetric(float64(visits[0].Count), "first-visit-long-tasks")
+	b.ReportMetric(float64(visits[1].Count), "second-visit-long-tasks")
 	b.ReportMetric(float64(baseTasks)/float64(len(tele)), "static-long-tasks/load")
 }
 
