@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"testing"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -89,4 +90,15 @@ func recordPUTs(p *Page) func() []putRequest {
 func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// requireInWindow fails the test unless the element of that id is shown whole inside the window.
+func requireInWindow(t *testing.T, p *Page, id, what string) {
+	t.Helper()
+	if !evalJS[bool](p, fmt.Sprintf(`(() => {
+		const r = document.getElementById(%s).getBoundingClientRect();
+		return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+	})()`, jsString(id))) {
+		t.Errorf("%s (#%s) are not in the window", what, id)
+	}
 }

@@ -278,8 +278,8 @@ func testDuplicateSection(t *testing.T, s *Server, b *Browser) {
 		q := b.newPage(t, tc.opts...)
 		openBoard(q, s, tc.id, key)
 		q.do(chromedp.Click(chromedp.CSS(`[data-path="sections[0]"] .duplicate`)))
-		q.waitJS(`!document.getElementById('message').hidden`, "the limit is named")
-		if got := evalJS[string](q, `document.getElementById('message').textContent`); got != tc.want {
+		q.waitJS(`!document.getElementById('refused').hidden`, "the limit is named")
+		if got := evalJS[string](q, `document.getElementById('refused-text').textContent`); got != tc.want {
 			t.Errorf("%s: the message is %q, want %q", tc.id, got, tc.want)
 		}
 		if n := evalJS[int](q, `document.querySelectorAll('#grid section.section').length`); n != tc.section || evalJS[string](q, `document.getElementById('board').dataset.dirty || ''`) == "true" {
@@ -330,10 +330,14 @@ func testPasteOnSection(t *testing.T, s *Server, b *Browser) {
 	// A cell that is not a chord: nothing added, the page says which.
 	before := gridText(p)
 	pasteOn(p, addBar, "| C | Hm |")
-	p.waitJS(`!document.getElementById('message').hidden`, "the refused chord is named")
+	p.waitJS(`!document.getElementById('refused').hidden`, "the refused chord is named")
 	if gridText(p) != before {
 		t.Error("a refused paste added bars")
 	}
+	if got := text(p, "refused-text"); !strings.Contains(got, "Hm") {
+		t.Errorf("the refusal says %q, naming no chord", got)
+	}
+	requireInWindow(t, p, "refused", "the refused paste's words")
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.waitJS(`document.getElementById('save-status').textContent.includes('revision 2')`, "the save is confirmed")
 	got := apiGetBoard(t, s, "paste").Content.Sections

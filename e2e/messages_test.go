@@ -52,10 +52,12 @@ func TestMusicianMessages(t *testing.T) {
 		openBoard(p, s, "full", capability)
 		add := `document.querySelectorAll('.add-bar')[1]`
 		p.do(chromedp.Focus(chromedp.CSS(`section.section:nth-of-type(2) .add-bar`)), chromedp.KeyEvent("\r"))
-		p.waitJS(`!document.getElementById('message').hidden`, "the limit is said")
-		if msg := text(p, "message"); msg != "A board holds at most 512 bars, and this one is full. Remove a bar first." {
+		p.waitJS(`!document.getElementById('refused').hidden`, "the limit is said")
+		if msg := text(p, "refused-text"); msg != "A board holds at most 512 bars, and this one is full. Remove a bar first." {
 			t.Errorf("message %q", msg)
 		}
+		// Said where the musician is: the board's own message is screens above section B's Add bar.
+		requireInWindow(t, p, "refused", "the limit's words")
 		if n := evalJS[int](p, `document.querySelectorAll('#grid .bar').length`); n != 512 {
 			t.Errorf("%d bars on the page", n)
 		}
@@ -63,6 +65,8 @@ func TestMusicianMessages(t *testing.T) {
 			t.Error("a change was recorded, or focus left the Add bar button")
 		}
 		p.screenshot("board", "too-many-bars-phone-en")
+		p.do(chromedp.Click(chromedp.ID("refused-close")))
+		p.waitJS(`document.getElementById('refused').hidden`, "the refusal is dismissed")
 	})
 
 	t.Run("a change that could not be re-applied names its section", func(t *testing.T) {

@@ -2,7 +2,7 @@
 // it (edit link only, after a confirmation dialog), duplicate a section, paste a chart line onto a
 // section, and the title's length. board-page.js creates one BoardManage and hands it its page; this
 // module only uses the page's documented parts (id, cap, editable, base, draft, ops, edit, roomFor,
-// showMessage, view, stream, player, dialog).
+// showMessage, refuse, view, stream, player, dialog).
 
 import './manage-strings.js';
 import { byId, show } from './dom.js';
@@ -191,12 +191,12 @@ export class BoardManage {
     const section = c?.sections[s];
     if (!section) return;
     if (c.sections.length >= MAX_SECTIONS) {
-      this.page.showMessage(['section.dupTooManySections', { max: MAX_SECTIONS }]);
+      this.page.refuse(['section.dupTooManySections', { max: MAX_SECTIONS }]);
       return;
     }
     const n = barCount(c) + section.bars.length;
     if (n > MAX_BARS) {
-      this.page.showMessage(['section.dupTooManyBars', { max: MAX_BARS, name: sectionName(section, s), n }]);
+      this.page.refuse(['section.dupTooManyBars', { max: MAX_BARS, name: sectionName(section, s), n }]);
       return;
     }
     this.page.showMessage(null);
@@ -217,12 +217,12 @@ export class BoardManage {
     ev.preventDefault();
     const s = Number(m[1]);
     if (!r.bars) {
-      this.page.showMessage(r.unknown ? ['chord.unknown', r.unknown] : ['edit.pasteBad']);
+      this.page.refuse(r.unknown ? ['chord.unknown', r.unknown] : ['edit.pasteBad']);
       return;
     }
     const start = this.page.draft.sections[s].bars.length;
     if (start + r.bars.length > MAX_SECTION_BARS) {
-      this.page.showMessage(['edit.sectionFull']);
+      this.page.refuse(['edit.sectionFull']);
       return;
     }
     if (!this.page.roomFor(r.bars.length)) return;

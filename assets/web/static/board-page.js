@@ -102,6 +102,7 @@ class BoardPage {
     this.setupPlayer();
     byId('conn-retry').addEventListener('click', () => this.stream?.connect());
     byId('rebased-close').addEventListener('click', () => show(byId('rebased'), false));
+    byId('refused-close').addEventListener('click', () => show(byId('refused'), false));
     byId('new-link').addEventListener('click', () => this.newLink());
     byId('new-link-copy').addEventListener('click', () => copyLink());
     this.history = new HistoryPanel(this);
@@ -390,12 +391,12 @@ class BoardPage {
     const r = parsePaste(text, this.catalogue);
     if (!r) return false;
     if (!r.bars) {
-      this.showMessage(r.unknown ? ['chord.unknown', r.unknown] : ['edit.pasteBad']);
+      this.refuse(r.unknown ? ['chord.unknown', r.unknown] : ['edit.pasteBad']);
       return true;
     }
     const extra = r.bars.length - 1;
     if (this.draft.sections[s].bars.length + extra > 64) {
-      this.showMessage(['edit.sectionFull']);
+      this.refuse(['edit.sectionFull']);
       return true;
     }
     if (!this.roomFor(extra)) return true;
@@ -465,7 +466,7 @@ class BoardPage {
   // is added (the server would refuse the save, naming a bar the user did not add).
   roomFor(n) {
     if (barCount(this.draft) + n <= MAX_BARS) return true;
-    this.showMessage(['edit.tooManyBars', { max: MAX_BARS }]);
+    this.refuse(['edit.tooManyBars', { max: MAX_BARS }]);
     return false;
   }
 
@@ -602,14 +603,25 @@ class BoardPage {
     }
   }
 
+  // showMessage says entry in the page's message, near the top of the board (null: no message).
   showMessage(entry) {
     const el = byId('message');
+    show(byId('refused'), false);
     if (!entry) {
       show(el, false);
       return;
     }
     bindText(el, ...entry);
     show(el, true);
+  }
+
+  // refuse says why something done in the grid (a bar added, a paste, a section duplicated) changed
+  // nothing, in a toast at the bottom of the window: the page's message may be a screen or more above
+  // the bar the musician is at.
+  refuse(entry) {
+    show(byId('message'), false);
+    bindText(byId('refused-text'), ...entry);
+    show(byId('refused'), true);
   }
 
   // ---- 412: somebody else saved first ----
