@@ -321,24 +321,37 @@ func BenchmarkBoardPageLoad(b *testing.B) {
 	measureLoad(p, static.URL+"/")
 	measureLoad(p, static.URL+"/")
 	var tele, base, longest, baseLongest []float64
+	// The page's main thread during each load: time on a core, and time ready to run while both cores
+	// were taken (runqueue_test.go; Linux only); the latter is part of every task's wall time.
+	var ran, waited, waitedLong []float64
 	tasks, baseTasks := 0, 0
 	for b.Loop() {
+		before := rendererMainThreads()
 		t := measureLoad(p, s.URL+"/b/largest")
 		if t.BarsShown != 512 {
 			b.Fatalf("the board page shows %d bars, want 512", t.BarsShown)
+		}
+		if th, ok := pageThreadBetween(before, rendererMainThreads()); ok {
+			ran, waited = append(ran, ms(th.run)), append(waited, ms(th.wait))
+			if t.Count > 0 {
+				waitedLong = append(waitedLong, ms(th.wait))
+			}
 		}
 		st := measureLoad(p, static.URL+"/")
 		tele, base = append(tele, t.Rendered), append(base, st.Rendered)
 		longest, baseLongest = append(longest, t.Longest), append(baseLongest, st.Longest)
 		tasks, baseTasks = tasks+t.Count, baseTasks+st.Count
 	}
-	// The longest task's CPU time (tasktrace_test.go), from traced loads after the timed ones: what the
-	// longest task takes without waiting for a core.
-	var cpu, baseCPU []float64
+	// CPU time from traced loads after the timed ones (tasktrace_test.go): the longest task's, what it
+	// takes without waiting for a core; the page's main thread's; and that of the browser's other
+	// threads, which share the cores with it.
+	var cpu, baseCPU, pageCPU, otherCPU, basePageCPU, baseOtherCPU []float64
 	for range 5 {
 		_, c := tracedLoad(p, s.URL+"/b/largest")
 		_, sc := tracedLoad(p, static.URL+"/")
-		cpu, baseCPU = append(cpu, c), append(baseCPU, sc)
+		cpu, baseCPU = append(cpu, c.longest), append(baseCPU, sc.longest)
+		pageCPU, otherCPU = append(pageCPU, c.page), append(otherCPU, c.others)
+		basePageCPU, baseOtherCPU = append(basePageCPU, sc.page), append(baseOtherCPU, sc.others)
 	}
 	b.ReportMetric(median(tele), "tele-ms")
 	b.ReportMetric(median(base), "static-ms")
@@ -351,6 +364,17 @@ func BenchmarkBoardPageLoad(b *testing.B) {
 	b.ReportMetric(float64(visits[0].Count), "first-visit-long-tasks")
 	b.ReportMetric(float64(visits[1].Count), "second-visit-long-tasks")
 	b.ReportMetric(float64(baseTasks)/float64(len(tele)), "static-long-tasks/load")
+	b.ReportMetric(median(pageCPU), "page-thread-cpu-ms")
+	b.ReportMetric(median(otherCPU), "other-threads-cpu-ms")
+	b.ReportMetric(median(basePageCPU), "static-page-thread-cpu-ms")
+	b.ReportMetric(median(baseOtherCPU), "static-other-threads-cpu-ms")
+	if len(ran) > 0 {
+		b.ReportMetric(median(ran), "page-thread-ran-ms")
+		b.ReportMetric(median(waited), "page-thread-waited-ms")
+	}
+	if len(waitedLong) > 0 {
+		b.ReportMetric(median(waitedLong), "page-thread-waited-ms-long-loads")
+	}
 }
 
 // updateResult is one live update as the page saw it.

@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 	"time"
 
@@ -14,7 +16,8 @@ import (
 // The long tasks the page's PerformanceObserver reports are wall time: on a shared machine a task
 // also counts the time its thread waited for a core, so under load every task looks long. A Chromium
 // trace has each task's CPU time as well (tdur): the longest task's CPU is what the same task would
-// take on an idle machine, give or take.
+// take on an idle machine, give or take. The trace also has every other thread of the browser: what
+// they did during the load is what the page's main thread competed with for the cores.
 
 type traceEvent struct {
 	Name string  `json:"name"`
@@ -29,9 +32,16 @@ type traceEvent struct {
 	} `json:"args"`
 }
 
-// tracedLoad is measureLoad with a Chromium trace of the navigation; it also returns the CPU time
-// (ms) of the renderer main thread's longest task until every bar was painted.
-func tracedLoad(p *Page, url string) (loadResult, float64) {
+// loadCPU is what a trace says of one load, from the navigation's start until every bar was painted,
+// in ms of CPU: the renderer main thread's longest task, all of its tasks, and the tasks of every other
+// thread of the browser (the page's compositor and raster workers, the GPU process's display
+// compositor, the browser process, ...), which share the machine's cores with it.
+type loadCPU struct {
+	longest, page, others float64
+}
+
+// tracedLoad is measureLoad with a Chromium trace of the navigation.
+func tracedLoad(p *Page, url string) (loadResult, loadCPU) {
 	p.t.Helper()
 	// One listener for both events, in the order the browser sends them: every chunk of the trace has
 	// been collected when TracingComplete arrives.
@@ -78,12 +88,13 @@ func tracedLoad(p *Page, url string) (loadResult, float64) {
 			}
 		}
 	}
-	return r, longestTaskCPU(events, r.Rendered)
+	return r, cpuOfLoad(events, r.Rendered)
 }
 
-// longestTaskCPU finds the renderer main thread that navigated last and returns the CPU time (ms) of
-// its longest task from the navigation's start to until ms after it.
-func longestTaskCPU(events []traceEvent, until float64) float64 {
+// cpuOfLoad finds the renderer main thread that navigated last and adds up the CPU time of the
+// top-level tasks of every thread from the navigation's start to until ms after it; a task that
+// overlaps either end counts for the share of it inside.
+func cpuOfLoad(events []traceEvent, until float64) loadCPU {
 	type thread struct{ pid, tid int }
 	mains := map[thread]bool{}
 	for _, e := range events {
@@ -98,14 +109,32 @@ func longestTaskCPU(events []traceEvent, until float64) float64 {
 			nav, main = e.Ts, thread{e.Pid, e.Tid}
 		}
 	}
-	longest := 0.0
+	end := nav + until*1000
+	// In order of start, an enclosing task before the tasks it runs nested.
+	slices.SortFunc(events, func(a, b traceEvent) int {
+		return cmp.Or(cmp.Compare(a.Ts, b.Ts), cmp.Compare(b.Dur, a.Dur))
+	})
+	var cpu loadCPU
+	busyUntil := map[thread]float64{} // the end of the last task counted, so nested ones count once
 	for _, e := range events {
-		if e.Ph != "X" || e.Name != "ThreadControllerImpl::RunTask" || (thread{e.Pid, e.Tid}) != main {
+		if e.Ph != "X" || e.Dur <= 0 || (e.Name != "ThreadControllerImpl::RunTask" && e.Name != "ThreadPool_RunTask") {
 			continue
 		}
-		if e.Ts >= nav && (e.Ts-nav)/1000 <= until {
-			longest = max(longest, e.Tdur/1000)
+		th := thread{e.Pid, e.Tid}
+		from, to := max(e.Ts, nav), min(e.Ts+e.Dur, end)
+		if to <= from || e.Ts < busyUntil[th] {
+			continue
+		}
+		busyUntil[th] = e.Ts + e.Dur
+		share := e.Tdur * (to - from) / e.Dur / 1000
+		if th != main {
+			cpu.others += share
+			continue
+		}
+		cpu.page += share
+		if e.Ts >= nav {
+			cpu.longest = max(cpu.longest, e.Tdur/1000)
 		}
 	}
-	return longest
+	return cpu
 }
