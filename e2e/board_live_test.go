@@ -154,3 +154,37 @@ func testConflict(t *testing.T, s *Server, b *Browser) {
 	stale.waitJSWithin(`document.getElementById('f-tempo').value === '132'`, "a later save arrives live", 5*time.Second)
 	a.requireClean("first page")
 }
+
+// testToastsStack: the note that a new revision arrived under an unsaved edit stays until it is
+// dismissed or the edit saved; a refusal said meanwhile goes above or below it in the same corner,
+// and neither covers the other.
+func testToastsStack(t *testing.T, s *Server, b *Browser) {
+	for _, tc := range []struct {
+		name string
+		opts []PageOption
+	}{{"phone-en", []PageOption{phone()}}, {"desktop-en", []PageOption{desktop()}}} {
+		id := "toasts-" + tc.name
+		c := sampleContent("Toasts")
+		capability := apiCreateBoard(t, s, id, c)
+		p := b.newPage(t, tc.opts...)
+		openBoard(p, s, id, capability)
+		p.do(chromedp.Click(chromedp.ID("f-description")), chromedp.KeyEvent(kb.End+" Slowly."))
+		c.Sections[1].Bars[0] = []string{"Bb7"}
+		apiPutBoard(t, s, id, capability, 1, c)
+		p.waitJS(`!document.getElementById('rebased').hidden`, "the page says a new revision arrived under the edit")
+		pasteOn(p, `[data-path="sections[0]"] .add-bar`, "| C | Hm |")
+		p.waitJS(`!document.getElementById('refused').hidden`, "the refused paste is named")
+		overlap := evalJS[bool](p, `(() => {
+			const a = document.getElementById('rebased').getBoundingClientRect();
+			const b = document.getElementById('refused').getBoundingClientRect();
+			return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+		})()`)
+		if overlap {
+			t.Errorf("%s: the refusal covers the note of the new revision", tc.name)
+		}
+		requireInWindow(t, p, "rebased", tc.name+": the note of the new revision")
+		requireInWindow(t, p, "refused", tc.name+": the refusal")
+		p.screenshot("board", "toasts-stacked-"+tc.name)
+		p.requireClean("two toasts")
+	}
+}

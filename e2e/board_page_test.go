@@ -19,6 +19,7 @@ func TestBoardPage(t *testing.T) {
 	t.Run("edit, save, reload, and a refused save", func(t *testing.T) { testEditSave(t, s, b) })
 	t.Run("sections and bars: add, label, reorder, remove", func(t *testing.T) { testStructure(t, s, b) })
 	t.Run("two pages: a save appears in the other without disturbing its edit", func(t *testing.T) { testLive(t, s, b) })
+	t.Run("a refusal and the note of a new revision, both in view", func(t *testing.T) { testToastsStack(t, s, b) })
 	t.Run("stale save: conflict flow, the edit survives, the stream comes back", func(t *testing.T) { testConflict(t, s, b) })
 	t.Run("phone and desktop layout", func(t *testing.T) { testLayout(t, s, b) })
 	t.Run("language switch", func(t *testing.T) { testLanguage(t, s, b) })
