@@ -128,3 +128,39 @@ func readCapability(t *testing.T, s *Server, id string) string {
 	}
 	return strings.TrimSpace(string(data))
 }
+
+// testListForms: on the list page each label stands above its box and each hint under the box it is
+// about, on a phone as on a desktop. The new board form's hint ("Letters, digits, …: it becomes part of
+// the link") is said of the board id, and stood under the title's box on a phone, where that box wraps
+// under the id's; the import panel's file button stood beside its label on a desktop.
+func testListForms(t *testing.T, s *Server, b *Browser) {
+	for _, tc := range []struct {
+		name string
+		opts []PageOption
+	}{{"phone-zh-dark", []PageOption{phone(), browserLanguage("zh-CN"), darkScheme()}}, {"desktop-en", []PageOption{desktop()}}} {
+		p := b.newPage(t, tc.opts...)
+		p.do(chromedp.Navigate(s.URL + "/"))
+		p.waitJS(`document.documentElement.dataset.ready === "true"`, "the list page is ready")
+		got := evalJS[map[string]float64](p, `(() => {
+			const id = document.getElementById('new-id').getBoundingClientRect();
+			const hint = document.getElementById('new-id-hint').getBoundingClientRect();
+			return { gap: hint.top - id.bottom, dx: hint.left - id.left };
+		})()`)
+		if got["gap"] < 0 || got["gap"] > 16 || got["dx"] < -1 || got["dx"] > 1 {
+			t.Errorf("%s: the board id's hint is %.0f px below and %.0f px right of the id's box, want right under it", tc.name, got["gap"], got["dx"])
+		}
+		for _, id := range []string{"import-file", "import-text"} {
+			above := evalJS[bool](p, fmt.Sprintf(`(() => {
+				const box = document.getElementById(%s);
+				const label = box.closest('label').querySelector('.field-label').getBoundingClientRect();
+				return box.getBoundingClientRect().top >= label.bottom - 1;
+			})()`, jsString(id)))
+			if !above {
+				t.Errorf("%s: the label of #%s is not above its box", tc.name, id)
+			}
+		}
+		evalJS[chromedp.Void](p, `document.getElementById('new-form').scrollIntoView({ block: 'center' })`)
+		p.screenshot("board", "list-new-form-"+tc.name)
+		p.requireClean("the new board form")
+	}
+}

@@ -15,6 +15,7 @@ func TestBoardPage(t *testing.T) {
 	s := startServe(t)
 	b := newBrowser(t)
 	t.Run("board list and a new board", func(t *testing.T) { testBoardList(t, s, b) })
+	t.Run("list page forms: labels above their boxes, hints under them", func(t *testing.T) { testListForms(t, s, b) })
 	t.Run("edit link: clean load, capability kept out of URLs and localStorage", func(t *testing.T) { testCapability(t, s, b) })
 	t.Run("edit, save, reload, and a refused save", func(t *testing.T) { testEditSave(t, s, b) })
 	t.Run("sections and bars: add, label, reorder, remove", func(t *testing.T) { testStructure(t, s, b) })

@@ -59,3 +59,14 @@ test("every key the pages' markup names has words in both languages", () => {
     }
   }
 });
+
+// One word for one thing: a board is 和弦谱 in every Chinese string (the import panel once called it
+// 和弦板, beside 新建和弦谱 on the same page).
+test('the Chinese words name a board one way', () => {
+  const files = ['static/i18n.js', 'static/history-panel.js', 'static/chat-strings.js', 'static/form-strings.js',
+    'static/manage-strings.js', 'pages/index.html', 'pages/board.html'];
+  for (const path of files) {
+    const at = source(path).indexOf('和弦板');
+    assert.equal(at, -1, `${path} calls a board 和弦板 where the pages say 和弦谱`);
+  }
+});
