@@ -34,6 +34,11 @@ func TestChatPairBoardDeleted(t *testing.T) {
 	if reason := evalJS[string](p, `document.getElementById('chat-pair-reason').textContent`); !strings.Contains(reason, "Pi 连接的和弦谱已被删除") {
 		t.Errorf("the reason shown is %q, want the board deleted, in Chinese", reason)
 	}
+	// How to pair again, in Chinese: the command, then the comma at once. A space before it (the
+	// markup's, between the command and the words) let the line break there and start with the comma.
+	if how := evalJS[string](p, `document.querySelector('#chat-pair p:last-child').textContent`); !strings.Contains(how, "/tele gone，然后") {
+		t.Errorf("the how-to-pair text is %q, want the command followed by its comma", how)
+	}
 	if key := evalJS[string](p, `sessionStorage.getItem('tele.cap:gone') || ''`); key != "" {
 		t.Error("the page got an edit key")
 	}

@@ -70,8 +70,8 @@ export const STRINGS = {
     'chat.err.tooLong': 'Not sent: a message can be at most 8,000 characters.',
     'chat.err.failed': 'Not sent: Tele answered with an error ({code}). Your draft is kept.',
 
-    'chat.pair.before': 'To chat with Pi about this board, run',
-    'chat.pair.after': 'in Pi and open the link it shows (if Pi is bound to another board, run /tele off there first).',
+    'chat.pair.before': 'To chat with Pi about this board, run ',
+    'chat.pair.after': ' in Pi and open the link it shows (if Pi is bound to another board, run /tele off there first).',
     'chat.pair.invalid': 'This pairing link has expired or was already used (a link works once, within 2 minutes).',
     'chat.pair.expired': 'This browser is no longer paired with Pi (a pairing lasts 8 hours and ends when Pi disconnects).',
     'chat.pair.revoked': 'Pi closed this connection (/tele off, a new session, or Pi quit).',
@@ -147,7 +147,7 @@ export const STRINGS = {
     'chat.err.tooLong': '未发送：消息最多 8000 个字符。',
     'chat.err.failed': '未发送：Tele 返回了错误（{code}）。草稿已保留。',
 
-    'chat.pair.before': '要就此和弦谱与 Pi 对话，请在 Pi 中运行',
+    'chat.pair.before': '要就此和弦谱与 Pi 对话，请在 Pi 中运行 ',
     'chat.pair.after': '，然后打开它显示的链接（如果 Pi 正连接着另一个和弦谱，请先在 Pi 中运行 /tele off）。',
     'chat.pair.invalid': '此配对链接已过期或已被使用（每个链接只能在 2 分钟内使用一次）。',
     'chat.pair.expired': '此浏览器与 Pi 的配对已结束（配对有效 8 小时，Pi 断开连接时也会结束）。',
