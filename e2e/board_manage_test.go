@@ -169,8 +169,8 @@ func testEditLinkCopy(t *testing.T, s *Server, b *Browser) {
 		opts []PageOption
 		want []string
 	}{
-		{"phone-en", []PageOption{phone()}, []string{"ask whoever made this board for its edit link", "tele board link linked", "on the computer running Tele"}},
-		{"phone-zh-dark", []PageOption{phone(), browserLanguage("zh-CN"), darkScheme()}, []string{"请向创建此和弦谱的人索取编辑链接", "tele board link linked", "在运行 Tele 的电脑上运行"}},
+		{"phone-en", []PageOption{phone()}, []string{"ask whoever made this board for its edit link", "or run tele board link linked on the computer running Tele"}},
+		{"phone-zh-dark", []PageOption{phone(), browserLanguage("zh-CN"), darkScheme()}, []string{"请向创建此和弦谱的人索取编辑链接", "在运行 Tele 的电脑上运行 tele board link linked，然后打开"}},
 	} {
 		r := b.newPage(t, tc.opts...)
 		openBoard(r, s, "linked", "")

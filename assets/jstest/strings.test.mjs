@@ -70,3 +70,13 @@ test('the Chinese words name a board one way', () => {
     assert.equal(at, -1, `${path} calls a board 和弦板 where the pages say 和弦谱`);
   }
 });
+
+// A command set in the middle of a translated sentence (<code> between two translated spans) touches
+// them: the spaces around it are the strings' own, since Chinese puts none before its comma. Markup
+// whitespace there showed as "tele board link x ，然后…", and let a line start with the comma.
+test('the pages put no space of their own beside a command inside a sentence', () => {
+  for (const page of ['pages/index.html', 'pages/board.html']) {
+    const loose = source(page).match(/<\/span>\s+<code|<\/code>\s+<span data-i18n/);
+    assert.equal(loose, null, `${page}: whitespace beside a <code> in a translated sentence: ${loose?.[0]}`);
+  }
+});
