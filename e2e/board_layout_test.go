@@ -34,6 +34,8 @@ func testLayout(t *testing.T, s *Server, b *Browser) {
 					cols: getComputedStyle(bars).gridTemplateColumns.split(' ').length,
 					container: bars.getBoundingClientRect().width,
 					chordA: chords[0], chordB: chords[1],
+					sizeOne: parseFloat(getComputedStyle(document.querySelector('[data-path="sections[0].bars[0]"] .chord')).fontSize),
+					sizeTwo: parseFloat(getComputedStyle(document.querySelector('[data-path="sections[1].bars[2]"] .chord')).fontSize),
 				};
 			})()`)
 			if m["scrollWidth"].(float64) > m["innerWidth"].(float64) {
@@ -44,6 +46,11 @@ func testLayout(t *testing.T, s *Server, b *Browser) {
 			}
 			if d := m["chordA"].(float64) - m["chordB"].(float64); d > 1 || d < -1 {
 				t.Errorf("%s %s: two chords of one bar are %v and %v px wide, want equal shares", c.name, mode, m["chordA"], m["chordB"])
+			}
+			// Two chords that fit their halves are read from the stand nearly as large as one: "Em Em/D"
+			// beside "Am7" (they were two thirds of its size on a desktop).
+			if one, two := m["sizeOne"].(float64), m["sizeTwo"].(float64); two < 0.8*one {
+				t.Errorf("%s %s: the chords of a two-chord bar are %.1f px, %.2f of a one-chord bar's %.1f px, want at least 0.8", c.name, mode, two, two/one, one)
 			}
 			for _, label := range evalJS[[]string](p, `[...document.querySelectorAll('.mark-input, h2.mark')]
 				.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.value ?? el.textContent)`) {
