@@ -69,7 +69,7 @@ func TestImportExportPage(t *testing.T) {
 	switchLanguageScripted(p, "zh-CN")
 	p.do(chromedp.Click(chromedp.ID("import-go")))
 	p.waitJS(`document.querySelectorAll('#import-result .import-board').length === 2`, "two boards imported")
-	if st := evalJS[string](p, `document.getElementById('import-status').textContent`); !strings.Contains(st, "已导入 2 个和弦板") {
+	if st := evalJS[string](p, `document.getElementById('import-status').textContent`); !strings.Contains(st, "已导入 2 个和弦谱") {
 		t.Errorf("zh status %q", st)
 	}
 	p.screenshot("board", "import-zh")
