@@ -1,11 +1,17 @@
 package strict_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
+
+	"tele/board"
 	"tele/strict"
 )
 
@@ -100,4 +106,60 @@ func BenchmarkDeepError(b *testing.B) {
 			b.Fatal("accepted")
 		}
 	}
+}
+
+// BenchmarkCheckDepthVsDecode: what the depth check adds to every request body: one scan of the example
+// board's JSON, next to decoding it (docs/performance.md).
+func BenchmarkCheckDepthVsDecode(b *testing.B) {
+	data, err := json.Marshal(board.Example())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("check", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if strict.CheckDepth(data, 32) != nil {
+				b.Fatal("refused")
+			}
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			var c board.Content
+			if err := strict.Decode(data, &c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// FuzzCheckDepth: on every valid JSON document, CheckDepth refuses exactly when the document nests
+// deeper than the limit, as JSON v2's own decoder counts levels; on any input it never panics.
+func FuzzCheckDepth(f *testing.F) {
+	ex, _ := json.Marshal(board.Example())
+	f.Add(ex, 7)
+	f.Add([]byte(`{"a":"[[\"{{\\\\","b":[[[]]]}`), 2)
+	f.Add([]byte(`[[[[[`), 3)
+	f.Fuzz(func(t *testing.T, data []byte, limit int) {
+		limit = limit%40 + 1
+		if limit < 1 {
+			limit += 40
+		}
+		err := strict.CheckDepth(data, limit)
+		dec := jsontext.NewDecoder(bytes.NewReader(data))
+		deepest := 0
+		for {
+			if _, rerr := dec.ReadToken(); rerr != nil {
+				if rerr != io.EOF {
+					return // not valid JSON: Decode refuses it anyway
+				}
+				break
+			}
+			deepest = max(deepest, dec.StackDepth())
+		}
+		if (err != nil) != (deepest > limit) {
+			t.Fatalf("depth %d, limit %d: CheckDepth said %v", deepest, limit, err)
+		}
+	})
 }

@@ -317,25 +317,23 @@ func isIdent(s string) bool {
 // Tele's needs more than a handful. It does not check anything else: Decode does.
 func CheckDepth(data []byte, max int) error {
 	depth := 0
-	inString, escaped := false, false
-	for i, c := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"': // skip the string: brackets in it do not count
+			for i++; i < len(data); i += 2 {
+				j := bytes.IndexAny(data[i:], `"\`)
+				if j < 0 {
+					return nil // unterminated: Decode says so
+				}
+				if i += j; data[i] == '"' {
+					break
+				}
 			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
+		case '[', '{':
 			if depth++; depth > max {
 				return &Error{Rule: "nesting deeper than " + strconv.Itoa(max) + " levels at offset " + strconv.Itoa(i)}
 			}
-		case c == ']' || c == '}':
+		case ']', '}':
 			depth--
 		}
 	}
