@@ -23,7 +23,7 @@ func TestDecodeJSONRefusesDeepNesting(t *testing.T) {
 	type create struct {
 		Content content `json:"content"`
 	}
-	decode := func(body string) (error, uint64) {
+	decode := func(body string) (uint64, error) {
 		r := httptest.NewRequest("POST", "/api/boards", strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")
 		var v create
@@ -32,14 +32,14 @@ func TestDecodeJSONRefusesDeepNesting(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		err = DecodeJSON(r, 256<<10, &v)
 		runtime.ReadMemStats(&after)
-		return err, after.TotalAlloc - before.TotalAlloc
+		return after.TotalAlloc - before.TotalAlloc, err
 	}
 
-	if err, _ := decode(`{"content":{"title":"T","sections":[{"bars":[{"chords":["C","G7"]}]}]}}`); err != nil {
+	if _, err := decode(`{"content":{"title":"T","sections":[{"bars":[{"chords":["C","G7"]}]}]}}`); err != nil {
 		t.Fatalf("content's own nesting refused: %v", err)
 	}
 	body := `{"content":{"title":` + strings.Repeat("[", 9_980) + `}}`
-	err, allocated := decode(body)
+	allocated, err := decode(body)
 	e, ok := errors.AsType[*Error](err)
 	if !ok || e.Status != 400 || e.Code != "bad_json" {
 		t.Fatalf("got %v, want 400 bad_json", err)
