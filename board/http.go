@@ -99,16 +99,9 @@ func (h *Handler) Register(r *httprouter.Router) {
 	r.POST("/api/boards/:board/copy", h.handle(h.copyBoard))
 }
 
-// handle adapts a route that returns an error: every error goes through httpError and web.WriteError,
-// so the API has one error shape and one mapping from the store's errors to statuses. A route that
-// returns an error has written nothing.
-func (h *Handler) handle(f func(http.ResponseWriter, *http.Request, httprouter.Params) error) httprouter.Handle {
-	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		if err := f(w, r, ps); err != nil {
-			web.WriteError(w, r, httpError(err))
-		}
-	}
-}
+// handle adapts a route that returns an error: every error goes through httpError, the one mapping from
+// the store's errors to statuses (web.Handle).
+func (h *Handler) handle(f web.ErrorRoute) httprouter.Handle { return web.Handle(httpError, f) }
 
 // httpError maps the store's (and the hub's) typed errors to the API's *web.Error. A *web.Error passes
 // as is; anything else stays what it is and becomes a 500 in web.WriteError.
