@@ -193,8 +193,8 @@ func (g *Gateway) handleStatus(w http.ResponseWriter, r *http.Request, ps httpro
 	return nil
 }
 
-// handleEvents streams snapshots. The stream ends when its session expires (a timer on the gateway's
-// clock), when the binding is revoked (CloseTopic), when the client leaves, or when the server shuts
+// handleEvents streams snapshots. The stream ends when its session expires (a timer set from the session's
+// expiry), when the binding is revoked (CloseTopic), when the client leaves, or when the server shuts
 // down.
 func (g *Gateway) handleEvents(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	session, err := g.authorize(r, ps)
