@@ -59,17 +59,17 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 		if err != nil {
 			return err
 		}
-		_, err = env.Stdout.Write(append(out, '\n'))
+		_, err = fmt.Fprintln(env.Stdout, forTerminal(string(out), keepLines, jsonEscape))
 		return err
 	}
 	if format == "ireal" {
 		for _, l := range ireal.Lost(b.Content) {
-			fmt.Fprintln(env.Stderr, "tele: note: an iReal Pro link cannot hold "+l)
+			fmt.Fprintln(env.Stderr, "tele: note: an iReal Pro link cannot hold "+printable(l))
 		}
-		_, err = env.Stdout.Write(append(ireal.Write(b.Content), '\n'))
+		_, err = fmt.Fprintln(env.Stdout, forTerminal(string(ireal.Write(b.Content)), keepNothing, chordproEscape))
 		return err
 	}
-	_, err = env.Stdout.Write(chordpro.Write(b.Content))
+	_, err = fmt.Fprint(env.Stdout, forTerminal(string(chordpro.Write(b.Content)), keepLines, chordproEscape))
 	return err
 }
 
@@ -111,16 +111,16 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 		}
 		prefix := "tele: note: "
 		if len(charts) > 1 {
-			prefix = "tele: " + oneLine(ch.title) + ": note: "
+			prefix = "tele: " + printable(ch.title) + ": note: "
 		}
 		for _, n := range ch.notes {
-			fmt.Fprintln(env.Stderr, prefix+oneLine(n))
+			fmt.Fprintln(env.Stderr, prefix+printable(n))
 		}
 		if ch.err != nil {
 			if len(charts) == 1 {
 				return fmt.Errorf("cannot import %s: %v", files[0], ch.err)
 			}
-			fmt.Fprintln(env.Stderr, "tele: "+oneLine(ch.title)+": not imported: "+oneLine(ch.err.Error()))
+			fmt.Fprintln(env.Stderr, "tele: "+printable(ch.title)+": not imported: "+errorLine(ch.err.Error()))
 			continue
 		}
 		link, err := createBoard(ctx, &s, songID, ch.content)
@@ -128,11 +128,11 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 			if len(charts) == 1 {
 				return err
 			}
-			fmt.Fprintln(env.Stderr, "tele: "+oneLine(ch.title)+": not imported: "+oneLine(err.Error()))
+			fmt.Fprintln(env.Stderr, "tele: "+printable(ch.title)+": not imported: "+errorLine(err.Error()))
 			continue
 		}
 		if len(charts) > 1 {
-			fmt.Fprintln(env.Stdout, oneLine(ch.title)+": "+link)
+			fmt.Fprintln(env.Stdout, printable(ch.title)+": "+link)
 		} else {
 			fmt.Fprintln(env.Stdout, link)
 		}

@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // Env is everything a command may take from the process besides its arguments. Tests fill it in.
@@ -64,7 +63,7 @@ func run(ctx context.Context, args []string, env *Env) int {
 		fmt.Fprint(env.Stdout, helpText)
 		return 0
 	}
-	fmt.Fprintln(env.Stderr, "tele: "+oneLine(err.Error()))
+	fmt.Fprintln(env.Stderr, "tele: "+errorLine(err.Error()))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -158,12 +157,6 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
-// oneLine keeps an error to one line, whatever a lower layer put in it.
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", "; ").Replace(s)
 }
 
 // checkNoArgs refuses anything parseSettings left over, for commands that take no other arguments.
