@@ -223,7 +223,8 @@ func (c Content) Validate() error {
 		return &ValidationError{Path: "sections", Rule: ruleSections}
 	}
 	total := 0
-	formed := false // some bar carries form: check it as a whole, after every bar's own rules
+	formed := false  // some bar carries form: check it as a whole, after every bar's own rules
+	aliased := false // some chord is stored in another spelling, which may be longer
 	for i, s := range c.Sections {
 		if err := checkText("", s.Label, 0, MaxLabelUnits, ruleLabel); err != nil {
 			err.(*ValidationError).Path = sectionPath(i, "label") // built only on error
@@ -245,15 +246,21 @@ func (c Content) Validate() error {
 					return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
 				}
 				for k, sym := range bar.Chords {
-					if _, ok := canonicalChord(sym); !ok {
+					canonical, ok := canonicalChord(sym)
+					if !ok {
 						return chordError(barPath(i, j)+"["+strconv.Itoa(k)+"]", sym)
 					}
+					aliased = aliased || !canonical
 				}
 				continue
 			}
 			formed = true
 			if err := bar.check(barPath(i, j)); err != nil {
 				return err
+			}
+			for _, sym := range bar.Chords {
+				canonical, _ := canonicalChord(sym)
+				aliased = aliased || !canonical
 			}
 		}
 	}
@@ -262,10 +269,16 @@ func (c Content) Validate() error {
 			return err
 		}
 	}
+	// The size is that of the content as stored: an alias can be longer in the catalogue's spelling
+	// ("mM7" is stored "m(maj7)"), and what is stored must pass these rules when it is read again.
+	stored := c
+	if aliased {
+		stored = c.storedCopy()
+	}
 	// A cheap bound first: boards far from the limit skip the exact count.
-	if encodedLenBound(c) > MaxContentBytes {
-		if n := exactEncodedLen(c); n > MaxContentBytes {
-			return &ValidationError{Rule: fmt.Sprintf("%s, not %d", ruleSize, n)}
+	if encodedLenBound(stored) > MaxContentBytes {
+		if n := exactEncodedLen(stored); n > MaxContentBytes {
+			return &ValidationError{Rule: fmt.Sprintf("%s (as stored, every chord in the catalogue's spelling), not %d", ruleSize, n)}
 		}
 	}
 	return nil
@@ -441,6 +454,16 @@ var asciiJSONLen = func() (t [utf8.RuneSelf]uint8) {
 	}
 	return t
 }()
+
+// storable validates c and returns it as the store keeps it. Every write of the store (create, put,
+// restore, a move from the previous layout) passes its content through here, so nothing is stored that
+// the next Open would refuse: Validate's size rule is the stored copy's.
+func storable(c Content) (Content, error) {
+	if err := c.Validate(); err != nil {
+		return Content{}, err
+	}
+	return c.storedCopy(), nil
+}
 
 // storedCopy returns a copy of valid content, as the store keeps it: every chord symbol in the
 // catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"). A symbol already so spelled is kept as is.

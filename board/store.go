@@ -338,7 +338,8 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 	if !author.Valid() {
 		return Board{}, "", fmt.Errorf("board: invalid author %q", author)
 	}
-	if err := c.Validate(); err != nil {
+	c, err := storable(c)
+	if err != nil {
 		return Board{}, "", err
 	}
 	s.closeMu.RLock()
@@ -373,7 +374,7 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 	}
 	e.mu.Lock() // so that OnCommit of revision 1 precedes any later revision's
 	defer e.mu.Unlock()
-	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
+	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c, UpdatedAt: s.stamp(), Author: author})
 	if err != nil {
 		s.undoCreate(s.boardsDir, id)
 		s.undoCreate(s.capsDir, id)
@@ -425,11 +426,12 @@ func (s *Store) Put(id string, expectedRevision int64, c Content, author Author)
 	if !author.Valid() {
 		return Board{}, fmt.Errorf("board: invalid author %q", author)
 	}
-	if err := c.Validate(); err != nil {
+	c, err := storable(c)
+	if err != nil {
 		return Board{}, err
 	}
 	return s.writeAt(id, expectedRevision, func(e *entry, cur *Board) (Board, error) {
-		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
+		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c, UpdatedAt: s.stamp(), Author: author})
 		return committed(id, b, err)
 	})
 }
