@@ -130,6 +130,8 @@ type Store struct {
 	closeMu sync.RWMutex
 	closed  bool
 
+	setAsideList []SetAside // what the quarantine folder held after Open; read only
+
 	createMu sync.Mutex // serialises creations (rare): the id check and both files
 	mu       sync.RWMutex
 	boards   map[string]*entry
@@ -147,9 +149,10 @@ type entry struct {
 
 // Open opens the data directory dir, creating it (mode 0700) when it does not exist, takes its lock, and
 // loads every board. An existing path that is not a writable directory is an error and nothing is
-// created. When another store owns dir the error is a *LockedError. A board file that does not parse
-// or breaks the schema is an error naming the file; leftover temporary files from an interrupted
-// commit are removed.
+// created. When another store owns dir the error is a *LockedError. What cannot be read (a board file
+// that does not parse or breaks the schema, a damaged capability file, a board whose id differs only in
+// case from another's) is set aside in the quarantine folder (quarantine.go), said in one log line, and
+// every other board serves; leftover temporary files from an interrupted commit are removed.
 func Open(dir string, opts Options) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("board: no data directory given")
@@ -180,6 +183,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		s.lock.release()
 		return nil, err
 	}
+	s.reportSetAside()
 	return s, nil
 }
 
@@ -262,6 +266,19 @@ func ReadCapability(dir, id string) (string, error) {
 		return "", fmt.Errorf("cannot read the capability of board %q: %v", id, unwrapPath(err))
 	}
 	return c, nil
+}
+
+// caseTwin returns the id of a board whose id equals id ignoring case but is not id, or "". The caller
+// holds createMu or is Open.
+func (s *Store) caseTwin(id string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for other := range s.boards {
+		if other != id && strings.EqualFold(other, id) {
+			return other
+		}
+	}
+	return ""
 }
 
 func (s *Store) entry(id string) *entry {

@@ -3,13 +3,17 @@ package board_test
 import (
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"tele/board"
 	"tele/board/datadirtest"
+	"tele/server"
 	"tele/server/servertest"
 )
 
@@ -108,4 +112,53 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestStartSetsAsideAnUnreadableBoard: a data directory holding what the bug of M1 stored (a board file
+// whose content is 70,782 bytes) opens; every other board serves, and the board list says what is set
+// aside, without the reason (it names files). Security review 2026-12-03 M1: every start refused the
+// whole directory.
+func TestStartSetsAsideAnUnreadableBoard(t *testing.T) {
+	dir := t.TempDir()
+	s, err := board.Open(dir, board.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Create("ok", board.Example(), board.AuthorBrowser)
+	s.Create("bloat2", board.Example(), board.AuthorBrowser)
+	s.Close()
+	_, doc := bloatContent(t)
+	doc = strings.ReplaceAll(doc, "C#mM7/G#", "C#m(maj7)/G#") // as the store wrote it
+	file := `{"id":"bloat2","revision":1,"content":` + doc + `,"updatedAt":"2026-12-03T10:00:00.000Z","author":"browser","restoredFrom":null}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "boards", "bloat2", "1.json"), []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	store, err := board.Open(dir, board.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("a start with one unreadable board: %v", err)
+	}
+	defer store.Close()
+	e := servertest.New(t, func(c *server.Config) { c.Store = store })
+	w := e.Do(servertest.Request{Method: "GET", Path: "/api/boards"})
+	var list struct {
+		Boards   []struct{ ID string }
+		SetAside []struct {
+			Board, What string
+			Revision    *int64
+		}
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &list); err != nil || w.Code != 200 {
+		t.Fatalf("list: %d %s", w.Code, w.Body)
+	}
+	if len(list.Boards) != 1 || list.Boards[0].ID != "ok" || len(list.SetAside) != 1 || list.SetAside[0].Board != "bloat2" ||
+		list.SetAside[0].What != "board" || list.SetAside[0].Revision != nil {
+		t.Fatalf("list: %s", w.Body)
+	}
+	if strings.Contains(w.Body.String(), dir) {
+		t.Fatalf("the list names files: %s", w.Body)
+	}
+	if w := e.Do(servertest.Request{Method: "GET", Path: "/api/boards/ok"}); w.Code != 200 {
+		t.Fatalf("the good board: %d", w.Code)
+	}
 }
