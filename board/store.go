@@ -347,7 +347,7 @@ func (s *Store) Authorize(id, capability string) error {
 
 // Create makes board id (a random id when id is "") at revision 1 with content c, written by author,
 // and returns it with its capability. The content is validated (*ValidationError) and its chords stored
-// in the catalogue's spelling; an existing id is ErrExists.
+// in the catalogue's spelling; an existing id, or one equal to it ignoring case, is ErrExists.
 func (s *Store) Create(id string, c Content, author Author) (Board, string, error) {
 	if id != "" && !ValidID(id) {
 		return Board{}, "", fmt.Errorf("%w %q", ErrInvalidID, id)
@@ -367,9 +367,10 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 	s.createMu.Lock()
 	defer s.createMu.Unlock()
 	if id == "" {
-		for id = newID(); s.entry(id) != nil; id = newID() {
+		for id = newID(); s.entry(id) != nil || s.caseTwin(id) != ""; id = newID() {
 		}
-	} else if s.entry(id) != nil {
+	} else if s.entry(id) != nil || s.caseTwin(id) != "" {
+		// Unique ignoring case: on macOS and Windows "Song" and "song" name the same files.
 		return Board{}, "", ErrExists
 	}
 	capability := newCapability()
