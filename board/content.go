@@ -42,6 +42,7 @@ const (
 	ruleBeats       = "must be an integer from 1 to 12"
 	ruleSections    = "must hold 1–32 sections"
 	ruleLabel       = "must be at most 40 UTF-16 code units"
+	ruleInvisible   = "must show something: it holds only invisible characters (zero-width, control or format characters)"
 	ruleBars        = "must hold 1–64 bars"
 	ruleTotalBars   = "too many bars: at most 512 in all sections together"
 	ruleBar         = "must hold 1–4 chord symbols"
@@ -161,6 +162,13 @@ type contentDoc struct {
 // (120, not 120.0 or 1.2e2). The error is a *ValidationError naming the first offending value: errors of
 // form (syntax, types, unknown or duplicate keys) in document order, then the rules in schema order.
 func ParseContent(data []byte) (Content, error) {
+	return parseContent(data, true)
+}
+
+// parseContent is ParseContent; written says the content is being written, not read back from a board
+// file: the rules added after boards could be stored without them (visible text) apply to writes only,
+// so that a board an earlier Tele stored still opens.
+func parseContent(data []byte, written bool) (Content, error) {
 	// The document as sent. (Its compact form, as stored, cannot exceed the limit once every other rule
 	// holds; Validate checks that too, for Go values.)
 	if len(data) > MaxContentBytes {
@@ -191,7 +199,7 @@ func ParseContent(data []byte) (Content, error) {
 		BeatsPerBar: *doc.BeatsPerBar,
 		Sections:    *doc.Sections,
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(written); err != nil {
 		return Content{}, err
 	}
 	return c, nil
@@ -200,12 +208,17 @@ func ParseContent(data []byte) (Content, error) {
 // Validate applies the rules of docs/content.md to a Go value, in schema order, and returns a
 // *ValidationError for the first value that breaks one. It also refuses strings that are not valid
 // UTF-8, which a Go value (unlike parsed JSON) can hold.
-func (c Content) Validate() error {
+func (c Content) Validate() error { return c.validate(true) }
+
+func (c Content) validate(written bool) error {
 	if err := checkText("title", c.Title, 1, MaxTitleUnits, ruleTitle); err != nil {
 		return err
 	}
 	if strings.TrimFunc(c.Title, unicode.IsSpace) == "" {
 		return &ValidationError{Path: "title", Rule: ruleTitle}
+	}
+	if written && !hasVisible(c.Title) {
+		return &ValidationError{Path: "title", Rule: ruleInvisible}
 	}
 	if err := checkText("description", c.Description, 0, MaxDescUnits, ruleDescription); err != nil {
 		return err
@@ -229,6 +242,10 @@ func (c Content) Validate() error {
 		if err := checkText("", s.Label, 0, MaxLabelUnits, ruleLabel); err != nil {
 			err.(*ValidationError).Path = sectionPath(i, "label") // built only on error
 			return err
+		}
+		if written && !hasVisible(s.Label) && strings.TrimFunc(s.Label, unicode.IsSpace) != "" {
+			// A blank label is no label; one of only invisible characters looks like none and is not.
+			return &ValidationError{Path: sectionPath(i, "label"), Rule: ruleInvisible}
 		}
 		if s.Role != "" && !validRole(s.Role) {
 			return &ValidationError{Path: sectionPath(i, "role"), Rule: ruleRole}
@@ -290,6 +307,23 @@ func sectionPath(i int, field string) string {
 
 func barPath(i, j int) string {
 	return "sections[" + strconv.Itoa(i) + "].bars[" + strconv.Itoa(j) + "]"
+}
+
+// hasVisible reports whether s holds a character that shows: not a space, a control or format
+// character (zero-width space, joiners, bidi controls, soft hyphen, BOM), a variation selector, another
+// default-ignorable code point (the Hangul fillers) or the blank Braille pattern.
+func hasVisible(s string) bool {
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && r > ' ' && r != 0x7f:
+			return true
+		case unicode.IsSpace(r), unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Variation_Selector, r),
+			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), r == '\u2800', r == utf8.RuneError:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // checkText checks that s is valid UTF-8 of min–max UTF-16 code units.

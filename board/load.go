@@ -294,7 +294,7 @@ func readBoardFile(path, id string, legacy bool) (Board, error) {
 			b.RestoredFrom = *in.RestoredFrom
 		}
 	}
-	c, err := ParseContent(in.Content)
+	c, err := parseContent(in.Content, false)
 	if err != nil {
 		return Board{}, fmt.Errorf("board file %s: %v", path, err)
 	}
