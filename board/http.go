@@ -189,7 +189,16 @@ type summaryJSON struct {
 	UpdatedAt string `json:"updatedAt"` // as in Board.JSON
 }
 
-// listBoards handles GET /api/boards: {"boards":[{id, title, revision, updatedAt}…]} sorted by id.
+// setAsideJSON is one row of the setAside list of GET /api/boards: what cannot be read, without the
+// reason, which names files (tele board check says it).
+type setAsideJSON struct {
+	Board    string `json:"board"`
+	What     string `json:"what"`
+	Revision *int64 `json:"revision"`
+}
+
+// listBoards handles GET /api/boards: {"boards":[{id, title, revision, updatedAt}…], "setAside":[{board,
+// what, revision}…]}, boards sorted by id.
 func (h *Handler) listBoards(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	list := h.store.List()
 	rows := make([]summaryJSON, len(list))
@@ -197,9 +206,15 @@ func (h *Handler) listBoards(w http.ResponseWriter, r *http.Request, _ httproute
 		rows[i] = summaryJSON{ID: s.ID, Title: s.Title, Revision: s.Revision,
 			UpdatedAt: s.UpdatedAt.UTC().Format(timeLayout)}
 	}
+	aside := h.store.SetAsideList()
+	asideRows := make([]setAsideJSON, len(aside))
+	for i, sa := range aside {
+		asideRows[i] = setAsideJSON{Board: sa.Board, What: sa.What, Revision: nullable(sa.Revision)}
+	}
 	body, err := json.Marshal(struct {
-		Boards []summaryJSON `json:"boards"`
-	}{rows})
+		Boards   []summaryJSON  `json:"boards"`
+		SetAside []setAsideJSON `json:"setAside"`
+	}{rows, asideRows})
 	if err != nil {
 		return err
 	}

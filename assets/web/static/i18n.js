@@ -29,6 +29,11 @@ const dictionaries = {
     'home.loading': 'Loading boards…',
     'home.loadFailed': 'Could not load the boards. Is tele serve still running?',
     'home.empty': 'No boards yet. Create the first one below.',
+    'home.setAside': (p) =>
+      `${p.n === 1 ? 'One thing' : `${p.n} things`} could not be read and ${p.n === 1 ? 'was' : 'were'} put aside, not deleted: ${p.names.map((x) => t(x.$t, x.params)).join(', ')}. Every other board works. To see why, run: tele board check`,
+    'home.setAsideBoard': 'board {id}',
+    'home.setAsideRevision': 'revision {rev} of board {id}',
+    'home.setAsideKey': 'the edit link of board {id} (it has a new one)',
     'home.count': (p) => (p.n === 1 ? '1 board' : `${p.n} boards`),
     'home.revision': 'revision {rev}',
     'home.updated': (p, loc) => `changed ${formatDate(p.date, loc)}`,
@@ -236,6 +241,11 @@ const dictionaries = {
     'home.loading': '正在加载和弦谱…',
     'home.loadFailed': '无法加载和弦谱。tele serve 还在运行吗？',
     'home.empty': '还没有和弦谱。在下面新建第一个。',
+    'home.setAside': (p) =>
+      `有 ${p.n} 项无法读取，已移到一旁（没有删除）：${p.names.map((x) => t(x.$t, x.params)).join('、')}。其他和弦谱都能正常使用。要查看原因，请运行：tele board check`,
+    'home.setAsideBoard': '和弦谱 {id}',
+    'home.setAsideRevision': '和弦谱 {id} 的第 {rev} 版',
+    'home.setAsideKey': '和弦谱 {id} 的编辑链接（已换成新的）',
     'home.count': (p) => `${p.n} 个和弦谱`,
     'home.revision': '第 {rev} 版',
     'home.updated': (p, loc) => `修改于 ${formatDate(p.date, loc)}`,
