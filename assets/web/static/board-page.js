@@ -24,6 +24,7 @@ import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
 import { barForm } from './form.js';
+import { barLine } from './form-view.js';
 import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
@@ -507,7 +508,8 @@ class BoardPage {
     const bars = flatten(this.draft);
     const items = conflicts.map((c) => {
       const n = bars.findIndex((x) => x.section === c.s && x.bar === c.b) + 1;
-      const params = { n, theirs: c.theirs.join(' '), mine: c.mine.join(' ') };
+      // theirs is a bar as written (a chart with form writes an object); mine, the chords typed.
+      const params = { n, theirs: barLine(barForm(c.theirs), this.draft.beatsPerBar), mine: c.mine.join(' ') };
       const keep = bindText(h('button', { type: 'button' }), 'barConflict.keepMine', params);
       const take = bindText(h('button', { type: 'button' }), 'barConflict.useTheirs', params);
       keep.addEventListener('click', () => this.resolveBarConflict(c, false));
