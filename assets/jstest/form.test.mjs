@@ -39,3 +39,14 @@ test('writeBar writes a bar with chords alone as the version-1 array', () => {
   const o = { chords: '%', beats: 3, repeatStart: true, repeatEnd: 2, ending: 1, mark: 'segno' };
   assert.deepEqual(writeBar(barForm(o)), o);
 });
+
+// Issue 23, defect 6: the player's readout said "Bar 13" while the cursor was on chart bar 1. Each played
+// bar carries its number on the chart, which time it is heard and how often in all.
+test('each played bar knows its number on the chart and its pass', () => {
+  const content = { beatsPerBar: 4, sections: [
+    { label: 'A', bars: [{ chords: ['C'], repeatStart: true }, { chords: ['F'], ending: 1, repeatEnd: 2 }, { chords: ['G'], ending: 2 }] },
+    { label: 'B', bars: [['Am'], { chords: '%', repeatEnd: 3, repeatStart: true }] },
+  ] };
+  assert.deepEqual(playOrder(content).map((p) => `${p.n}:${p.pass}/${p.times}`),
+    ['1:1/2', '2:1/1', '1:2/2', '3:1/1', '4:1/1', '5:1/3', '5:2/3', '5:3/3']);
+});

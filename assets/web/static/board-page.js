@@ -729,7 +729,7 @@ class BoardPage {
           el.textContent = '';
           delete el.dataset.i18n;
         } else if (pos.countIn) bindText(el, 'player.countingIn', { beat: pos.countIn });
-        else bindText(el, 'player.position', { n: pos.index + 1 });
+        else bindText(el, 'player.position', { n: pos.n, pass: pos.pass, times: pos.times });
       },
       onState: (state, audio) => {
         root.dataset.state = state;

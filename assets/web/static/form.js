@@ -214,9 +214,15 @@ export function playOrder(content) {
   let order = f && expand(f, bars);
   if (!order) order = bars.map((_, i) => i);
   const beatsPerBar = Number.isInteger(content?.beatsPerBar) ? content.beatsPerBar : 4;
+  // n is the bar's number on the chart (written order, from 1); pass, which time it is heard (a musician
+  // reads "bar 1, 2nd time", not the 13th bar played); times, how often it is heard in all.
+  const times = new Map();
+  for (const i of order) times.set(i, (times.get(i) || 0) + 1);
+  const heard = new Map();
   return order.map((i, index) => {
     let k = i;
     while (k > 0 && bars[k].simile) k--;
-    return { ...places[i], index, chords: bars[k].chords, beats: bars[i].beats || beatsPerBar };
+    heard.set(i, (heard.get(i) || 0) + 1);
+    return { ...places[i], index, n: i + 1, pass: heard.get(i), times: times.get(i), chords: bars[k].chords, beats: bars[i].beats || beatsPerBar };
   });
 }

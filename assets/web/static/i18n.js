@@ -162,7 +162,7 @@ const dictionaries = {
     'player.stop': 'Stop',
     'player.countIn': 'Count-in',
     'player.loop': 'Loop',
-    'player.position': 'Bar {n}',
+    'player.position': (p) => (p.times > 1 ? `Bar ${p.n} · ${ordinal(p.pass)} time` : `Bar ${p.n}`),
     'player.countingIn': 'Count-in {beat}',
     'player.unsupported': 'This browser cannot play audio.',
 
@@ -369,7 +369,7 @@ const dictionaries = {
     'player.stop': '停止',
     'player.countIn': '预备拍',
     'player.loop': '循环',
-    'player.position': '第 {n} 小节',
+    'player.position': (p) => (p.times > 1 ? `第 ${p.n} 小节 · 第 ${p.pass} 遍` : `第 ${p.n} 小节`),
     'player.countingIn': '预备 {beat}',
     'player.unsupported': '此浏览器无法播放音频。',
 
@@ -462,6 +462,12 @@ export function initialLocale() {
   if (LOCALES.includes(stored)) return stored;
   const lang = (navigator.languages && navigator.languages[0]) || navigator.language || '';
   return lang.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+// ordinal writes 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st (English).
+const ORDINAL = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+function ordinal(n) {
+  return `${n}${ORDINAL[new Intl.PluralRules('en', { type: 'ordinal' }).select(n)]}`;
 }
 
 // t translates key with params. A param may itself be a translation, {$t: key, params}, so a message
