@@ -235,7 +235,9 @@ class BoardPage {
     if (title.textContent !== c.title) title.textContent = c.title;
     if (c.key) bindText(byId('meta-key'), 'meta.key', { key: c.key });
     else bindText(byId('meta-key'), 'meta.noKey');
-    bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
+    // An emptied tempo field is no tempo, in words (the stage and print head show it), never "null BPM".
+    if (Number.isFinite(c.tempo)) bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
+    else bindText(byId('meta-tempo'), 'meta.noTempo');
     bindText(byId('meta-beats'), 'meta.beats', { beats: c.beatsPerBar });
     const desc = byId('description');
     if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
