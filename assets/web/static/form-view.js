@@ -37,11 +37,13 @@ export function barLine(f, beatsPerBar) {
 }
 
 // paintForm sets a bar's form on its list item li: data attributes for the bar lines and bracket, and
-// one text element for the volta number, the sign and the meter.
-export function paintForm(li, f, beatsPerBar) {
+// one text element for the volta number, the sign and the meter. inEnding is the ending the bar is in
+// (form.js endingSpans): the bracket runs on over the ending's other bars.
+export function paintForm(li, f, beatsPerBar, inEnding = 0) {
   setData(li, 'repeatStart', f.repeatStart ? '' : null);
   setData(li, 'repeatEnd', f.repeatEnd || null);
   setData(li, 'ending', f.ending || null);
+  setData(li, 'inEnding', inEnding && !f.ending ? inEnding : null);
   setData(li, 'mark', f.mark || null);
   const text = formWords(f, beatsPerBar).join(' ');
   let el = li.querySelector(':scope > .form-text');
