@@ -18,7 +18,7 @@ import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextL
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls } from './view-controls.js';
-import { FastEntry, parseCells, parsePaste } from './fast-entry.js';
+import { FastEntry, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
@@ -381,7 +381,7 @@ class BoardPage {
     this.dialog.input.addEventListener('paste', (ev) => {
       const text = ev.clipboardData?.getData('text/plain') || '';
       const target = this.dialog.target;
-      if (!target || !parseCells(text)) return;
+      if (!target || !parsePaste(text, this.catalogue)) return;
       ev.preventDefault();
       this.dialog.close(null);
       this.pasteBars(target.s, target.b, text);
@@ -404,8 +404,16 @@ class BoardPage {
     }
     if (!this.roomFor(extra)) return true;
     this.showMessage(null);
-    this.edit({ t: 'bar', s, b, chords: r.bars[0] });
-    r.bars.slice(1).forEach((chords, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords }));
+    // A pasted bar of chords alone keeps the form of the bar it lands on; pasted repeat signs and %
+    // bars are added to it. The bars after it are inserted as pasted.
+    const [first, ...rest] = r.bars.map(barForm);
+    if (Array.isArray(r.bars[0])) this.edit({ t: 'bar', s, b, chords: first.chords });
+    else {
+      const old = barForm(this.draft.sections[s].bars[b]);
+      const form = { ...old, simile: first.simile, repeatStart: first.repeatStart || old.repeatStart, repeatEnd: first.repeatEnd || old.repeatEnd };
+      this.edit({ t: 'bar', s, b, chords: first.chords, form });
+    }
+    rest.forEach((f, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords: f.chords, form: Array.isArray(r.bars[i + 1]) ? undefined : f }));
     this.view.barButton(s, b + extra)?.focus();
     return true;
   }
