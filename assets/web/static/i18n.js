@@ -57,6 +57,7 @@ const dictionaries = {
     'meta.key': 'Key {key}',
     'meta.noKey': 'No key',
     'meta.tempo': '{tempo} BPM',
+    'meta.noTempo': 'no tempo',
     'meta.beats': (p) => (p.beats === 1 ? '1 beat per bar' : `${p.beats} beats per bar`),
     'field.title': 'Title',
     'field.description': 'Description',
@@ -89,6 +90,7 @@ const dictionaries = {
         : `Not a chord Tele knows: “${p.symbol}”. Write a root (C … B) and a quality, such as Am7 or F#m7b5; add /E for a bass note; N.C. means no chord.`,
     'chord.useSuggestion': 'Use {suggestion}',
     'dialog.respelled': 'Will be written {chords}',
+    'dialog.simileTyped': 'A % bar: it plays the chords of the bar before.',
     'dialog.empty': 'A bar needs at least one chord (N.C. for none).',
     'dialog.tooMany': 'A bar holds at most four chords.',
     'dialog.loading': 'The chord catalogue is still loading.',
@@ -167,7 +169,7 @@ const dictionaries = {
     'player.stop': 'Stop',
     'player.countIn': 'Count-in',
     'player.loop': 'Loop',
-    'player.position': 'Bar {n}',
+    'player.position': (p) => (p.times > 1 ? `Bar ${p.n} · ${ordinal(p.pass)} time` : `Bar ${p.n}`),
     'player.countingIn': 'Count-in {beat}',
     'player.unsupported': 'This browser cannot play audio.',
 
@@ -269,6 +271,7 @@ const dictionaries = {
     'meta.key': '{key} 调',
     'meta.noKey': '未定调',
     'meta.tempo': '每分钟 {tempo} 拍',
+    'meta.noTempo': '未设速度',
     'meta.beats': '每小节 {beats} 拍',
     'field.title': '标题',
     'field.description': '说明',
@@ -301,6 +304,7 @@ const dictionaries = {
         : `Tele 不认识这个和弦：“${p.symbol}”。请写根音（C … B）加和弦性质，例如 Am7 或 F#m7b5；加 /E 表示低音；N.C. 表示无和弦。`,
     'chord.useSuggestion': '改用 {suggestion}',
     'dialog.respelled': '将写作 {chords}',
+    'dialog.simileTyped': '% 小节：演奏前一小节的和弦。',
     'dialog.empty': '每小节至少要有一个和弦（无和弦请写 N.C.）。',
     'dialog.tooMany': '每小节最多四个和弦。',
     'dialog.loading': '和弦库还在加载。',
@@ -379,7 +383,7 @@ const dictionaries = {
     'player.stop': '停止',
     'player.countIn': '预备拍',
     'player.loop': '循环',
-    'player.position': '第 {n} 小节',
+    'player.position': (p) => (p.times > 1 ? `第 ${p.n} 小节 · 第 ${p.pass} 遍` : `第 ${p.n} 小节`),
     'player.countingIn': '预备 {beat}',
     'player.unsupported': '此浏览器无法播放音频。',
 
@@ -472,6 +476,12 @@ export function initialLocale() {
   if (LOCALES.includes(stored)) return stored;
   const lang = (navigator.languages && navigator.languages[0]) || navigator.language || '';
   return lang.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+// ordinal writes 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st (English).
+const ORDINAL = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+function ordinal(n) {
+  return `${n}${ORDINAL[new Intl.PluralRules('en', { type: 'ordinal' }).select(n)]}`;
 }
 
 // t translates key with params. A param may itself be a translation, {$t: key, params}, so a message
