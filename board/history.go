@@ -203,7 +203,11 @@ func (s *Store) Restore(id string, expectedRevision, from int64, author Author) 
 		if err != nil {
 			return Board{}, err
 		}
-		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: src.Content, UpdatedAt: s.stamp(), Author: author, RestoredFrom: from})
+		c, err := storable(src.Content)
+		if err != nil {
+			return Board{}, err
+		}
+		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c, UpdatedAt: s.stamp(), Author: author, RestoredFrom: from})
 		return committed(id, b, err)
 	})
 }

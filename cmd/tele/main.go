@@ -103,8 +103,10 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 			return runBoardImport(ctx, rest[1:], env)
 		case len(rest) > 0 && rest[0] == "delete":
 			return runBoardDelete(ctx, rest[1:], env)
+		case len(rest) > 0 && rest[0] == "check":
+			return runBoardCheck(ctx, rest[1:], env)
 		}
-		return usagef("unknown board command: use tele board link, history, export, import or delete")
+		return usagef("unknown board command: use tele board link, history, export, import, delete or check")
 	case "pi":
 		return runPi(ctx, rest, env)
 	case "version", "--version":
@@ -132,6 +134,8 @@ Commands:
                                 edit link (through the server when one runs)
   tele board delete <id> --yes  delete a board and its whole history, for good
                                 (through the server when one runs: its open pages say so)
+  tele board check              list what the server set aside because it could not read it
+                                (a board, a revision, an edit key), why, and where it is now
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e

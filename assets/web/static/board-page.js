@@ -18,12 +18,13 @@ import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextL
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls } from './view-controls.js';
-import { FastEntry, parseCells, parsePaste } from './fast-entry.js';
+import { FastEntry, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
 import { barForm } from './form.js';
+import { barLine } from './form-view.js';
 import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
@@ -234,7 +235,9 @@ class BoardPage {
     if (title.textContent !== c.title) title.textContent = c.title;
     if (c.key) bindText(byId('meta-key'), 'meta.key', { key: c.key });
     else bindText(byId('meta-key'), 'meta.noKey');
-    bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
+    // An emptied tempo field is no tempo, in words (the stage and print head show it), never "null BPM".
+    if (Number.isFinite(c.tempo)) bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
+    else bindText(byId('meta-tempo'), 'meta.noTempo');
     bindText(byId('meta-beats'), 'meta.beats', { beats: c.beatsPerBar });
     const desc = byId('description');
     if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
@@ -378,7 +381,7 @@ class BoardPage {
     this.dialog.input.addEventListener('paste', (ev) => {
       const text = ev.clipboardData?.getData('text/plain') || '';
       const target = this.dialog.target;
-      if (!target || !parseCells(text)) return;
+      if (!target || !parsePaste(text, this.catalogue)) return;
       ev.preventDefault();
       this.dialog.close(null);
       this.pasteBars(target.s, target.b, text);
@@ -401,8 +404,16 @@ class BoardPage {
     }
     if (!this.roomFor(extra)) return true;
     this.showMessage(null);
-    this.edit({ t: 'bar', s, b, chords: r.bars[0] });
-    r.bars.slice(1).forEach((chords, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords }));
+    // A pasted bar of chords alone keeps the form of the bar it lands on; pasted repeat signs and %
+    // bars are added to it. The bars after it are inserted as pasted.
+    const [first, ...rest] = r.bars.map(barForm);
+    if (Array.isArray(r.bars[0])) this.edit({ t: 'bar', s, b, chords: first.chords });
+    else {
+      const old = barForm(this.draft.sections[s].bars[b]);
+      const form = { ...old, simile: first.simile, repeatStart: first.repeatStart || old.repeatStart, repeatEnd: first.repeatEnd || old.repeatEnd };
+      this.edit({ t: 'bar', s, b, chords: first.chords, form });
+    }
+    rest.forEach((f, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords: f.chords, form: Array.isArray(r.bars[i + 1]) ? undefined : f }));
     this.view.barButton(s, b + extra)?.focus();
     return true;
   }
@@ -507,7 +518,8 @@ class BoardPage {
     const bars = flatten(this.draft);
     const items = conflicts.map((c) => {
       const n = bars.findIndex((x) => x.section === c.s && x.bar === c.b) + 1;
-      const params = { n, theirs: c.theirs.join(' '), mine: c.mine.join(' ') };
+      // theirs is a bar as written (a chart with form writes an object); mine, the chords typed.
+      const params = { n, theirs: barLine(barForm(c.theirs), this.draft.beatsPerBar), mine: c.mine.join(' ') };
       const keep = bindText(h('button', { type: 'button' }), 'barConflict.keepMine', params);
       const take = bindText(h('button', { type: 'button' }), 'barConflict.useTheirs', params);
       keep.addEventListener('click', () => this.resolveBarConflict(c, false));
@@ -727,7 +739,7 @@ class BoardPage {
           el.textContent = '';
           delete el.dataset.i18n;
         } else if (pos.countIn) bindText(el, 'player.countingIn', { beat: pos.countIn });
-        else bindText(el, 'player.position', { n: pos.index + 1 });
+        else bindText(el, 'player.position', { n: pos.n, pass: pos.pass, times: pos.times });
       },
       onState: (state, audio) => {
         root.dataset.state = state;
