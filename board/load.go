@@ -148,6 +148,8 @@ func (s *Store) loadBoardDir(id string) (*entry, error) {
 	e := &entry{dir: dir}
 	e.cur.Store(&b)
 	e.hist.oldest = rd.oldest
+	e.hist.push(b.row())
+	s.removeRowsFilesBefore(dir, rd.oldest, rd.rows)
 	// Kills between a commit and its prune can leave more than KeepRevisions; trim them now, so the
 	// history is bounded however often a writer was interrupted.
 	e.hist.mu.Lock()
@@ -236,6 +238,7 @@ func (s *Store) migrate(id string) error {
 		return fmt.Errorf("cannot move board %q to the new layout: %w", id, err)
 	}
 	e.cur.Store(&b)
+	e.hist.push(b.row())
 	s.boards[id] = e
 	if err := os.Remove(old); err != nil {
 		return fmt.Errorf("board %q was moved to %s but its old file cannot be removed: %v", id, e.dir, unwrapPath(err))
