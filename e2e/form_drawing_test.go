@@ -38,6 +38,26 @@ const drawingJS = `(() => {
 	};
 })()`
 
+// signsJS lists every bar whose words (a sign, a volta number) are cut short, reach out of the bar, or
+// overlap the bar's number or its chords.
+const signsJS = `(() => {
+	const bad = [];
+	const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+	const textRect = (el) => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
+	for (const el of document.querySelectorAll('.grid .form-text')) {
+		const li = el.closest('.bar');
+		const what = li.dataset.path + ' ' + el.textContent;
+		const bar = li.getBoundingClientRect();
+		const words = textRect(el);
+		if (el.scrollWidth > el.clientWidth + 0.5 || getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth) bad.push(what + ': cut short');
+		if (words.left < bar.left - 0.5 || words.right > bar.right + 0.5 || words.top < bar.top - 0.5) bad.push(what + ': outside its bar');
+		const num = li.querySelector('.bar-num');
+		if (num && getComputedStyle(num).visibility !== 'hidden' && hit(words, textRect(num))) bad.push(what + ': over the bar number');
+		for (const c of li.querySelectorAll('.chord')) if (hit(words, textRect(c))) bad.push(what + ': over the chord ' + c.textContent);
+	}
+	return bad;
+})()`
+
 // TestFormDrawing: the repeat dots stand beside the chords, not on them, and a volta bracket spans
 // every bar of its ending (issue 23, defect 5: ":Cm7", and the bracket over the first bar of 11–12 only).
 // Desktop and 390 px, light and dark, English and 简体中文.
@@ -70,7 +90,19 @@ func TestFormDrawing(t *testing.T) {
 		if got["bracket"] != "11 12 13 14" {
 			t.Errorf("%s: volta brackets over bars %q, want 11 12 13 14 (the first ending 11–12, the second 13–14)", tc.name, got["bracket"])
 		}
+		// The signs are whole, inside their bars, clear of the bar numbers and chords (issue 23: "D.S. al
+		// Co…" over the "14" on a phone and on paper).
+		if bad := evalJS[[]string](p, signsJS); len(bad) > 0 {
+			t.Errorf("%s: %v", tc.name, bad)
+		}
 		p.screenshot("board", fmt.Sprintf("form-drawing-%s", tc.name))
+		printMedia(p)
+		if bad := evalJS[[]string](p, signsJS); len(bad) > 0 {
+			t.Errorf("%s, printed: %v", tc.name, bad)
+		}
+		p.screenshot("board", fmt.Sprintf("form-drawing-%s-print", tc.name))
+		emulateMedia(p, "")
+		p.waitJS(`!('printing' in document.documentElement.dataset)`, "the screen layout is back")
 		p.requireClean("drawing " + tc.name)
 	}
 }

@@ -233,8 +233,6 @@ class BoardPage {
     // mode and on paper with it (stage.css, print.css).
     const title = byId('title');
     if (title.textContent !== c.title) title.textContent = c.title;
-    if (c.key) bindText(byId('meta-key'), 'meta.key', { key: c.key });
-    else bindText(byId('meta-key'), 'meta.noKey');
     // An emptied tempo field is no tempo, in words (the stage and print head show it), never "null BPM".
     if (Number.isFinite(c.tempo)) bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
     else bindText(byId('meta-tempo'), 'meta.noTempo');
@@ -242,8 +240,11 @@ class BoardPage {
     const desc = byId('description');
     if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
     show(desc, Boolean(c.description));
-    // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is.
-    const shown = this.viewControls.compute(c).shown;
+    // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is. The head
+    // names the key of the chords shown, and how the view differs from the board (stage and paper).
+    const v = this.viewControls.compute(c);
+    const shown = v.shown;
+    paintViewHead(c, v, this.viewControls.state);
     if (first) {
       this.built = this.view.build(shown, (bars) => this.stage.render(c, bars));
     } else {
@@ -754,6 +755,27 @@ class BoardPage {
       if (ev.isTrusted) this.player.toggle();
     });
   }
+}
+
+// paintViewHead writes the head's key as the chords are shown (a transposed view's key, a capo's
+// shapes) and, beside it, what the view changes: "Capo 3 (sounds in Gm)", "Transposed from Gm",
+// "Numbers". A printout or the stage then says which key its chords are in.
+function paintViewHead(c, v, state) {
+  const numbers = state.numbers && !v.needsKey;
+  const key = !c.key ? '' : numbers ? c.key : state.capo ? v.shapesKey : v.soundingKey;
+  if (key) bindText(byId('meta-key'), 'meta.key', { key });
+  else bindText(byId('meta-key'), 'meta.noKey');
+  const params = {
+    capo: numbers ? 0 : state.capo,
+    sounds: c.key && state.capo && !numbers ? v.soundingKey : '',
+    from: c.key && v.semitones && !numbers ? c.key : '',
+    n: !c.key && v.semitones && !numbers ? (v.semitones > 0 ? `+${v.semitones}` : String(v.semitones)) : '',
+    numbers,
+  };
+  const el = byId('meta-view');
+  const any = params.capo || params.from || params.n || numbers;
+  if (any) bindText(el, 'meta.view', params);
+  show(el, Boolean(any));
 }
 
 // fingerprint names a capability as the server's `capability` event does: base64url of the first 16

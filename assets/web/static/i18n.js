@@ -58,6 +58,11 @@ const dictionaries = {
     'meta.noKey': 'No key',
     'meta.tempo': '{tempo} BPM',
     'meta.noTempo': 'no tempo',
+    'meta.view': (p) => [
+      p.capo ? `Capo ${p.capo}${p.sounds ? ` (sounds in ${p.sounds})` : ''}` : '',
+      p.from ? `Transposed from ${p.from}` : p.n ? `Transposed ${p.n}` : '',
+      p.numbers ? 'Nashville numbers' : '',
+    ].filter(Boolean).join(' · '),
     'meta.beats': (p) => (p.beats === 1 ? '1 beat per bar' : `${p.beats} beats per bar`),
     'field.title': 'Title',
     'field.description': 'Description',
@@ -272,6 +277,11 @@ const dictionaries = {
     'meta.noKey': '未定调',
     'meta.tempo': '每分钟 {tempo} 拍',
     'meta.noTempo': '未设速度',
+    'meta.view': (p) => [
+      p.capo ? `变调夹 ${p.capo}${p.sounds ? `（实际为 ${p.sounds} 调）` : ''}` : '',
+      p.from ? `由 ${p.from} 调移调` : p.n ? `移调 ${p.n}` : '',
+      p.numbers ? '级数' : '',
+    ].filter(Boolean).join(' · '),
     'meta.beats': '每小节 {beats} 拍',
     'field.title': '标题',
     'field.description': '说明',
