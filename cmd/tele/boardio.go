@@ -198,7 +198,7 @@ func readCharts(data []byte) ([]chart, error) {
 		c, err = board.ParseContent(bytes.TrimSpace(data))
 		charts = []board.Chart{{Title: c.Title, Content: c}}
 	default:
-		charts, err = chordpro.ReadCharts(data)
+		charts, err = chordpro.ReadCharts(context.Background(), data)
 	}
 	if err != nil {
 		return nil, err
