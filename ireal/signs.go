@@ -175,11 +175,12 @@ func customText(m string) (text, rest string, ok bool) {
 // the text spells when the catalogue has it (or its nearest), otherwise as the chord without the text,
 // with a note.
 func (r *songReader) customChord(sym, text string) (chordname.Result, error) {
-	written := sym + "*" + text + "*"
 	base, bass, _ := strings.Cut(sym, "/")
 	quality, textBass, _ := strings.Cut(text, "/")
+	written := sym + "*" + quality + "*"
 	if textBass != "" {
 		bass = textBass
+		written += "/" + bass
 	}
 	spelled := base + quality
 	if bass != "" {
