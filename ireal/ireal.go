@@ -225,7 +225,9 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		var ref board.BarRef
 		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
 		bar := &c.Sections[ref.Section].Bars[ref.Bar]
-		r.note("sign_left_out", "the sign %s was left out (%s): %s", "sign", string(bar.Mark), "path", ve.Path, "rule", ve.Rule)
+		r.add(board.NoteCode{Code: "sign_left_out", Args: map[string]any{"sign": string(bar.Mark), "bar": flatBar(c, ref) + 1,
+			"path": ve.Path, "rule": ve.Rule, "ruleId": ve.RuleID, "ruleArgs": ve.RuleArgs}},
+			fmt.Sprintf("the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule))
 		bar.Mark = ""
 	}
 }
@@ -265,12 +267,25 @@ func (r *songReader) note(code, format string, pairs ...any) {
 		args[pairs[i].(string)] = pairs[i+1]
 		values = append(values, pairs[i+1])
 	}
-	s := fmt.Sprintf(format, values...)
-	if !r.notes[s] {
-		r.notes[s] = true
-		r.list = append(r.list, s)
-		r.codes = append(r.codes, board.NoteCode{Code: code, Args: args})
+	r.add(board.NoteCode{Code: code, Args: args}, fmt.Sprintf(format, values...))
+}
+
+// add records a note once, by its words.
+func (r *songReader) add(code board.NoteCode, text string) {
+	if !r.notes[text] {
+		r.notes[text] = true
+		r.list = append(r.list, text)
+		r.codes = append(r.codes, code)
 	}
+}
+
+// flatBar is the bar's index across sections.
+func flatBar(c board.Content, ref board.BarRef) int {
+	n := ref.Bar
+	for _, s := range c.Sections[:ref.Section] {
+		n += len(s.Bars)
+	}
+	return n
 }
 
 var (

@@ -64,7 +64,7 @@ func (r *songReader) codaSigns(c *board.Content, qs []qSign, written int) {
 		toCoda(qs[0])
 		place(qs[n-1].at, board.MarkCoda)
 		for _, q := range qs[1 : n-1] {
-			r.note("sign_repeated", "the sign %s at bar %d was left out: a chart has one", "sign", "Q", "bar", q.at+1)
+			r.note("sign_repeated", "the sign %s at bar %d was left out: a chart has one", "sign", string(board.MarkCoda), "bar", q.at+1)
 		}
 	}
 }
