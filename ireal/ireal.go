@@ -8,11 +8,11 @@
 // with the music prefixed by "1r34LbKcu7" and scrambled in blocks of 50 characters.
 //
 // Music is a string of cells and signs: | bar line, [ ] double bar lines, { } repeat, Z final bar,
-// T44 time (T12 is 12/8), *A a section (*i intro, *V verse), N1 N2 N3 endings, S segno, Q coda,
-// <D.S. al Coda> and other text (<3x>: the repeat is played three times), x repeat one bar (%), r repeat
-// the two bars before (written out), n N.C., p a slash (the chord goes on), W/B (the chord before, over
-// B), spaces and commas between cells, chords like C^7 D-7 G7b9 Bh7 Eo7 C7sus/E, (…) an alternate chord
-// (left out).
+// T44 time (T12 is 12/8), *A a section (*i intro, *V verse), N1 N2 N3 endings, S segno, Q To Coda (the
+// first) and coda (the last), <D.S. al Coda> and other text (<3x> or <x3>: the repeat is played three
+// times), x repeat one bar (%), r repeat the two bars before (written out), n N.C., p a slash (the chord
+// goes on), W/B (the chord before, over B), spaces and commas between cells, chords like C^7 D-7 G7b9
+// Bh7 Eo7 C7sus/E, chord text written by hand after a root (A*m*), (…) an alternate chord (left out).
 package ireal
 
 import (
