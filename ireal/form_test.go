@@ -114,6 +114,22 @@ func TestChartsAsWritten(t *testing.T) {
 			chords: "C | Am | Cm(maj7) | Dbaug | E/G#",
 			codes:  []string{"chord_nearest", "chord_nearest", "chord_nearest"},
 		},
+		{
+			name:   "uneven rhythm is said",
+			source: "corpus review, silent changes: Reconsider Baby (G/D Ab13, G7 p: 1+1+2 beats), at least 46 songs",
+			music:  "T44[C |G/D Ab13, G7 p|C p p G7 |C p G7 p Z",
+			played: "1 2 3 4",
+			chords: "C | G/D Ab13 G7 | C G7 | C G7",
+			codes:  []string{"rhythm_evened", "rhythm_evened"},
+		},
+		{
+			name:   "a % bar with a chord in it",
+			source: "corpus review, silent changes: x F7 in Beer Barrel Polka 1",
+			music:  "T44[C |x F7 |G Z",
+			played: "1 2 3",
+			chords: "C | F7 | G",
+			codes:  []string{"simile_with_chords"},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			songs, err := Parse([]byte(link("irealbook", "Chart=Tele=Swing=C=n="+tt.music)))

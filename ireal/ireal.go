@@ -16,6 +16,7 @@
 package ireal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -403,8 +404,13 @@ func (r *songReader) music(c *board.Content, m string) error {
 				bar.Chords = append(bar.Chords, ch)
 			}
 		}
+		if !evenCells(cells) {
+			r.note("rhythm_evened", "the chords of bar %d were written on uneven beats (%s): a board's chords share a bar evenly",
+				"bar", written+1, "written", cellWords(cells))
+		}
 		switch {
 		case bar.Simile && len(bar.Chords) > 0:
+			r.note("simile_with_chords", "a %% bar with chords in it was read as its chords (bar %d)", "bar", written+1)
 			bar.Simile = false
 		case !bar.Simile && len(bar.Chords) == 0:
 			bar.Simile = true
@@ -597,6 +603,34 @@ func (r *songReader) music(c *board.Content, m string) error {
 	r.codaSigns(c, qs, written)
 	r.alEndings(c, als, closed)
 	return nil
+}
+
+// evenCells reports whether a bar's chords share it evenly as written: each chord on the same number of
+// cells (a p slash is a cell the chord before goes on over), the first on the first cell.
+func evenCells(cells []string) bool {
+	span, last := 0, -1
+	for i, c := range cells {
+		if c == "" {
+			continue
+		}
+		if last < 0 && i > 0 || last >= 0 && span != 0 && i-last != span {
+			return false
+		}
+		if last >= 0 {
+			span = i - last
+		}
+		last = i
+	}
+	return last < 0 || span == 0 || len(cells)-last == span
+}
+
+// cellWords writes a bar's cells as a musician reads them: chords, and / for a slash.
+func cellWords(cells []string) string {
+	words := make([]string, len(cells))
+	for i, c := range cells {
+		words[i] = cmp.Or(c, "/")
+	}
+	return strings.Join(words, " ")
 }
 
 // chord maps a chord symbol onto the catalogue, with a note when it is not the same chord.
