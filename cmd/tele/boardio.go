@@ -107,7 +107,7 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	charts, err := readCharts(data)
+	charts, err := readCharts(ctx, data)
 	if err != nil {
 		return fmt.Errorf("cannot import %s: %v", files[0], err)
 	}
@@ -264,18 +264,18 @@ func (cr *creator) create(ctx context.Context, id string, c board.Content) (stri
 
 // readCharts reads an import: iReal Pro links (one chart per song), content JSON, or a ChordPro file,
 // told apart as the import route tells them (board.SniffFormat).
-func readCharts(data []byte) ([]chart, error) {
+func readCharts(ctx context.Context, data []byte) ([]chart, error) {
 	var charts []board.Chart
 	var err error
 	switch board.SniffFormat(data) {
 	case "ireal":
-		charts, err = ireal.Parse(data)
+		charts, err = ireal.Read(ctx, data) // stops at an interrupt
 	case "json":
 		var c board.Content
 		c, err = board.ParseContent(bytes.TrimSpace(data))
 		charts = []board.Chart{{Title: c.Title, Content: c}}
 	default:
-		charts, err = chordpro.ReadCharts(context.Background(), data)
+		charts, err = chordpro.ReadCharts(ctx, data)
 	}
 	if err != nil {
 		return nil, err
