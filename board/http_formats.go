@@ -31,7 +31,7 @@ const MaxImportBytes = 1 << 20
 //
 //	GET  /api/boards/:board/export?format=chordpro   anyone local, like GET of the board
 //	POST /api/import {"format"?,"text","id"?}        the page, by the rules of creating boards: 201
-//	                                                 {"boards":[{"board","capability","notes"}],"failed":[…]}
+//	                                                 {"boards":[{"board","capability","notes","noteCodes"}],"failed":[…]}
 func (h *Handler) RegisterFormats(r *httprouter.Router, formats map[string]Format) {
 	formats = limitReads(formats)
 	r.GET("/api/boards/:board/export", h.handle(func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
