@@ -85,9 +85,10 @@ func TestExportImport(t *testing.T) {
 // importAnswer is the answer of POST /api/import.
 type importAnswer struct {
 	Boards []struct {
-		Board      board.Board `json:"board"`
-		Capability string      `json:"capability"`
-		Notes      []string    `json:"notes"`
+		Board      board.Board      `json:"board"`
+		Capability string           `json:"capability"`
+		Notes      []string         `json:"notes"`
+		NoteCodes  []board.NoteCode `json:"noteCodes"`
 	} `json:"boards"`
 	Failed []struct {
 		Title, Code, Message string
@@ -123,6 +124,11 @@ func TestImportIRealPlaylist(t *testing.T) {
 	if out.Boards[0].Board.ID != "gig" || out.Boards[1].Board.ID != "gig-2" || out.Boards[1].Board.Content.Title != "Spell" ||
 		!strings.Contains(strings.Join(out.Boards[1].Notes, "\n"), "Bb^7#11 became Bbmaj7") {
 		t.Fatalf("boards %+v", out.Boards)
+	}
+	// Every note again as a code and its arguments, for the page to say in its language.
+	if n := out.Boards[1]; len(n.NoteCodes) != len(n.Notes) || n.NoteCodes[0].Code != "chord_nearest" ||
+		n.NoteCodes[0].Args["from"] != "Bb^7#11" || n.NoteCodes[0].Args["to"] != "Bbmaj7" {
+		t.Fatalf("note codes %+v for %q", n.NoteCodes, n.Notes)
 	}
 	if f := out.Failed[0]; f.Title != "Broken" || f.Code != "unreadable_chart" || !strings.Contains(f.Message, "fields") {
 		t.Fatalf("failed %+v", f)

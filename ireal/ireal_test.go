@@ -1,6 +1,8 @@
 package ireal
 
 import (
+	"context"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -79,8 +81,9 @@ func TestParseSongs(t *testing.T) {
 	}
 }
 
-// FuzzParse: Parse never panics; what it accepts is valid content, and a song iReal Pro can hold comes
-// back from Write and Parse unchanged.
+// FuzzParse: Parse never panics and costs at most workPerByte units of work a byte (work.go: a bound
+// on the work counted, not on time, so it holds on any machine); what it accepts is valid content, and a
+// song iReal Pro can hold comes back from Write and Parse unchanged.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(link("irealbook", "Blue Form=Tele=Swing=F=n="+bluesMusic)))
 	f.Add([]byte(link("irealb", "X=Y==Z=C==1r34LbKcu7"+scramble(bluesMusic+bluesMusic)+"=a==120")))
@@ -92,8 +95,20 @@ func FuzzParse(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	for _, input := range costly() {
+		if len(input) <= 16<<10 { // larger ones slow the fuzzer down; TestCostPerByte reads them
+			f.Add([]byte(input))
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		songs, err := Parse(data)
+		if len(data) > MaxBytes {
+			return
+		}
+		w := newWork(context.Background(), len(data))
+		songs, err := read(w, data)
+		if errors.Is(err, ErrTooCostly) {
+			t.Fatalf("%d bytes cost more than %d units of work", len(data), w.limit)
+		}
 		if err != nil {
 			return
 		}

@@ -128,10 +128,11 @@ Commands:
   tele board export <id> [--format chordpro|ireal|json]
                                 print a board as a ChordPro file of grid sections, an iReal Pro
                                 irealb:// link, or its JSON
-  tele board import <file> [--id <id>]
+  tele board import <file> [--id <id>] [--check]
                                 a new board from a ChordPro file's grid sections, a board's JSON,
                                 or iReal Pro links (a playlist: one board per song); prints each
-                                edit link (through the server when one runs)
+                                edit link (through the server when one runs); --check prints what
+                                it would make, with every note, and writes nothing
   tele board delete <id> --yes  delete a board and its whole history, for good
                                 (through the server when one runs: its open pages say so)
   tele board check              list what the server set aside because it could not read it
