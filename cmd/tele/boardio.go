@@ -167,13 +167,13 @@ func checkCharts(env *Env, file string, charts []chart) error {
 	ok := 0
 	for _, ch := range charts {
 		if ch.err != nil {
-			fmt.Fprintln(env.Stdout, oneLine(ch.title)+": cannot be imported: "+oneLine(ch.err.Error()))
+			fmt.Fprintln(env.Stdout, printable(ch.title)+": cannot be imported: "+errorLine(ch.err.Error()))
 		} else {
 			bars := 0
 			for _, sec := range ch.content.Sections {
 				bars += len(sec.Bars)
 			}
-			line := fmt.Sprintf("%s: a board of %s, %s", oneLine(ch.title), count(len(ch.content.Sections), "section"), count(bars, "bar"))
+			line := fmt.Sprintf("%s: a board of %s, %s", printable(ch.title), count(len(ch.content.Sections), "section"), count(bars, "bar"))
 			if order, err := ch.content.PlayOrder(); err == nil && len(order) != bars {
 				line += fmt.Sprintf(", playing %s", count(len(order), "bar"))
 			}
@@ -181,7 +181,7 @@ func checkCharts(env *Env, file string, charts []chart) error {
 			ok++
 		}
 		for _, n := range ch.notes {
-			fmt.Fprintln(env.Stdout, "  note: "+oneLine(n))
+			fmt.Fprintln(env.Stdout, "  note: "+printable(n))
 		}
 	}
 	fmt.Fprintf(env.Stdout, "%d of %s would be imported; nothing was written\n", ok, count(len(charts), "chart"))
