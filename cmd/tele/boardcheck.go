@@ -43,7 +43,8 @@ func runBoardCheck(_ context.Context, args []string, env *Env) error {
 		if !sa.At.IsZero() {
 			when = sa.At.UTC().Format("2006-01-02 15:04:05") + " UTC"
 		}
-		fmt.Fprintf(env.Stdout, "%s: set aside %s, in %s: %s\n", what, when, sa.Path, sa.Reason)
+		// The reason can quote what was unreadable, the folder's name anything: forTerminal's escapes.
+		fmt.Fprintln(env.Stdout, printable(fmt.Sprintf("%s: set aside %s, in %s: %s", what, when, sa.Path, sa.Reason)))
 	}
 	return nil
 }

@@ -123,3 +123,21 @@ func TestErrorLine(t *testing.T) {
 		t.Errorf("errorLine = %q, want %q", got, want)
 	}
 }
+
+// TestCLIBoardCheckPrintsSafely: `tele board check` prints what is set aside through the same function:
+// a set-aside folder's name and its note's reason cannot reach the terminal raw.
+func TestCLIBoardCheckPrintsSafely(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	folder := filepath.Join(data, board.QuarantineDir, "x"+windowTitle)
+	if err := os.MkdirAll(folder, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	note := `{"board":"song","what":"board","reason":"bad title \u001b]8;;http://evil.example/\u001b\\CLICK","at":"2026-12-03T17:00:00Z"}`
+	if err := os.WriteFile(filepath.Join(folder, "note.json"), []byte(note), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runTele(t, cleanEnv(t), "board", "check", "--data", data)
+	if c, bad := terminalActs(r.stdout + r.stderr); bad || r.code != 0 || !strings.Contains(r.stdout, `x\u{1b}]0;owned\u{7}`) {
+		t.Fatalf("board check: %d, %U (%v) in %q %q", r.code, c, bad, r.stdout, r.stderr)
+	}
+}
