@@ -130,6 +130,22 @@ func TestChartsAsWritten(t *testing.T) {
 			chords: "C | F7 | G",
 			codes:  []string{"simile_with_chords"},
 		},
+		{
+			name:   "a count-in bar before x",
+			source: "corpus review, refusals row I: Yesterday, Smoke On The Water, Bouncin' Around (the first bar cannot be %)",
+			music:  "T44[<count in> |x |C |F Z",
+			played: "1 2 3 4",
+			chords: "N.C. | N.C. | C | F",
+			codes:  []string{"text_left_out", "count_in"},
+		},
+		{
+			name:   "slashes before the first chord",
+			source: "corpus review, refusals row I: a stray p in the first bar",
+			music:  "T44[p |C |F Z",
+			played: "1 2 3",
+			chords: "N.C. | C | F",
+			codes:  []string{"count_in"},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			songs, err := Parse([]byte(link("irealbook", "Chart=Tele=Swing=C=n="+tt.music)))
