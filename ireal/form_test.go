@@ -79,7 +79,7 @@ func TestChartsAsWritten(t *testing.T) {
 		{
 			name:   "D.C. al 2nd ending",
 			source: "corpus review, 24-song sample: Cheese Cake (<D.C. al 2nd End.>), 47 charts write al 2nd/1st ending",
-			music:  "T44*A{C |D |N1E |F }N2G |A ]*B[B |E7 <D.C. al 2nd End.>Z",
+			music:  "T44*A{C |D |N1E |F }N2G |A ]*B[B |E7 <*74D.C. al 2nd End.>Z",
 			played: "1 2 3 4 1 2 5 6 7 8 1 2 5 6",
 			chords: "C | D | E | F | G | A | B | E7",
 			codes:  []string{"al_ending_fine"},

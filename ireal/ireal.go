@@ -524,13 +524,11 @@ func (r *songReader) music(c *board.Content, m string) error {
 				} else {
 					times = int(n[1][0] - '0')
 				}
-			} else if mark, n, ok := textSign(strings.ToLower(strings.TrimSpace(t[1 : len(t)-1]))); ok {
+			} else if mark, n, ok := textSign(words); ok {
 				bar.Mark = mark
 				if n != 0 {
 					als = append(als, alEnding{at: written, ending: n})
 				}
-			} else if mark, ok := signText[words]; ok {
-				bar.Mark = mark
 			} else if words != "" {
 				r.note("text_left_out", "the text %q was left out", "text", strings.Trim(t, "<>"))
 			}
