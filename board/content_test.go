@@ -273,7 +273,7 @@ func TestSizeLimit(t *testing.T) {
 	// at its limit in characters that encoding/json escapes to six bytes) stays under the limit in its
 	// compact form, so Validate's size check is a backstop and stored boards always re-parse.
 	long := "C♯7♭9♭13/F♯" // the longest symbol accepted: 18 bytes
-	c := Content{Title: strings.Repeat("\x01", 120), Description: strings.Repeat("<", 2000), Key: "C#m", Tempo: 120, BeatsPerBar: 12}
+	c := Content{Title: strings.Repeat("<", 120), Description: strings.Repeat("<", 2000), Key: "C#m", Tempo: 120, BeatsPerBar: 12}
 	for range 8 {
 		s := Section{Label: strings.Repeat("&", 40)}
 		for range 64 {

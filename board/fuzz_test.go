@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzParseContent: ParseContent never panics; content it accepts passes Validate, re-encodes to the
-// length exactEncodedLen predicts (within encodedLenBound), re-parses to the same value, and is what encoding/json reads too.
+// length exactEncodedLen predicts (within encodedLenBound), is read back as stored (aliases rewritten), re-parses to the same value, and is what encoding/json reads too.
 func FuzzParseContent(f *testing.F) {
 	ex, _ := json.Marshal(Example())
 	f.Add(ex)
@@ -18,6 +18,7 @@ func FuzzParseContent(f *testing.F) {
 	f.Add([]byte(`{"title":"T","tempo":120,"beatsPerBar":4,"sections":[{"bars":[["C"]]}]}`))
 	f.Add([]byte(`{"title":"😀 中","description":"\u2028<&>","key":"Bbm","tempo":300,"beatsPerBar":12,"sections":[{"label":"x","bars":[["N.C."],["C#m7b5/G","Ab13","E7#9","Gb7b9"]]}]}`))
 	f.Add([]byte(`{"title":"a","title":"b"}`))
+	f.Add([]byte(`{"title":"T","tempo":120,"beatsPerBar":4,"sections":[{"bars":[["C#mM7/G#","CΔ","Co","B♭ø"]]}]}`))
 	f.Add([]byte(`{"title":"T","tempo":1e2,"beatsPerBar":4,"sections":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseContent(data)
@@ -39,6 +40,12 @@ func FuzzParseContent(f *testing.F) {
 		}
 		if n := encodedLenBound(c); n < len(enc) {
 			t.Fatalf("encodedLenBound %d < json.Marshal %d", n, len(enc))
+		}
+		// What the store keeps (aliases in the catalogue's spelling) is read back by the same rules.
+		if stored, err := json.Marshal(c.storedCopy()); err != nil {
+			t.Fatal(err)
+		} else if _, err := ParseContent(stored); err != nil {
+			t.Fatalf("the stored copy of accepted content is refused: %v", err)
 		}
 		back, err := ParseContent(enc)
 		if err != nil {

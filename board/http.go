@@ -99,16 +99,9 @@ func (h *Handler) Register(r *httprouter.Router) {
 	r.POST("/api/boards/:board/copy", h.handle(h.copyBoard))
 }
 
-// handle adapts a route that returns an error: every error goes through httpError and web.WriteError,
-// so the API has one error shape and one mapping from the store's errors to statuses. A route that
-// returns an error has written nothing.
-func (h *Handler) handle(f func(http.ResponseWriter, *http.Request, httprouter.Params) error) httprouter.Handle {
-	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		if err := f(w, r, ps); err != nil {
-			web.WriteError(w, r, httpError(err))
-		}
-	}
-}
+// handle adapts a route that returns an error: every error goes through httpError, the one mapping from
+// the store's errors to statuses (web.Handle).
+func (h *Handler) handle(f web.ErrorRoute) httprouter.Handle { return web.Handle(httpError, f) }
 
 // httpError maps the store's (and the hub's) typed errors to the API's *web.Error. A *web.Error passes
 // as is; anything else stays what it is and becomes a 500 in web.WriteError.
@@ -196,7 +189,16 @@ type summaryJSON struct {
 	UpdatedAt string `json:"updatedAt"` // as in Board.JSON
 }
 
-// listBoards handles GET /api/boards: {"boards":[{id, title, revision, updatedAt}…]} sorted by id.
+// setAsideJSON is one row of the setAside list of GET /api/boards: what cannot be read, without the
+// reason, which names files (tele board check says it).
+type setAsideJSON struct {
+	Board    string `json:"board"`
+	What     string `json:"what"`
+	Revision *int64 `json:"revision"`
+}
+
+// listBoards handles GET /api/boards: {"boards":[{id, title, revision, updatedAt}…], "setAside":[{board,
+// what, revision}…]}, boards sorted by id.
 func (h *Handler) listBoards(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	list := h.store.List()
 	rows := make([]summaryJSON, len(list))
@@ -204,9 +206,15 @@ func (h *Handler) listBoards(w http.ResponseWriter, r *http.Request, _ httproute
 		rows[i] = summaryJSON{ID: s.ID, Title: s.Title, Revision: s.Revision,
 			UpdatedAt: s.UpdatedAt.UTC().Format(timeLayout)}
 	}
+	aside := h.store.SetAsideList()
+	asideRows := make([]setAsideJSON, len(aside))
+	for i, sa := range aside {
+		asideRows[i] = setAsideJSON{Board: sa.Board, What: sa.What, Revision: nullable(sa.Revision)}
+	}
 	body, err := json.Marshal(struct {
-		Boards []summaryJSON `json:"boards"`
-	}{rows})
+		Boards   []summaryJSON  `json:"boards"`
+		SetAside []setAsideJSON `json:"setAside"`
+	}{rows, asideRows})
 	if err != nil {
 		return err
 	}

@@ -127,6 +127,7 @@ func readRevisionFile(dir, id string, rev int64) (Board, error) {
 type revisionDir struct {
 	oldest, newest int64 // 0, 0 when the directory holds no revision
 	stale          []int64
+	rows           []int64 // the history index's files, by number (rowindex.go)
 	temps, other   []string
 }
 
@@ -146,6 +147,9 @@ func scanRevisionDir(dir string) (revisionDir, error) {
 		case ok && de.Type().IsRegular():
 			revs[rev] = true
 			rd.newest = max(rd.newest, rev)
+		case de.Type().IsRegular() && isRowsName(name):
+			n, _ := parseRowsName(name)
+			rd.rows = append(rd.rows, n)
 		default:
 			rd.other = append(rd.other, name)
 		}

@@ -130,6 +130,8 @@ type Store struct {
 	closeMu sync.RWMutex
 	closed  bool
 
+	setAsideList []SetAside // what the quarantine folder held after Open; read only
+
 	createMu sync.Mutex // serialises creations (rare): the id check and both files
 	mu       sync.RWMutex
 	boards   map[string]*entry
@@ -147,9 +149,10 @@ type entry struct {
 
 // Open opens the data directory dir, creating it (mode 0700) when it does not exist, takes its lock, and
 // loads every board. An existing path that is not a writable directory is an error and nothing is
-// created. When another store owns dir the error is a *LockedError. A board file that does not parse
-// or breaks the schema is an error naming the file; leftover temporary files from an interrupted
-// commit are removed.
+// created. When another store owns dir the error is a *LockedError. What cannot be read (a board file
+// that does not parse or breaks the schema, a damaged capability file, a board whose id differs only in
+// case from another's) is set aside in the quarantine folder (quarantine.go), said in one log line, and
+// every other board serves; leftover temporary files from an interrupted commit are removed.
 func Open(dir string, opts Options) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("board: no data directory given")
@@ -180,6 +183,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		s.lock.release()
 		return nil, err
 	}
+	s.reportSetAside()
 	return s, nil
 }
 
@@ -264,6 +268,19 @@ func ReadCapability(dir, id string) (string, error) {
 	return c, nil
 }
 
+// caseTwin returns the id of a board whose id equals id ignoring case but is not id, or "". The caller
+// holds createMu or is Open.
+func (s *Store) caseTwin(id string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for other := range s.boards {
+		if other != id && strings.EqualFold(other, id) {
+			return other
+		}
+	}
+	return ""
+}
+
 func (s *Store) entry(id string) *entry {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -330,7 +347,7 @@ func (s *Store) Authorize(id, capability string) error {
 
 // Create makes board id (a random id when id is "") at revision 1 with content c, written by author,
 // and returns it with its capability. The content is validated (*ValidationError) and its chords stored
-// in the catalogue's spelling; an existing id is ErrExists.
+// in the catalogue's spelling; an existing id, or one equal to it ignoring case, is ErrExists.
 func (s *Store) Create(id string, c Content, author Author) (Board, string, error) {
 	if id != "" && !ValidID(id) {
 		return Board{}, "", fmt.Errorf("%w %q", ErrInvalidID, id)
@@ -338,7 +355,8 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 	if !author.Valid() {
 		return Board{}, "", fmt.Errorf("board: invalid author %q", author)
 	}
-	if err := c.Validate(); err != nil {
+	c, err := storable(c)
+	if err != nil {
 		return Board{}, "", err
 	}
 	s.closeMu.RLock()
@@ -349,9 +367,10 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 	s.createMu.Lock()
 	defer s.createMu.Unlock()
 	if id == "" {
-		for id = newID(); s.entry(id) != nil; id = newID() {
+		for id = newID(); s.entry(id) != nil || s.caseTwin(id) != ""; id = newID() {
 		}
-	} else if s.entry(id) != nil {
+	} else if s.entry(id) != nil || s.caseTwin(id) != "" {
+		// Unique ignoring case: on macOS and Windows "Song" and "song" name the same files.
 		return Board{}, "", ErrExists
 	}
 	capability := newCapability()
@@ -373,7 +392,7 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 	}
 	e.mu.Lock() // so that OnCommit of revision 1 precedes any later revision's
 	defer e.mu.Unlock()
-	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
+	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c, UpdatedAt: s.stamp(), Author: author})
 	if err != nil {
 		s.undoCreate(s.boardsDir, id)
 		s.undoCreate(s.capsDir, id)
@@ -425,11 +444,12 @@ func (s *Store) Put(id string, expectedRevision int64, c Content, author Author)
 	if !author.Valid() {
 		return Board{}, fmt.Errorf("board: invalid author %q", author)
 	}
-	if err := c.Validate(); err != nil {
+	c, err := storable(c)
+	if err != nil {
 		return Board{}, err
 	}
 	return s.writeAt(id, expectedRevision, func(e *entry, cur *Board) (Board, error) {
-		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
+		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c, UpdatedAt: s.stamp(), Author: author})
 		return committed(id, b, err)
 	})
 }

@@ -127,12 +127,13 @@ type record struct {
 	follow *record // actFollow: the abort whose outcome this one shares
 }
 
-func (rec *record) write(w http.ResponseWriter, r *http.Request) {
+// write answers the receipt: its success, or its failure returned for the route's error mapping.
+func (rec *record) write(w http.ResponseWriter) error {
 	if rec.err != nil {
-		writeError(w, r, rec.err)
-		return
+		return rec.err
 	}
 	web.WriteJSON(w, rec.status, rec.body)
+	return nil
 }
 
 func receiptBody(id, typ, status string) []byte {

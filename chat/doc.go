@@ -20,7 +20,7 @@
 //     again; the same id with another body is 409 duplicate_command. Refused commands are not remembered:
 //     they changed nothing, and the same id may be tried again.
 //   - 202 `submitted` means only that the bridge's submit call returned. The gateway then watches for
-//     the input (InputObserved) for ObservationWindow on the injected clock; unseen, the notice becomes
+//     the input (InputObserved) for ObservationWindow; unseen, the notice becomes
 //     input-unobserved. Nothing is ever resent automatically.
 //   - The run state clears only on Settled: runId null, status idle, idleVersion+1.
 package chat

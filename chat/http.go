@@ -84,11 +84,6 @@ func httpError(err error) error {
 	return err
 }
 
-// writeError writes err through httpError: every chat route answers its errors here.
-func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	web.WriteError(w, r, httpError(err))
-}
-
 // errNoRoute is a path under /api/chat/ that names no route.
 var errNoRoute = errors.New("chat: no such route")
 
@@ -104,11 +99,11 @@ var errNoRoute = errors.New("chat: no such route")
 // POST /api/chat/:binding with the binding "pair" (never a real binding id). The server's web.Guard runs
 // before these (Host, Fetch Metadata, preflight, headers).
 func (g *Gateway) Register(r *httprouter.Router) {
-	r.POST("/api/chat/:binding", g.handlePair)
-	r.GET("/api/chat/:binding", g.handleView)
-	r.GET("/api/chat/:binding/status", g.handleStatus)
-	r.GET("/api/chat/:binding/events", g.handleEvents)
-	r.POST("/api/chat/:binding/command", g.handleCommand)
+	r.POST("/api/chat/:binding", web.Handle(httpError, g.handlePair))
+	r.GET("/api/chat/:binding", web.Handle(httpError, g.handleView))
+	r.GET("/api/chat/:binding/status", web.Handle(httpError, g.handleStatus))
+	r.GET("/api/chat/:binding/events", web.Handle(httpError, g.handleEvents))
+	r.POST("/api/chat/:binding/command", web.Handle(httpError, g.handleCommand))
 }
 
 // pairResponse is the body of a successful pairing.
@@ -121,18 +116,16 @@ type pairResponse struct {
 	Capability string `json:"capability"`
 }
 
-func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	if ps.ByName("binding") != "pair" {
-		writeError(w, r, errNoRoute)
-		return
+		return errNoRoute
 	}
 	var body struct {
 		Binding    string `json:"binding"`
 		Invitation string `json:"invitation"`
 	}
 	if err := web.DecodeJSON(r, MaxPairBytes, &body); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	b := g.cfg.Binding
 	cookie, expires, err := b.Redeem(body.Binding, body.Invitation)
@@ -140,14 +133,12 @@ func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprout
 		if errors.Is(err, pairing.ErrInvitationInvalid) {
 			g.log.Info("chat: pairing refused")
 		}
-		writeError(w, r, err)
-		return
+		return err
 	}
 	// Read after the redemption, so a rotation that finished before it is never handed out stale.
 	capability, err := g.cfg.Capability()
 	if err != nil { // ErrBoardDeleted, or an internal fault, logged by WriteError
-		writeError(w, r, err)
-		return
+		return err
 	}
 	g.log.Info("chat: browser paired")
 	http.SetCookie(w, cookie)
@@ -157,6 +148,7 @@ func (g *Gateway) handlePair(w http.ResponseWriter, r *http.Request, ps httprout
 		ExpiresAt:  expires.UTC().Format(time.RFC3339),
 		Capability: capability,
 	})
+	return nil
 }
 
 // authorize admits a request to this binding's private routes: the path's binding must be this one
@@ -179,83 +171,74 @@ func (g *Gateway) authorize(r *http.Request, ps httprouter.Params) (pairing.Sess
 	return s, nil
 }
 
-func (g *Gateway) handleView(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+func (g *Gateway) handleView(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	if _, err := g.authorize(r, ps); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	g.mu.Lock()
 	doc := g.projectionDocLocked()
 	g.mu.Unlock()
 	web.WriteJSON(w, http.StatusOK, doc)
+	return nil
 }
 
-func (g *Gateway) handleStatus(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+func (g *Gateway) handleStatus(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	if _, err := g.authorize(r, ps); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	g.mu.Lock()
 	doc := g.snapshot
 	g.mu.Unlock()
 	web.WriteJSON(w, http.StatusOK, doc)
+	return nil
 }
 
-// handleEvents streams snapshots. The stream ends when its session expires (a timer on the gateway's
-// clock), when the binding is revoked (CloseTopic), when the client leaves, or when the server shuts
+// handleEvents streams snapshots. The stream ends when its session expires (a timer set from the session's
+// expiry), when the binding is revoked (CloseTopic), when the client leaves, or when the server shuts
 // down.
-func (g *Gateway) handleEvents(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+func (g *Gateway) handleEvents(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	session, err := g.authorize(r, ps)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	sub, first, err := g.first()
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	expiry := time.AfterFunc(time.Until(session.ExpiresAt), cancel)
 	defer expiry.Stop()
 	g.cfg.Hub.Stream(w, r.WithContext(ctx), sub, first)
+	return nil
 }
 
-func (g *Gateway) handleCommand(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+func (g *Gateway) handleCommand(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	if !g.cfg.Binding.MatchID(ps.ByName("binding")) {
-		writeError(w, r, errNotPaired)
-		return
+		return errNotPaired
 	}
 	if g.Revoked() {
-		writeError(w, r, errRevoked)
-		return
+		return errRevoked
 	}
 	if err := web.CheckJSONRequest(r, MaxCommandBytes); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	if _, err := g.authorize(r, ps); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	if ok, wait := g.limiter.Allow(g.cfg.Binding.ID()); !ok {
-		writeError(w, r, &rateLimitError{retryAfter: wait})
-		return
+		return &rateLimitError{retryAfter: wait}
 	}
 	var c command
 	if err := web.DecodeJSON(r, MaxCommandBytes, &c); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	if err := c.validate(); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	rec, act, watch, err := g.begin(&c)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	switch act {
 	case actSend, actAbort, actFollow:
@@ -264,8 +247,8 @@ func (g *Gateway) handleCommand(w http.ResponseWriter, r *http.Request, ps httpr
 		select {
 		case <-rec.done:
 		case <-r.Context().Done():
-			return // the client left while the original was still out; it gets the receipt on retry
+			return nil // the client left while the original was still out; it gets the receipt on retry
 		}
 	}
-	rec.write(w, r)
+	return rec.write(w)
 }

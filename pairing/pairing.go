@@ -2,7 +2,7 @@
 // browser redeems, and the session cookies it mints.
 //
 // Every secret here (invitation, cookie value) is random, compared in constant time and never logged. A
-// Binding has no goroutines; time comes from the clock given to NewBinding.
+// Binding has no goroutines; it reads the time with time.Now (tests run it in a synctest bubble).
 package pairing
 
 import (

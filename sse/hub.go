@@ -28,8 +28,8 @@ import (
 
 // Defaults used when an Options field is zero.
 const (
-	// DefaultHeartbeat is the interval of comment heartbeats (docs/api.md: every 15 s). It keeps proxies and
-	// the browser's EventSource from timing out an idle stream.
+	// DefaultHeartbeat is how long a stream may stay quiet before a comment heartbeat (docs/api.md:
+	// 15 s). It keeps proxies and the browser's EventSource from timing out an idle stream.
 	DefaultHeartbeat = 15 * time.Second
 	// DefaultMaxQueuedBytes is twice the largest chat projection (docs/api.md: about 512 KiB).
 	DefaultMaxQueuedBytes = 512 << 10

@@ -387,6 +387,50 @@ func testHeartbeat(t *testing.T) {
 	<-ended
 }
 
+// TestHeartbeatAfterQuiet: the heartbeat follows the last write by one interval. A stream with an event
+// more often than that never gets a comment (its events are the traffic), and a comment comes exactly one
+// interval after the stream fell quiet (with a ticker it came on the ticker's beat, mid-burst).
+func TestHeartbeatAfterQuiet(t *testing.T) { synctest.Test(t, testHeartbeatAfterQuiet) }
+
+func testHeartbeatAfterQuiet(t *testing.T) {
+	hub := NewHub(Options{})
+	defer hub.Close()
+	sub, err := hub.Subscribe("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &streamRecorder{header: http.Header{}}
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		hub.Stream(w, httptest.NewRequest("GET", "/a", nil), sub, Event{Name: "snap", Data: []byte(`{}`)})
+	}()
+	synctest.Wait()
+	want := "event: snap\ndata: {}\n\n"
+	for i := range 5 {
+		time.Sleep(DefaultHeartbeat * 2 / 3)
+		hub.Publish("a", Event{Name: "board", Seq: int64(i + 1), Data: []byte(`{}`)})
+		synctest.Wait()
+		want += "event: board\ndata: {}\n\n"
+	}
+	if got := w.text(); got != want {
+		t.Fatalf("a stream with an event every 2/3 of the interval holds %q, want only its events %q", got, want)
+	}
+	time.Sleep(DefaultHeartbeat - time.Millisecond)
+	synctest.Wait()
+	if got := w.text(); got != want {
+		t.Fatalf("a heartbeat came before the stream was quiet for an interval: %q", got)
+	}
+	time.Sleep(time.Millisecond)
+	synctest.Wait()
+	want += ": hb\n\n"
+	if got := w.text(); got != want {
+		t.Fatalf("one interval after the last event the stream holds %q, want %q", got, want)
+	}
+	sub.Close()
+	<-ended
+}
+
 // streamRecorder is an in-process ResponseWriter for a stream: it keeps what was written and can be
 // flushed (which http.ResponseController needs); it has no write deadlines.
 type streamRecorder struct {

@@ -6,13 +6,14 @@ import (
 	"time"
 )
 
-// heartbeat is the comment written every Heartbeat. Clients ignore comments; proxies see traffic.
+// heartbeat is the comment written after Heartbeat without any other write. Clients ignore comments;
+// proxies see traffic.
 var heartbeat = []byte(": hb\n\n")
 
 // Stream writes the stream headers, `first`, then every event published to sub with a Seq newer than
-// first.Seq (and than the last one written), and a heartbeat comment every Heartbeat. It returns when the
-// request's context ends, the subscription is closed or cut, the hub closes, or a write fails. It closes
-// sub before returning, which releases its slot.
+// first.Seq (and than the last one written), and a heartbeat comment whenever Heartbeat passes without a
+// write. It returns when the request's context ends, the subscription is closed or cut, the hub closes, or
+// a write fails. It closes sub before returning, which releases its slot.
 //
 // The caller subscribes first, then takes its snapshot, then calls Stream with the snapshot as first:
 // events published in between and not newer than the snapshot are skipped.
@@ -54,11 +55,14 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 	}
 	last := first.Seq
 
-	var tick <-chan time.Time
+	// The heartbeat timer restarts after every write: a busy stream already shows traffic, so it gets no
+	// comments, and a quiet one gets its first a full interval after its last event.
+	var quiet <-chan time.Time
 	if h.opts.Heartbeat > 0 {
-		ticker := time.NewTicker(h.opts.Heartbeat)
-		defer ticker.Stop()
-		tick = ticker.C
+		timer := time.NewTimer(h.opts.Heartbeat)
+		defer timer.Stop()
+		quiet = timer.C
+		st.wrote = func() { timer.Reset(h.opts.Heartbeat) }
 	}
 	ctx := r.Context()
 	for {
@@ -67,7 +71,7 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, sub *Subscription, 
 			return
 		case <-sub.done:
 			return
-		case <-tick:
+		case <-quiet:
 			if st.write(heartbeat) != nil {
 				return
 			}
@@ -98,6 +102,7 @@ type streamer struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
+	wrote   func() // after each successful write; nil without heartbeats
 }
 
 func (st *streamer) write(p []byte) error {
@@ -124,5 +129,8 @@ func (st *streamer) write(p []byte) error {
 	s.mu.Lock()
 	s.writing = false
 	s.mu.Unlock()
+	if err == nil && st.wrote != nil {
+		st.wrote()
+	}
 	return err
 }

@@ -60,17 +60,17 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 		if err != nil {
 			return err
 		}
-		_, err = env.Stdout.Write(append(out, '\n'))
+		_, err = fmt.Fprintln(env.Stdout, forTerminal(string(out), keepLines, jsonEscape))
 		return err
 	}
 	if format == "ireal" {
 		for _, l := range ireal.Lost(b.Content) {
-			fmt.Fprintln(env.Stderr, "tele: note: an iReal Pro link cannot hold "+l)
+			fmt.Fprintln(env.Stderr, "tele: note: an iReal Pro link cannot hold "+printable(l))
 		}
-		_, err = env.Stdout.Write(append(ireal.Write(b.Content), '\n'))
+		_, err = fmt.Fprintln(env.Stdout, forTerminal(string(ireal.Write(b.Content)), keepNothing, chordproEscape))
 		return err
 	}
-	_, err = env.Stdout.Write(chordpro.Write(b.Content))
+	_, err = fmt.Fprint(env.Stdout, forTerminal(string(chordpro.Write(b.Content)), keepLines, chordproEscape))
 	return err
 }
 
@@ -124,16 +124,16 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 		}
 		prefix := "tele: note: "
 		if len(charts) > 1 {
-			prefix = "tele: " + oneLine(ch.title) + ": note: "
+			prefix = "tele: " + printable(ch.title) + ": note: "
 		}
 		for _, n := range ch.notes {
-			fmt.Fprintln(env.Stderr, prefix+oneLine(n))
+			fmt.Fprintln(env.Stderr, prefix+printable(n))
 		}
 		if ch.err != nil {
 			if len(charts) == 1 {
 				return fmt.Errorf("cannot import %s: %v", files[0], ch.err)
 			}
-			fmt.Fprintln(env.Stderr, "tele: "+oneLine(ch.title)+": not imported: "+oneLine(ch.err.Error()))
+			fmt.Fprintln(env.Stderr, "tele: "+printable(ch.title)+": not imported: "+errorLine(ch.err.Error()))
 			continue
 		}
 		link, err := cr.create(ctx, songID, ch.content)
@@ -141,11 +141,11 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 			if len(charts) == 1 {
 				return err
 			}
-			fmt.Fprintln(env.Stderr, "tele: "+oneLine(ch.title)+": not imported: "+oneLine(err.Error()))
+			fmt.Fprintln(env.Stderr, "tele: "+printable(ch.title)+": not imported: "+errorLine(err.Error()))
 			continue
 		}
 		if len(charts) > 1 {
-			fmt.Fprintln(env.Stdout, oneLine(ch.title)+": "+link)
+			fmt.Fprintln(env.Stdout, printable(ch.title)+": "+link)
 		} else {
 			fmt.Fprintln(env.Stdout, link)
 		}
@@ -167,13 +167,13 @@ func checkCharts(env *Env, file string, charts []chart) error {
 	ok := 0
 	for _, ch := range charts {
 		if ch.err != nil {
-			fmt.Fprintln(env.Stdout, oneLine(ch.title)+": cannot be imported: "+oneLine(ch.err.Error()))
+			fmt.Fprintln(env.Stdout, printable(ch.title)+": cannot be imported: "+errorLine(ch.err.Error()))
 		} else {
 			bars := 0
 			for _, sec := range ch.content.Sections {
 				bars += len(sec.Bars)
 			}
-			line := fmt.Sprintf("%s: a board of %s, %s", oneLine(ch.title), count(len(ch.content.Sections), "section"), count(bars, "bar"))
+			line := fmt.Sprintf("%s: a board of %s, %s", printable(ch.title), count(len(ch.content.Sections), "section"), count(bars, "bar"))
 			if order, err := ch.content.PlayOrder(); err == nil && len(order) != bars {
 				line += fmt.Sprintf(", playing %s", count(len(order), "bar"))
 			}
@@ -181,7 +181,7 @@ func checkCharts(env *Env, file string, charts []chart) error {
 			ok++
 		}
 		for _, n := range ch.notes {
-			fmt.Fprintln(env.Stdout, "  note: "+oneLine(n))
+			fmt.Fprintln(env.Stdout, "  note: "+printable(n))
 		}
 	}
 	fmt.Fprintf(env.Stdout, "%d of %s would be imported; nothing was written\n", ok, count(len(charts), "chart"))

@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // Env is everything a command may take from the process besides its arguments. Tests fill it in.
@@ -64,7 +63,7 @@ func run(ctx context.Context, args []string, env *Env) int {
 		fmt.Fprint(env.Stdout, helpText)
 		return 0
 	}
-	fmt.Fprintln(env.Stderr, "tele: "+oneLine(err.Error()))
+	fmt.Fprintln(env.Stderr, "tele: "+errorLine(err.Error()))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -104,8 +103,10 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 			return runBoardImport(ctx, rest[1:], env)
 		case len(rest) > 0 && rest[0] == "delete":
 			return runBoardDelete(ctx, rest[1:], env)
+		case len(rest) > 0 && rest[0] == "check":
+			return runBoardCheck(ctx, rest[1:], env)
 		}
-		return usagef("unknown board command: use tele board link, history, export, import or delete")
+		return usagef("unknown board command: use tele board link, history, export, import, delete or check")
 	case "pi":
 		return runPi(ctx, rest, env)
 	case "version", "--version":
@@ -134,6 +135,8 @@ Commands:
                                 it would make, with every note, and writes nothing
   tele board delete <id> --yes  delete a board and its whole history, for good
                                 (through the server when one runs: its open pages say so)
+  tele board check              list what the server set aside because it could not read it
+                                (a board, a revision, an edit key), why, and where it is now
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e
@@ -159,12 +162,6 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
-// oneLine keeps an error to one line, whatever a lower layer put in it.
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", "; ").Replace(s)
 }
 
 // checkNoArgs refuses anything parseSettings left over, for commands that take no other arguments.
