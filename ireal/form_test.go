@@ -79,7 +79,7 @@ func TestChartsAsWritten(t *testing.T) {
 		{
 			name:   "D.C. al 2nd ending",
 			source: "corpus review, 24-song sample: Cheese Cake (<D.C. al 2nd End.>), 47 charts write al 2nd/1st ending",
-			music:  "T44*A{C |D |N1E |F }N2G |A ]*B[B |E7 <D.C. al 2nd End.>Z",
+			music:  "T44*A{C |D |N1E |F }N2G |A ]*B[B |E7 <*74D.C. al 2nd End.>Z",
 			played: "1 2 3 4 1 2 5 6 7 8 1 2 5 6",
 			chords: "C | D | E | F | G | A | B | E7",
 			codes:  []string{"al_ending_fine"},
@@ -129,6 +129,22 @@ func TestChartsAsWritten(t *testing.T) {
 			played: "1 2 3",
 			chords: "C | F7 | G",
 			codes:  []string{"simile_with_chords"},
+		},
+		{
+			name:   "a count-in bar before x",
+			source: "corpus review, refusals row I: Yesterday, Smoke On The Water, Bouncin' Around (the first bar cannot be %)",
+			music:  "T44[<count in> |x |C |F Z",
+			played: "1 2 3 4",
+			chords: "N.C. | N.C. | C | F",
+			codes:  []string{"text_left_out", "count_in"},
+		},
+		{
+			name:   "slashes before the first chord",
+			source: "corpus review, refusals row I: a stray p in the first bar",
+			music:  "T44[p |C |F Z",
+			played: "1 2 3",
+			chords: "N.C. | C | F",
+			codes:  []string{"count_in"},
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

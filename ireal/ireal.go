@@ -348,6 +348,9 @@ func (r *songReader) music(c *board.Content, m string) error {
 	times := 0            // from <Nx>: the times the next end repeat is played
 	written := 0          // bars written so far, in all sections
 	var heard [2][]string // the chords heard in the last two bars written (a % bar's are those before it)
+	textBar := false      // the music starts with a bar of text alone (a count-in)
+	slashes := false      // the first bar is slashes alone
+	barText := false      // this bar has text
 	var qs []qSign
 	var als []alEnding
 	closed := map[int]bool{} // bars followed by ] or Z: where a last ending ends
@@ -378,6 +381,8 @@ func (r *songReader) music(c *board.Content, m string) error {
 				times = 0
 			}
 			if !endSign(bar.Mark) || written == 0 {
+				textBar = textBar || written == 0 && barText
+				barText = false
 				return nil // a segno or a coda carries to the next bar; an empty bar is no bar
 			}
 			if last {
@@ -414,7 +419,20 @@ func (r *songReader) music(c *board.Content, m string) error {
 			bar.Simile = false
 		case !bar.Simile && len(bar.Chords) == 0:
 			bar.Simile = true
+			slashes = written == 0 // a first bar of slashes goes on with no chord
 		}
+		if bar.Simile && written == 0 && (textBar || slashes) {
+			// After a count-in (a bar of text alone, or slashes) there is no chord to repeat yet: both
+			// bars are N.C.
+			r.note("count_in", "the first bar repeats a count-in with no chord: it is N.C.")
+			bar.Simile, bar.Chords = false, []string{board.NoChord}
+			if textBar {
+				sec.Bars = append(sec.Bars, board.Bar{Chords: []string{board.NoChord}})
+				written++
+				heard = [2][]string{nil, bar.Chords}
+			}
+		}
+		barText = false
 		if len(bar.Chords) > board.MaxChordsPerBar {
 			r.note("bar_chords_cut", "a bar with %d chords kept the first four", "chords", len(bar.Chords))
 			bar.Chords = bar.Chords[:board.MaxChordsPerBar]
@@ -498,6 +516,7 @@ func (r *songReader) music(c *board.Content, m string) error {
 			}
 			t := m[:end+1]
 			err = r.w.add(len(t))
+			barText = true
 			words := strings.ToLower(strings.TrimSpace(strings.Trim(t, "<>*0123456789")))
 			if n := timesRE.FindStringSubmatch(t[1 : len(t)-1]); n != nil {
 				if n[1] == "" {
@@ -505,13 +524,11 @@ func (r *songReader) music(c *board.Content, m string) error {
 				} else {
 					times = int(n[1][0] - '0')
 				}
-			} else if mark, n, ok := textSign(strings.ToLower(strings.TrimSpace(t[1 : len(t)-1]))); ok {
+			} else if mark, n, ok := textSign(words); ok {
 				bar.Mark = mark
 				if n != 0 {
 					als = append(als, alEnding{at: written, ending: n})
 				}
-			} else if mark, ok := signText[words]; ok {
-				bar.Mark = mark
 			} else if words != "" {
 				r.note("text_left_out", "the text %q was left out", "text", strings.Trim(t, "<>"))
 			}
