@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"tele/chord"
 	"tele/strict"
 
 	"tele/utf16count"
@@ -112,7 +113,7 @@ type ValidationError struct {
 // chordError is the error of a refused chord symbol at path.
 func chordError(path, symbol string) *ValidationError {
 	e := &ValidationError{Path: path, Symbol: symbol}
-	if s, ok := suggestChord(symbol); ok {
+	if s, ok := chord.Suggest(symbol); ok {
 		e.Suggestion = s
 		e.Rule = "Not a chord Tele knows: `" + symbol + "`. Did you mean `" + s + "`?"
 	} else {
@@ -210,7 +211,7 @@ func (c Content) Validate() error {
 	if err := checkText("description", c.Description, 0, MaxDescUnits, ruleDescription); err != nil {
 		return err
 	}
-	if c.Key != "" && !validKey(c.Key) {
+	if c.Key != "" && !chord.IsKey(c.Key) {
 		return &ValidationError{Path: "key", Rule: ruleKey}
 	}
 	if c.Tempo < MinTempo || c.Tempo > MaxTempo {
@@ -245,7 +246,7 @@ func (c Content) Validate() error {
 					return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
 				}
 				for k, sym := range bar.Chords {
-					if _, ok := canonicalChord(sym); !ok {
+					if _, ok := chord.Canonical(sym); !ok {
 						return chordError(barPath(i, j)+"["+strconv.Itoa(k)+"]", sym)
 					}
 				}
@@ -289,18 +290,6 @@ func checkText(path, s string, min, max int, rule string) error {
 		return &ValidationError{Path: path, Rule: rule}
 	}
 	return nil
-}
-
-// validKey reports whether k is a catalogue root, optionally followed by "m".
-func validKey(k string) bool {
-	if _, ok := rootPitch(k); ok {
-		return true
-	}
-	if root, ok := strings.CutSuffix(k, "m"); ok {
-		_, ok := rootPitch(root)
-		return ok
-	}
-	return false
 }
 
 // encodedLenBound is an upper bound of exactEncodedLen: every byte of a string costs at most six bytes
@@ -449,8 +438,8 @@ func (c Content) storedCopy() Content {
 	for _, s := range out.Sections {
 		for _, bar := range s.Bars {
 			for k, sym := range bar.Chords {
-				if canonical, _ := canonicalChord(sym); !canonical {
-					if ch, ok := ParseChord(sym); ok {
+				if canonical, _ := chord.Canonical(sym); !canonical {
+					if ch, ok := chord.Parse(sym); ok {
 						bar.Chords[k] = ch.String()
 					}
 				}

@@ -24,7 +24,7 @@ import (
 	"strings"
 
 	"tele/board"
-	"tele/chordname"
+	"tele/chord"
 )
 
 // Song is one song of a link: its board content, or why it could not be read, and the notes on
@@ -142,7 +142,7 @@ func readSong(text string, scrambled bool) Song {
 	if c.Title == "" {
 		c.Title = "Untitled"
 	}
-	if k := strings.Replace(key, "-", "m", 1); validKey(k) {
+	if k := strings.Replace(key, "-", "m", 1); chord.IsKey(k) {
 		c.Key = k
 	} else if key != "" {
 		r.note("the key %q is not one Tele knows: the board has no key", key)
@@ -166,11 +166,6 @@ func readSong(text string, scrambled bool) Song {
 		bar.Mark = ""
 	}
 	return Song{Title: c.Title, Err: errors.New("the song does not make a board Tele can play")}
-}
-
-func validKey(k string) bool {
-	c := board.Content{Title: "k", Key: k, Tempo: 120, BeatsPerBar: 4, Sections: []board.Section{{Bars: []board.Bar{board.PlainBar("C")}}}}
-	return c.Validate() == nil
 }
 
 type songReader struct {
@@ -353,7 +348,7 @@ func (r *songReader) music(c *board.Content, m string) error {
 			} else {
 				lastChord = sym
 			}
-			mapped, ok := chordname.Map(sym)
+			mapped, ok := chord.Map(sym)
 			if !ok {
 				return fmt.Errorf("%q is not a chord", sym)
 			}
