@@ -3,7 +3,7 @@
 // a chord symbol uses; suggestions for a symbol the catalogue refuses; and the mapping of other
 // programs' spellings (ChordPro, iReal Pro) onto the catalogue. The editor's validation, the importers
 // and the model's tool all answer through it, and the page's chords.js mirrors it (both are tested
-// against board/testdata/chord-spellings.json). Pure: no I/O, no state.
+// against chord/testdata/chord-spellings.json). Pure: no I/O, no state.
 package chord
 
 // Version changes whenever a root, quality or alias is added, removed or revoiced. Version 2 added
