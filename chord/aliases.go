@@ -22,15 +22,19 @@ var accidentals = [...]Alias{{"♭", "b"}, {"♯", "#"}}
 type index struct {
 	row     map[string]int // catalogue suffix → row
 	alias   map[string]int // alias → row
+	tones   map[tones]int  // the tones of a row → row
 	aliases []Alias        // every alias, in table order
 }
 
 var lookup = buildIndex()
 
 func buildIndex() index {
-	ix := index{row: map[string]int{}, alias: map[string]int{}}
+	ix := index{row: map[string]int{}, alias: map[string]int{}, tones: map[tones]int{}}
 	for i, r := range table {
 		ix.row[r.suffix] = i
+		if _, twice := ix.tones[tonesOf(r.intervals)]; !twice {
+			ix.tones[tonesOf(r.intervals)] = i
+		}
 	}
 	for i, r := range table {
 		for _, a := range spellingsOf(r) {

@@ -277,10 +277,6 @@ func nearest(t tones) int {
 
 // rowWithTones returns the row with exactly these tones.
 func rowWithTones(t tones) (int, bool) {
-	for i, r := range table {
-		if tonesOf(r.intervals) == t {
-			return i, true
-		}
-	}
-	return 0, false
+	i, ok := lookup.tones[t]
+	return i, ok
 }
