@@ -28,8 +28,8 @@ type reading struct {
 	any   bool // at least one part was understood: the reading says something about the chord
 }
 
-// qualityWords are read in this order at each place of a quality; the first that matches wins, so the
-// longer spelling of each pair comes first.
+// triadWords (the start of a quality) and majorWords (a major seventh's sign after it) are tried in
+// this order; the first that matches wins, so the longer spelling of each pair comes first. Read only.
 var (
 	triadWords = []struct {
 		word  string
