@@ -38,7 +38,7 @@ const (
 const (
 	ruleTitle       = "must be 1–120 UTF-16 code units, not blank"
 	ruleDescription = "must be at most 2,000 UTF-16 code units"
-	ruleKey         = "must be a catalogue root (C, C#, Db, … B), optionally followed by m"
+	ruleKey         = "must be a key root (C, C#, Db, … B; not Cb, Fb, E# or B#), optionally followed by m"
 	ruleTempo       = "must be an integer from 30 to 300"
 	ruleBeats       = "must be an integer from 1 to 12"
 	ruleSections    = "must hold 1–32 sections"
