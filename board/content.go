@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"tele/chord"
 	"tele/strict"
 
 	"tele/utf16count"
@@ -37,7 +38,7 @@ const (
 const (
 	ruleTitle       = "must be 1–120 UTF-16 code units, not blank"
 	ruleDescription = "must be at most 2,000 UTF-16 code units"
-	ruleKey         = "must be a catalogue root (C, C#, Db, … B), optionally followed by m"
+	ruleKey         = "must be a key root (C, C#, Db, … B; not Cb, Fb, E# or B#), optionally followed by m"
 	ruleTempo       = "must be an integer from 30 to 300"
 	ruleBeats       = "must be an integer from 1 to 12"
 	ruleSections    = "must hold 1–32 sections"
@@ -113,7 +114,7 @@ type ValidationError struct {
 // chordError is the error of a refused chord symbol at path.
 func chordError(path, symbol string) *ValidationError {
 	e := &ValidationError{Path: path, Symbol: symbol}
-	if s, ok := suggestChord(symbol); ok {
+	if s, ok := chord.Suggest(symbol); ok {
 		e.Suggestion = s
 		e.Rule = "Not a chord Tele knows: `" + symbol + "`. Did you mean `" + s + "`?"
 	} else {
@@ -223,7 +224,7 @@ func (c Content) validate(written bool) error {
 	if err := checkText("description", c.Description, 0, MaxDescUnits, ruleDescription); err != nil {
 		return err
 	}
-	if c.Key != "" && !validKey(c.Key) {
+	if c.Key != "" && !chord.IsKey(c.Key) {
 		return &ValidationError{Path: "key", Rule: ruleKey}
 	}
 	if c.Tempo < MinTempo || c.Tempo > MaxTempo {
@@ -263,7 +264,7 @@ func (c Content) validate(written bool) error {
 					return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
 				}
 				for k, sym := range bar.Chords {
-					canonical, ok := canonicalChord(sym)
+					canonical, ok := chord.Canonical(sym)
 					if !ok {
 						return chordError(barPath(i, j)+"["+strconv.Itoa(k)+"]", sym)
 					}
@@ -276,7 +277,7 @@ func (c Content) validate(written bool) error {
 				return err
 			}
 			for _, sym := range bar.Chords {
-				canonical, _ := canonicalChord(sym)
+				canonical, _ := chord.Canonical(sym)
 				aliased = aliased || !canonical
 			}
 		}
@@ -336,18 +337,6 @@ func checkText(path, s string, min, max int, rule string) error {
 		return &ValidationError{Path: path, Rule: rule}
 	}
 	return nil
-}
-
-// validKey reports whether k is a catalogue root, optionally followed by "m".
-func validKey(k string) bool {
-	if _, ok := rootPitch(k); ok {
-		return true
-	}
-	if root, ok := strings.CutSuffix(k, "m"); ok {
-		_, ok := rootPitch(root)
-		return ok
-	}
-	return false
 }
 
 // encodedLenBound is an upper bound of exactEncodedLen: every byte of a string costs at most six bytes
@@ -506,8 +495,8 @@ func (c Content) storedCopy() Content {
 	for _, s := range out.Sections {
 		for _, bar := range s.Bars {
 			for k, sym := range bar.Chords {
-				if canonical, _ := canonicalChord(sym); !canonical {
-					if ch, ok := ParseChord(sym); ok {
+				if canonical, _ := chord.Canonical(sym); !canonical {
+					if ch, ok := chord.Parse(sym); ok {
 						bar.Chords[k] = ch.String()
 					}
 				}

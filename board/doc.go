@@ -1,6 +1,7 @@
-// Package board owns Tele's boards: the content schema, the chord catalogue, the
-// teaching example (docs/content.md) and the store that keeps them in the data directory. http.go is its
-// HTTP edge; nothing else in the package knows about HTTP or streams.
+// Package board owns Tele's boards: the content schema, the chord catalogue as the API serves it (its
+// rules are the chord package's), the teaching example (docs/content.md) and the store that keeps them
+// in the data directory. http.go is its HTTP edge; nothing else in the package knows about HTTP or
+// streams.
 //
 // # On disk
 //

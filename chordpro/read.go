@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"tele/board"
-	"tele/chordname"
+	"tele/chord"
 )
 
 // MaxFileBytes bounds a ChordPro file Read accepts.
@@ -131,7 +131,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 		c.Title = "Untitled"
 		r.note("the file has no {title}: the board is called Untitled")
 	}
-	if c.Key != "" && !validKey(c.Key) {
+	if c.Key != "" && !chord.IsKey(c.Key) {
 		r.note("the key %q is not one Tele knows (like G, Bb or F#m): the board has no key", c.Key)
 		c.Key = ""
 	}
@@ -168,12 +168,6 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 		bar.Mark = ""
 	}
 	return board.Content{}, nil, errors.New("the grids do not make a board Tele can play")
-}
-
-// validKey reports whether a key reads as a board key (a catalogue root, optionally m).
-func validKey(k string) bool {
-	c := board.Content{Title: "k", Key: k, Tempo: 120, BeatsPerBar: 4, Sections: []board.Section{{Bars: []board.Bar{board.PlainBar("C")}}}}
-	return c.Validate() == nil
 }
 
 type reader struct {
@@ -367,7 +361,7 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 				if sym == "" || sym == "." || sym == "/" {
 					continue
 				}
-				m, ok := chordname.Map(sym)
+				m, ok := chord.Map(sym)
 				if !ok {
 					return nil, &Error{g.line, fmt.Sprintf("%q is not a chord (a root A–G and a quality, like Am7)", sym)}
 				}

@@ -27,7 +27,7 @@ import (
 	"unicode/utf16"
 
 	"tele/board"
-	"tele/chordname"
+	"tele/chord"
 )
 
 // Song is one song of a link: its board content, or why it could not be read, and the notes on
@@ -197,7 +197,7 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 	if c.Title == "" {
 		c.Title = "Untitled"
 	}
-	if k := strings.Replace(key, "-", "m", 1); validKey(k) {
+	if k := strings.Replace(key, "-", "m", 1); chord.IsKey(k) {
 		c.Key = k
 	} else if key != "" {
 		r.note("key_unknown", "the key %q is not one Tele knows: the board has no key", "key", key)
@@ -245,11 +245,6 @@ func validateCost(c board.Content) int {
 // stopped reports whether err ends the whole reading rather than one song.
 func stopped(err error) bool {
 	return errors.Is(err, ErrTooCostly) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
-func validKey(k string) bool {
-	c := board.Content{Title: "k", Key: k, Tempo: 120, BeatsPerBar: 4, Sections: []board.Section{{Bars: []board.Bar{board.PlainBar("C")}}}}
-	return c.Validate() == nil
 }
 
 type songReader struct {
@@ -589,7 +584,7 @@ func (r *songReader) music(c *board.Content, m string) error {
 			} else {
 				lastChord = sym
 			}
-			var mapped chordname.Result
+			var mapped chord.Mapped
 			if custom != "" {
 				mapped, err = r.customChord(sym, custom)
 			} else {
@@ -651,8 +646,8 @@ func cellWords(cells []string) string {
 }
 
 // chord maps a chord symbol onto the catalogue, with a note when it is not the same chord.
-func (r *songReader) chord(sym string) (chordname.Result, error) {
-	mapped, ok := chordname.Map(sym)
+func (r *songReader) chord(sym string) (chord.Mapped, error) {
+	mapped, ok := chord.Map(sym)
 	if !ok {
 		return mapped, fmt.Errorf("%q is not a chord", sym)
 	}

@@ -49,9 +49,9 @@ func TestParseSongs(t *testing.T) {
 			"Blue Form=Tele==Swing=F==1r34LbKcu7"+scramble(bluesMusic)+"=Jazz==0===Road Signs=Tele==Waltz=C-==1r34LbKcu7"+
 				scramble("T34*A[SC- |x |F-7 |G7Q |C- |Ab G7<D.S. al Coda>]*B[QC- |T24n Z")+"=Jazz=160=0===My List") + `">list</a></html>`,
 			[]board.Content{blues, coda}, nil},
-		{"nearest chords and left-out text", link("irealbook", "Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7(Gh7) |C-9 F13b9 |Bb6 <fade out>Z"),
-			[]board.Content{parseContent(t, `{"title":"Spell","description":"","key":"Bb","tempo":120,"beatsPerBar":4,"sections":[{"label":"","bars":[["Bbmaj7"],["Gm7"],["Cm9","F13"],["Bb6"]]}]}`)},
-			[]string{"Bb^7#11 became Bbmaj7", "F13b9 became F13", "alternate chords", `the text "fade out" was left out`}},
+		{"nearest chords and left-out text", link("irealbook", "Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7(Gh7) |C-9 F13b9 |Bb6 <fade out>Z"),
+			[]board.Content{parseContent(t, `{"title":"Spell","description":"","key":"Bb","tempo":120,"beatsPerBar":4,"sections":[{"label":"","bars":[["Bbmaj7"],["Gm7"],["Cm9","F13b9"],["Bb6"]]}]}`)},
+			[]string{"Bb^7b9 became Bbmaj7", "alternate chords", `the text "fade out" was left out`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			songs, err := Parse([]byte(tt.input))

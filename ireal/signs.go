@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"tele/board"
-	"tele/chordname"
+	"tele/chord"
 )
 
 // Road signs as iReal Pro charts write them, placed once a song's bars are read.
@@ -174,7 +174,7 @@ func customText(m string) (text, rest string, ok bool) {
 // customChord maps a root (sym, perhaps with a quality and a bass) followed by chord text: as the chord
 // the text spells when the catalogue has it (or its nearest), otherwise as the chord without the text,
 // with a note.
-func (r *songReader) customChord(sym, text string) (chordname.Result, error) {
+func (r *songReader) customChord(sym, text string) (chord.Mapped, error) {
 	base, bass, _ := strings.Cut(sym, "/")
 	quality, textBass, _ := strings.Cut(text, "/")
 	written := sym + "*" + quality + "*"
@@ -186,7 +186,7 @@ func (r *songReader) customChord(sym, text string) (chordname.Result, error) {
 	if bass != "" {
 		spelled += "/" + bass
 	}
-	if mapped, ok := chordname.Map(spelled); ok {
+	if mapped, ok := chord.Map(spelled); ok {
 		if !mapped.Exact {
 			r.note("chord_nearest", "%s became %s, the nearest chord in Tele's catalogue", "from", written, "to", mapped.Symbol)
 		}

@@ -20,7 +20,7 @@ test('pasted chart lines make one bar per cell', () => {
 test('pasted bars are read with the catalogue', () => {
   assert.deepEqual(parsePaste('| C | Am7 | F G | nc |', cat), { bars: [['C'], ['Am7'], ['F', 'G'], ['N.C.']], unknown: null });
   assert.deepEqual(parsePaste('| Dø | G7♭9 | Cm(M7) |', cat).bars, [['Dm7b5'], ['G7b9'], ['Cm(maj7)']]);
-  assert.deepEqual(parsePaste('| C | Cø7 |', cat), { bars: null, unknown: { symbol: 'Cø7', suggestion: 'Cm7b5' } });
+  assert.deepEqual(parsePaste('| C | Cdim7b |', cat), { bars: null, unknown: { symbol: 'Cdim7b', suggestion: 'Cdim7' } });
   assert.deepEqual(parsePaste('| C | C D E F G |', cat), { bars: null, unknown: null });
   assert.equal(parsePaste('C', cat), null);
 });

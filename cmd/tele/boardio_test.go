@@ -138,7 +138,7 @@ func TestCLIImportIRealPlaylist(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	file := filepath.Join(t.TempDir(), "playlist.html")
 	songs := "Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 |Bb7 |Bo7 |F7 |D7 |G-7 |C7 |N1F7 D7 |G-7 C7 }N2F7 Bb7 |F7 Z" +
-		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7 |C-9 F7 |Bb6 Z" +
+		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7 |C-9 F7 |Bb6 Z" +
 		"===Broken=Tele=Ballad=C=n=T44{C |D Z" +
 		"===My Playlist"
 	os.WriteFile(file, []byte(`<a href="irealbook://`+strings.ReplaceAll(songs, " ", "%20")+`">playlist</a>`), 0o600)
@@ -147,7 +147,7 @@ func TestCLIImportIRealPlaylist(t *testing.T) {
 	if r.code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "Blue Form: http://127.0.0.1:") || !strings.HasPrefix(lines[1], "Spell: ") {
 		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"tele: Spell: note: Bb^7#11 became Bbmaj7", "tele: Broken: not imported:", "tele: imported 2 of 3 songs"} {
+	for _, want := range []string{"tele: Spell: note: Bb^7b9 became Bbmaj7", "tele: Broken: not imported:", "tele: imported 2 of 3 songs"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr %q lacks %q", r.stderr, want)
 		}
