@@ -164,14 +164,14 @@ func TestCLIImportCheck(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	file := filepath.Join(t.TempDir(), "playlist.html")
 	songs := "Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 |Bb7 |Bo7 |F7 |D7 |G-7 |C7 |N1F7 D7 |G-7 C7 }N2F7 Bb7 |F7 Z" +
-		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7 |C-9 F7 |Bb6 Z" +
+		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7 |C-9 F7 |Bb6 Z" +
 		"===Broken=Tele=Ballad=C=n=T44{C |D Z" +
 		"===My Playlist"
 	os.WriteFile(file, []byte(`<a href="irealbook://`+strings.ReplaceAll(songs, " ", "%20")+`">playlist</a>`), 0o600)
 	r := runTele(t, cleanEnv(t), "board", "import", "--check", file, "--data", data)
 	want := "Blue Form: a board of 1 section, 14 bars, playing 24 bars\n" +
 		"Spell: a board of 1 section, 4 bars\n" +
-		"  note: Bb^7#11 became Bbmaj7, the nearest chord in Tele's catalogue\n" +
+		"  note: Bb^7b9 became Bbmaj7, the nearest chord in Tele's catalogue\n" +
 		"Broken: cannot be imported: \"Broken\" does not make a board Tele can play: invalid content: sections[0].bars[0].repeatStart: this repeat never ends: add repeatEnd (times played) to its last bar\n" +
 		"2 of 3 charts would be imported; nothing was written\n"
 	if r.code != 0 || r.stdout != want || r.stderr != "" {
