@@ -136,7 +136,7 @@ func TestPrint(t *testing.T) {
 				const roots = [...document.querySelectorAll('.chords:is([data-n="1"], [data-n="2"]) .chord:not(.nc) .root')].map((r) => parseFloat(getComputedStyle(r).fontSize));
 				return {
 					key: el('meta-key').textContent,
-					line: el('meta-view').checkVisibility() ? el('meta-view').textContent : '',
+					line: el('meta-view')?.checkVisibility() ? el('meta-view').textContent : '',
 					description: el('description').checkVisibility() ? el('description').textContent : '',
 					smallest: Math.min(...roots) * 72 / 96,
 					bottom: Math.max(...[...document.querySelectorAll('.bar')].map((b) => b.getBoundingClientRect().bottom)),
