@@ -127,7 +127,7 @@ func TestImportIRealPlaylist(t *testing.T) {
 	}
 	// Every note again as a code and its arguments, for the page to say in its language.
 	if n := out.Boards[1]; len(n.NoteCodes) != len(n.Notes) || n.NoteCodes[0].Code != "chord_nearest" ||
-		n.NoteCodes[0].Args["from"] != "Bb^7#11" || n.NoteCodes[0].Args["to"] != "Bbmaj7" {
+		n.NoteCodes[0].Args["from"] != "Bb^7b9" || n.NoteCodes[0].Args["to"] != "Bbmaj7" {
 		t.Fatalf("note codes %+v for %q", n.NoteCodes, n.Notes)
 	}
 	if f := out.Failed[0]; f.Title != "Broken" || f.Code != "unreadable_chart" || !strings.Contains(f.Message, "fields") {
