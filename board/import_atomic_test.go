@@ -60,7 +60,7 @@ func TestCreateAllIsAllOrNone(t *testing.T) {
 		errs := make([]error, 2)
 		for k := range 2 {
 			wg.Go(func() {
-				items := []board.NewBoard{{ID: ids[0]}, {ID: ids[1 + k]}, {ID: ids[2-k]}}
+				items := []board.NewBoard{{ID: ids[0]}, {ID: ids[1+k]}, {ID: ids[2-k]}}
 				for i := range items {
 					items[i].Content = board.Example()
 					items[i].Content.Title = fmt.Sprintf("call %d", k)

@@ -127,7 +127,7 @@ func readRevisionFile(dir, id string, rev int64) (Board, error) {
 type revisionDir struct {
 	oldest, newest int64 // 0, 0 when the directory holds no revision
 	stale          []int64
-	rows           []int64 // the history index's files, by number (rowindex.go)
+	rows           []int64         // the history index's files, by number (rowindex.go)
 	sizes          map[int64]int64 // the size of each revision file
 	temps, other   []string
 }
