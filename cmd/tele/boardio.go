@@ -170,7 +170,7 @@ func createBoard(ctx context.Context, s *Settings, id string, c board.Content) (
 			s.Port = port
 			capability, err = createThroughServer(ctx, port, id, c)
 		} else {
-			capability, err = createInStore(s.DataDir, id, c)
+			capability, err = createInStore(s.DataDir, s.Quota, id, c)
 		}
 		if !errors.Is(err, board.ErrExists) {
 			break
@@ -178,6 +178,9 @@ func createBoard(ctx context.Context, s *Settings, id string, c board.Content) (
 	}
 	if errors.Is(err, board.ErrExists) {
 		return "", fmt.Errorf("a board %q already exists in %s: pick another id with --id <id>", id, s.DataDir)
+	}
+	if qe, ok := errors.AsType[*board.QuotaError](err); ok {
+		return "", fmt.Errorf("%v: delete boards you no longer need (tele board delete), or raise --max-boards/--max-bytes", qe)
 	}
 	if err != nil {
 		return "", err
@@ -257,12 +260,15 @@ func candidateIDs(title string) []string {
 }
 
 // createInStore creates the board with the data directory's lock held for the one write.
-func createInStore(dir, id string, c board.Content) (string, error) {
+func createInStore(dir string, quota board.Quota, id string, c board.Content) (string, error) {
 	st, err := board.Open(dir, board.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return "", err
 	}
 	defer st.Close()
+	if err := st.SetQuota(quota); err != nil {
+		return "", err
+	}
 	_, capability, err := st.Create(id, c, board.AuthorTele)
 	return capability, err
 }
