@@ -22,7 +22,9 @@ func TestToolPutPastTheQuota(t *testing.T) {
 	cb, _ := json.Marshal(content)
 	before, _ := os.ReadDir(filepath.Join(fb.dir, "boards", "songs"))
 	res := fb.call("tool", fmt.Sprintf(`{"action":"put","expectedRevision":%d,"content":%s}`, rev, cb))
-	var e struct{ Err struct{ Code, Message string } }
+	var e struct {
+		Err struct{ Code, Message string }
+	}
 	json.Unmarshal([]byte(res.line), &e)
 	if e.Err.Code != "quota_exceeded" || !strings.Contains(e.Err.Message, "tell the musician") {
 		t.Fatalf("put past the quota: %s", res.line)
