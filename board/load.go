@@ -185,9 +185,11 @@ func (s *Store) newestReadable(id, dir string, rd revisionDir) (Board, error) {
 	return Board{}, errs[0]
 }
 
-// setAsideBoard sets board id aside whole (its directory and its capability file) because of err.
+// setAsideBoard sets board id aside whole (its directory and its capability file) because of err. The
+// capability goes first: a crash before the directory follows leaves the board to be set aside again at
+// the next start, while the other order would leave a capability without a board, which Open removes.
 func (s *Store) setAsideBoard(id string, err error) error {
-	return s.setAside(id, SetAsideBoard, 0, err, move{filepath.Join(s.boardsDir, id), "board"}, move{filepath.Join(s.capsDir, id), "capability"})
+	return s.setAside(id, SetAsideBoard, 0, err, move{filepath.Join(s.capsDir, id), "capability"}, move{filepath.Join(s.boardsDir, id), "board"})
 }
 
 // setAsideCaseTwins keeps one board of ids that differ only in case (a data directory of an earlier
