@@ -19,6 +19,8 @@ type history struct {
 	oldest int64      // the oldest kept revision; the newest is the entry's current board
 	base   int64      // the revision of rows[0]; complete when base <= oldest
 	rows   []Revision // rows[i] is revision base+i
+	sizes  []int64    // sizes[i] is the size of revision oldest+i's file; changed only under the entry's mu
+	bytes  int64      // the sum of sizes
 }
 
 // push adds the row of the revision just made current. The caller holds mu (or is Open).
@@ -59,6 +61,10 @@ func (s *Store) makeBoardDir(dir string) error {
 // KeepRevisions and publishes b. The caller holds e.mu and has checked the revision.
 func (s *Store) commit(e *entry, b Board) (Board, error) {
 	b.raw = encodeBoard(b)
+	size := int64(len(b.raw) + 1)
+	if err := s.checkBytes(e, size); err != nil {
+		return Board{}, err
+	}
 	if err := s.commitRevision(e.dir, b); err != nil {
 		return Board{}, err
 	}
@@ -67,6 +73,9 @@ func (s *Store) commit(e *entry, b Board) (Board, error) {
 	s.appendRow(e.dir, row)
 	e.cur.Store(&b)
 	e.hist.push(row)
+	e.hist.sizes = append(e.hist.sizes, size)
+	e.hist.bytes += size
+	s.bytes.Add(size)
 	s.prune(e)
 	e.hist.mu.Unlock()
 	if s.opts.OnCommit != nil {
@@ -75,12 +84,13 @@ func (s *Store) commit(e *entry, b Board) (Board, error) {
 	return b, nil
 }
 
-// prune removes the oldest revisions beyond KeepRevisions, oldest first, so that an interruption leaves
-// the kept revisions contiguous (Open removes what is older than a gap). Removals need no fsync: one
-// that a crash undoes is simply done again. The caller holds e.hist.mu.
+// prune removes the oldest revisions beyond KeepRevisions or KeepHistoryBytes, oldest first, so that
+// an interruption leaves the kept revisions contiguous (Open removes what is older than a gap); the
+// current revision stays. Removals need no fsync: one that a crash undoes is simply done again. The
+// caller holds e.hist.mu.
 func (s *Store) prune(e *entry) {
 	newest := e.cur.Load().Revision
-	for newest-e.hist.oldest+1 > KeepRevisions {
+	for newest-e.hist.oldest+1 > KeepRevisions || e.hist.bytes > KeepHistoryBytes && e.hist.oldest < newest {
 		path := filepath.Join(e.dir, revisionName(e.hist.oldest))
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			s.log.Warn("board: cannot remove an old revision; will retry at the next write", "path", path, "err", unwrapPath(err))
@@ -90,6 +100,11 @@ func (s *Store) prune(e *entry) {
 			s.removeRowsFilesBefore(e.dir, e.hist.oldest+1, []int64{rowsFileOf(e.hist.oldest)})
 		}
 		e.hist.oldest++
+		if len(e.hist.sizes) > 0 {
+			e.hist.bytes -= e.hist.sizes[0]
+			s.bytes.Add(-e.hist.sizes[0])
+			e.hist.sizes = e.hist.sizes[1:]
+		}
 		for len(e.hist.rows) > 0 && e.hist.base < e.hist.oldest {
 			e.hist.rows = e.hist.rows[1:]
 			e.hist.base++

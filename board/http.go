@@ -114,6 +114,9 @@ func httpError(err error) error {
 	if ve, ok := errors.AsType[*ValidationError](err); ok {
 		return invalidChordFields(invalidContent(ve.Path, ve.Rule), ve)
 	}
+	if qe, ok := errors.AsType[*QuotaError](err); ok {
+		return quotaError(qe)
+	}
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return errNotFound
@@ -143,6 +146,19 @@ var (
 	errNotFromPage = web.NewError(http.StatusForbidden, "cross_site",
 		"boards are created from this server's own pages")
 )
+
+// quotaError is the answer to a write the server-wide quota refuses: 507 quota_exceeded, with the limit
+// met ("boards" or "bytes") and its value.
+func quotaError(qe *QuotaError) *web.Error {
+	e := &web.Error{Status: http.StatusInsufficientStorage, Code: "quota_exceeded",
+		Message: "this server keeps at most " + strconv.FormatInt(qe.Limit, 10) + " bytes of boards; delete boards you no longer need, or raise --max-bytes",
+		Fields:  map[string]any{"quota": "bytes", "limit": qe.Limit}}
+	if qe.Boards {
+		e.Message = "this server keeps at most " + strconv.FormatInt(qe.Limit, 10) + " boards; delete boards you no longer need, or raise --max-boards"
+		e.Fields["quota"] = "boards"
+	}
+	return e
+}
 
 func invalidContent(path, rule string) *web.Error {
 	msg := "the content is not valid: " + rule

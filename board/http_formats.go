@@ -143,17 +143,29 @@ func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats m
 		}
 		return web.NewError(http.StatusUnprocessableEntity, "unreadable_chart", "no song could be imported: "+failed[0].Title+": "+failed[0].Message)
 	}
-	ids := make([]string, len(ok))
-	for i := range ok {
-		if req.ID != "" {
-			ids[i] = req.ID
-			if i > 0 {
-				ids[i] = req.ID + "-" + strconv.Itoa(i+1) // the id names a playlist's first song; the others follow it
-			}
-			if _, err := h.store.Get(ids[i]); err == nil {
-				return web.NewError(http.StatusConflict, "board_exists", "a board "+strconv.Quote(ids[i])+" already exists; import with another id")
-			}
+	// Everything is checked before anything is made (every id, the server's quota, the creation budget),
+	// and the store makes the boards all or none (CreateAll), also against a concurrent import.
+	items := make([]NewBoard, len(ok))
+	for i, c := range ok {
+		items[i].Content = c.Content
+		if req.ID == "" {
+			continue
 		}
+		id := req.ID
+		if i > 0 {
+			id = req.ID + "-" + strconv.Itoa(i+1) // the id names a playlist's first song; the others follow it
+		}
+		if !ValidID(id) {
+			return invalidContent("id", "the board of song "+strconv.Itoa(i+1)+" would be "+strconv.Quote(id)+
+				", longer than 64 characters: import with a shorter id (at most "+strconv.Itoa(64-len(id)+len(req.ID))+" characters)")
+		}
+		if h.store.taken(id) {
+			return web.NewError(http.StatusConflict, "board_exists", "a board "+strconv.Quote(id)+" already exists; import with another id")
+		}
+		items[i].ID = id
+	}
+	if err := h.store.checkQuotaFor(items); err != nil {
+		return err
 	}
 	if allowed, wait := h.creates.AllowN("", len(ok)); !allowed {
 		if len(ok) > CreateBurst {
@@ -170,18 +182,18 @@ func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats m
 	if out.Failed == nil {
 		out.Failed = []failedChart{}
 	}
-	first := ""
-	for i, c := range ok {
-		b, capability, err := h.store.Create(ids[i], c.Content, AuthorBrowser)
-		if err != nil {
-			return contentPath(err)
-		}
-		h.log.Info("board imported", "board", b.ID, "format", req.Format)
-		out.Boards = append(out.Boards, importedBoard{b.JSON(), capability, nonNil(c.Notes), c.NoteCodes()})
-		if i == 0 {
-			first = b.ID
-		}
+	made, err := h.store.CreateAll(items, AuthorBrowser)
+	if errors.Is(err, ErrExists) { // taken since the check above, by a concurrent creation
+		return web.NewError(http.StatusConflict, "board_exists", "a board of this import already exists; import with another id")
 	}
+	if err != nil {
+		return contentPath(err)
+	}
+	for i, m := range made {
+		h.log.Info("board imported", "board", m.Board.ID, "format", req.Format)
+		out.Boards = append(out.Boards, importedBoard{m.Board.JSON(), m.Capability, nonNil(ok[i].Notes), ok[i].NoteCodes()})
+	}
+	first := made[0].Board.ID
 	body, err := json.Marshal(out)
 	if err != nil {
 		return err

@@ -148,6 +148,11 @@ func (s *Store) loadBoardDir(id string) (*entry, error) {
 	e := &entry{dir: dir}
 	e.cur.Store(&b)
 	e.hist.oldest = rd.oldest
+	for rev := rd.oldest; rev <= b.Revision; rev++ {
+		e.hist.sizes = append(e.hist.sizes, rd.sizes[rev])
+		e.hist.bytes += rd.sizes[rev]
+	}
+	s.bytes.Add(e.hist.bytes) // the prune below takes back what it removes
 	e.hist.push(b.row())
 	s.removeRowsFilesBefore(dir, rd.oldest, rd.rows)
 	// Kills between a commit and its prune can leave more than KeepRevisions; trim them now, so the
@@ -180,9 +185,11 @@ func (s *Store) newestReadable(id, dir string, rd revisionDir) (Board, error) {
 	return Board{}, errs[0]
 }
 
-// setAsideBoard sets board id aside whole (its directory and its capability file) because of err.
+// setAsideBoard sets board id aside whole (its directory and its capability file) because of err. The
+// capability goes first: a crash before the directory follows leaves the board to be set aside again at
+// the next start, while the other order would leave a capability without a board, which Open removes.
 func (s *Store) setAsideBoard(id string, err error) error {
-	return s.setAside(id, SetAsideBoard, 0, err, move{filepath.Join(s.boardsDir, id), "board"}, move{filepath.Join(s.capsDir, id), "capability"})
+	return s.setAside(id, SetAsideBoard, 0, err, move{filepath.Join(s.capsDir, id), "capability"}, move{filepath.Join(s.boardsDir, id), "board"})
 }
 
 // setAsideCaseTwins keeps one board of ids that differ only in case (a data directory of an earlier
@@ -193,6 +200,7 @@ func (s *Store) setAsideCaseTwins() error {
 	for _, id := range slices.Sorted(maps.Keys(s.boards)) {
 		k := strings.ToLower(id)
 		if kept, ok := first[k]; ok {
+			s.bytes.Add(-s.boards[id].hist.bytes)
 			delete(s.boards, id)
 			if err := s.setAsideBoard(id, fmt.Errorf("its id differs only in case from board %q, which is kept: on macOS and Windows both would be the same files", kept)); err != nil {
 				return err
@@ -239,6 +247,10 @@ func (s *Store) migrate(id string) error {
 	}
 	e.cur.Store(&b)
 	e.hist.push(b.row())
+	size := int64(len(b.raw) + 1)
+	e.hist.sizes = append(e.hist.sizes, size)
+	e.hist.bytes += size
+	s.bytes.Add(size)
 	s.boards[id] = e
 	if err := os.Remove(old); err != nil {
 		return fmt.Errorf("board %q was moved to %s but its old file cannot be removed: %v", id, e.dir, unwrapPath(err))

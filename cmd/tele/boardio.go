@@ -232,6 +232,10 @@ func (cr *creator) create(ctx context.Context, id string, c board.Content) (stri
 			if err != nil {
 				return "", err
 			}
+			if err := st.SetQuota(cr.s.Quota); err != nil {
+				st.Close()
+				return "", err
+			}
 			cr.st = st
 		}
 		cr.ready = true
@@ -255,6 +259,9 @@ func (cr *creator) create(ctx context.Context, id string, c board.Content) (stri
 	}
 	if errors.Is(err, board.ErrExists) {
 		return "", fmt.Errorf("a board %q already exists in %s: pick another id with --id <id>", id, cr.s.DataDir)
+	}
+	if qe, ok := errors.AsType[*board.QuotaError](err); ok {
+		return "", fmt.Errorf("%v: delete boards you no longer need (tele board delete), or raise --max-boards/--max-bytes", qe)
 	}
 	if err != nil {
 		return "", err

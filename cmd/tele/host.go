@@ -47,5 +47,5 @@ func runHost(ctx context.Context, args []string, env *Env) error {
 
 	in, restore := interruptibleStdin(env.Stdin)
 	defer restore()
-	return host.Run(ctx, in, env.Stdout, host.Config{Port: s.Port, DataDir: s.DataDir, Logger: log, Browser: browserCmd})
+	return host.Run(ctx, in, env.Stdout, host.Config{Port: s.Port, DataDir: s.DataDir, Logger: log, Browser: browserCmd, Quota: s.Quota})
 }

@@ -148,6 +148,8 @@ Commands:
 Settings (every command takes them; flags beat environment):
   --port <1..65535>   TELE_PORT   default 4317   (tele host also takes 0: any free port)
   --data <path>       TELE_DATA   default ~/.tele (relative paths start at the working directory)
+  --max-boards <n>    TELE_MAX_BOARDS  default 10000: the most boards tele serve keeps
+  --max-bytes <n>     TELE_MAX_BYTES   default 4G: the most bytes of boards (K, M, G, T suffixes)
 
 In Pi: /tele <board> binds a board and gives a one-time link to pair a browser; /tele off ends it.
 `
