@@ -18,6 +18,7 @@ import (
 	"tele/board"
 	"tele/chordpro"
 	"tele/ireal"
+	"tele/setlist"
 	"tele/sse"
 	"tele/web"
 )
@@ -29,6 +30,7 @@ type ChatRoutes interface{ Register(r *httprouter.Router) }
 type Config struct {
 	Store    *board.Store
 	BoardHub *sse.Hub       // receives the store's commits (OpenStore wires it)
+	Sets     *setlist.Store // nil serves no set routes (tests of other routes)
 	Assets   *assets.Assets // nil serves no pages and no static files (tests)
 	Chat     ChatRoutes     // nil under `tele serve`: /api/capabilities says {"chat":false}
 	Logger   *slog.Logger   // access log and errors; nil means slog.Default()
@@ -112,6 +114,9 @@ func Handler(cfg Config, port int) http.Handler {
 		"chordpro": {MediaType: "text/plain; charset=utf-8", Extension: ".cho", Write: chordpro.Write, Read: chordpro.ReadCharts},
 		"ireal":    {MediaType: "text/plain; charset=utf-8", Extension: ".txt", Write: ireal.Write, Read: ireal.Parse},
 	})
+	if cfg.Sets != nil {
+		setlist.NewHandler(cfg.Sets, cfg.Store, log).Register(r)
+	}
 	if cfg.Chat != nil {
 		cfg.Chat.Register(r)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"tele/assets"
 	"tele/board"
+	"tele/setlist"
 	"tele/sse"
 )
 
@@ -25,7 +26,8 @@ type Setup struct {
 type Started struct {
 	Port           int // the port actually bound
 	Store          *board.Store
-	ExampleCreated bool // the example board was made by this start
+	Sets           *setlist.Store // kept in the store's directory, under its lock
+	ExampleCreated bool           // the example board was made by this start
 
 	ln       net.Listener
 	boardHub *sse.Hub
@@ -56,6 +58,9 @@ func Start(s Setup) (*Started, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the data directory %s: %w", s.DataDir, err)
 	}
+	if st.Sets, err = setlist.Open(st.Store, st.log); err != nil {
+		return nil, fmt.Errorf("cannot open the sets in %s: %w", s.DataDir, err)
+	}
 	if err := st.Store.SetOwner(os.Getpid(), st.Port); err != nil {
 		return nil, fmt.Errorf("cannot record this process as the owner of %s: %w", s.DataDir, err)
 	}
@@ -74,8 +79,9 @@ func Start(s Setup) (*Started, error) {
 // where hubs are closed, so every stream ends before the HTTP shutdown waits for requests) and the
 // store (the data directory is released).
 func (st *Started) Serve(ctx context.Context, chat ChatRoutes, hubs ...*sse.Hub) error {
-	h := Handler(Config{Store: st.Store, BoardHub: st.boardHub, Assets: st.assets, Chat: chat, Logger: st.log}, st.Port)
+	h := Handler(Config{Store: st.Store, BoardHub: st.boardHub, Sets: st.Sets, Assets: st.assets, Chat: chat, Logger: st.log}, st.Port)
 	err := Serve(ctx, st.ln, h, append([]*sse.Hub{st.boardHub}, hubs...)...)
+	st.Sets.Close()
 	if cerr := st.Store.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the store: %w", cerr)
 	}
@@ -87,6 +93,9 @@ func (st *Started) Close() error {
 	st.ln.Close()
 	if st.boardHub != nil {
 		st.boardHub.Close()
+	}
+	if st.Sets != nil {
+		st.Sets.Close()
 	}
 	if st.Store != nil {
 		return st.Store.Close()

@@ -7,6 +7,7 @@
 //	tele board export <id>           print a board as ChordPro (or --format json)
 //	tele board import <file>         new boards from a ChordPro, JSON or iReal Pro file
 //	tele board delete <id> --yes     delete a board and its history
+//	tele set list|show|export <set>  print the sets, a set's songs, a set as a songbook or playlist
 //	tele pi install [--project]      install the Pi bridge
 //	tele pi print [--package]        print the Pi bridge (--package: the Pi package's)
 //	tele version                     print the version and the revision it was built from
@@ -106,6 +107,8 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 			return runBoardDelete(ctx, rest[1:], env)
 		}
 		return usagef("unknown board command: use tele board link, history, export, import or delete")
+	case "set":
+		return runSet(ctx, rest, env)
 	case "pi":
 		return runPi(ctx, rest, env)
 	case "version", "--version":
@@ -133,6 +136,11 @@ Commands:
                                 edit link (through the server when one runs)
   tele board delete <id> --yes  delete a board and its whole history, for good
                                 (through the server when one runs: its open pages say so)
+  tele set list                 print the sets: id, number of songs, title
+  tele set show <set>           print a set's songs in order
+  tele set export <set> [--format chordpro|ireal]
+                                print a set as one ChordPro songbook, or one iReal Pro
+                                playlist link, its songs in order
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e
