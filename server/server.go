@@ -15,6 +15,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tele/assets"
+	"tele/band"
 	"tele/board"
 	"tele/chordpro"
 	"tele/ireal"
@@ -31,6 +32,7 @@ type Config struct {
 	Store    *board.Store
 	BoardHub *sse.Hub       // receives the store's commits (OpenStore wires it)
 	Sets     *setlist.Store // nil serves no set routes (tests of other routes)
+	Band     *band.Band     // the share; nil without --share (starting one is then 409 share_off)
 	Assets   *assets.Assets // nil serves no pages and no static files (tests)
 	Chat     ChatRoutes     // nil under `tele serve`: /api/capabilities says {"chat":false}
 	Logger   *slog.Logger   // access log and errors; nil means slog.Default()
@@ -117,6 +119,7 @@ func Handler(cfg Config, port int) http.Handler {
 	if cfg.Sets != nil {
 		setlist.NewHandler(cfg.Sets, cfg.Store, log).Register(r)
 	}
+	band.NewLeader(cfg.Band, cfg.Store, cfg.Sets, log).Register(r)
 	if cfg.Chat != nil {
 		cfg.Chat.Register(r)
 	}

@@ -120,8 +120,9 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 const helpText = `tele — chord boards in the browser, and a Pi extension that can edit them.
 
 Commands:
-  tele serve                    serve boards at http://127.0.0.1:<port>/
-                                (prints the example board's edit link on first start)
+  tele serve [--share]          serve boards at http://127.0.0.1:<port>/
+                                (prints the example board's edit link on first start);
+                                --share: also a read-only band view on the local network
   tele board link <id>          print the edit link of a board (works while a server runs)
   tele board link <id> --new    make a new edit link; every earlier one stops working
   tele board history <id> [--limit <n>]
@@ -152,6 +153,8 @@ Commands:
 Settings (every command takes them; flags beat environment):
   --port <1..65535>   TELE_PORT   default 4317   (tele host also takes 0: any free port)
   --data <path>       TELE_DATA   default ~/.tele (relative paths start at the working directory)
+  --share-addr <ip:port>  TELE_SHARE_ADDR  default the first private IPv4 address, port 4318
+                      (where --share listens; see docs/band.md)
 
 In Pi: /tele <board> binds a board and gives a one-time link to pair a browser; /tele off ends it.
 `

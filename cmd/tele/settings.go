@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"tele/band"
 )
 
 // The settings (README.md) every subcommand takes.
@@ -17,6 +19,7 @@ const (
 	defaultDataDir = ".tele" // under $HOME
 	envPort        = "TELE_PORT"
 	envData        = "TELE_DATA"
+	envShareAddr   = "TELE_SHARE_ADDR"
 )
 
 // Settings are the resolved port and data directory of one command.
@@ -25,6 +28,10 @@ type Settings struct {
 	DataDir    string // absolute and clean
 	PortSource string // "--port", "TELE_PORT" or "default": named in messages
 	DataSource string // "--data", "TELE_DATA" or "default"
+	// ShareAddr is the share listener's <IPv4>:<port> (docs/band.md), checked; "" means the default,
+	// found only when a command shares (band.DefaultAddr).
+	ShareAddr   string
+	ShareSource string // "--share-addr", "TELE_SHARE_ADDR" or "default"
 }
 
 // parseSettings takes --port and --data (also --port=N, --data=PATH) out of args and returns the other
@@ -37,9 +44,9 @@ type Settings struct {
 // writable directory?), never made.
 func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string, error) {
 	var (
-		portVal, dataVal string
-		portSet, dataSet bool
-		rest             []string
+		portVal, dataVal, shareVal string
+		portSet, dataSet, shareSet bool
+		rest                       []string
 	)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -49,7 +56,7 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 		}
 		name, val, hasVal := strings.Cut(a, "=")
 		switch name {
-		case "--port", "-port", "--data", "-data":
+		case "--port", "-port", "--data", "-data", "--share-addr", "-share-addr":
 		default:
 			rest = append(rest, a)
 			continue
@@ -64,12 +71,25 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 		}
 		if flag == "--port" {
 			portVal, portSet = val, true
+		} else if flag == "--share-addr" {
+			shareVal, shareSet = val, true
 		} else {
 			dataVal, dataSet = val, true
 		}
 	}
 
-	s := Settings{Port: defaultPort, PortSource: "default", DataSource: "default"}
+	s := Settings{Port: defaultPort, PortSource: "default", DataSource: "default", ShareSource: "default"}
+	if shareSet {
+		s.ShareSource = "--share-addr"
+	} else if v := env.Getenv(envShareAddr); v != "" {
+		shareVal, shareSet, s.ShareSource = v, true, envShareAddr
+	}
+	if shareSet {
+		if _, err := band.ParseAddr(shareVal); err != nil {
+			return Settings{}, nil, usagef("bad share address %q (from %s): %v", shareVal, s.ShareSource, err)
+		}
+		s.ShareAddr = shareVal
+	}
 	if !portSet {
 		if v := env.Getenv(envPort); v != "" {
 			portVal, portSet, s.PortSource = v, true, envPort
@@ -106,6 +126,9 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 func flagUsage(flag string, allowZero bool) string {
 	if flag == "--data" {
 		return "--data <path>"
+	}
+	if flag == "--share-addr" {
+		return "--share-addr <ip:port>"
 	}
 	if allowZero {
 		return "--port <0..65535>"

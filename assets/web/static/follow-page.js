@@ -1,0 +1,1 @@
+// The follow page (step 3).
