@@ -97,10 +97,12 @@ func token() string {
 
 func same(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
-// newTopicLocked ends every follower stream of the current generation and starts a new one.
+// newTopicLocked ends every follower stream of the current generation, each with a last `ended`
+// event (so a page knows not to reconnect), and starts a new generation.
 func (b *Band) newTopicLocked() string {
 	if b.sess != nil {
-		b.hub.CloseTopic(b.sess.topic)
+		b.seq++
+		b.hub.PublishLast(b.sess.topic, sse.Event{Name: "ended", Seq: b.seq, Data: []byte("{}")})
 	}
 	b.gen++
 	return "band/" + strconv.FormatInt(b.gen, 10)

@@ -190,15 +190,21 @@ func (st *stream) next(t *testing.T, name string) (string, bool) {
 	}
 }
 
-// ended waits for the stream to end.
+// ended waits for the stream to end, and checks that its last event said so (a page must not
+// reconnect).
 func (st *stream) ended(t *testing.T) {
 	t.Helper()
+	last := ""
 	for {
 		select {
-		case _, ok := <-st.events:
+		case ev, ok := <-st.events:
 			if !ok {
+				if last != "ended" {
+					t.Fatalf("the stream ended after %q, not an ended event", last)
+				}
 				return
 			}
+			last = ev[0]
 		case <-time.After(10 * time.Second):
 			t.Fatal("the stream did not end within 10 s")
 		}

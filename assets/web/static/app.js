@@ -25,7 +25,15 @@ async function main() {
       const { bootChatPanel } = await loadChatPanel();
       return bootChatPanel({ fragment, onCapability, serverHasChat: () => gate.serverHasChat() });
     });
-    await Promise.all([board, chat]);
+    // Sharing with the band is the board page's; it waits for the page (share-panel.js).
+    const share = board.then((page) => import('./share-panel.js').then(({ bootSharePanel }) => bootSharePanel(page)));
+    await Promise.all([board, chat, share]);
+  } else if (page === 'join') {
+    const { bootJoinPage } = await import('./join-page.js');
+    await bootJoinPage({ fragment });
+  } else if (page === 'follow') {
+    const { bootFollowPage } = await import('./follow-page.js');
+    await bootFollowPage();
   } else if (page === 'index') {
     const [{ bootIndexPage, refreshList }, { bootImportPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js')]);
     bootImportPanel({ onImported: refreshList });

@@ -1,0 +1,94 @@
+package e2e
+
+import (
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// shareAddr is a free address on 127.0.0.2, a loopback address that is not 127.0.0.1 (Linux routes all
+// of 127/8 to lo), standing for the laptop's address on the band's Wi-Fi.
+func shareAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.2:0")
+	if err != nil {
+		t.Skipf("no 127.0.0.2 here: %v", err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestBandView (issue 22): `tele serve --share`; the board page with the edit key shares with the band
+// (QR code and join link); a phone opens the join link on 127.0.0.2 and follows: the song, a song change
+// (the leader opens the next board in its tab), the bar the leader plays; the phone's transpose is its
+// own; stopping the share ends the phone's view and says so, in English and in Chinese.
+func TestBandView(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	addr := shareAddr(t)
+	s := startServe(t, "--share", "--share-addr", addr)
+	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
+	next := apiCreateBoard(t, s, "next-song", sampleContent("Next Song"))
+	b := newBrowser(t)
+
+	leader := b.newPage(t, desktop())
+	openBoard(leader, s, "welcome", welcome)
+	leader.waitJS(`!document.getElementById('band-share').hidden`, "Share with the band, on a page with the edit key")
+	leader.do(chromedp.Click(chromedp.ID("band-share")))
+	leader.waitJS(`document.getElementById('band-qr').dataset.drawn === 'true' && document.getElementById('band-link').value.startsWith('http://`+addr+`/join#key=')`, "the QR code and the join link")
+	join := evalJS[string](leader, `document.getElementById('band-link').value`)
+	if w, h := evalJS[int](leader, `document.getElementById('band-qr').width`), evalJS[int](leader, `document.getElementById('band-qr').height`); w < 200 || w != h {
+		t.Errorf("the QR code is %d×%d", w, h)
+	}
+	leader.screenshot("band", "share-desktop-en")
+
+	follower := b.newPage(t, phone(), darkScheme())
+	follower.do(chromedp.Navigate(join))
+	follower.waitJS(`location.host === '`+addr+`' && location.pathname === '/' && location.hash === ''`, "the join page opens the follow page")
+	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'live' && document.getElementById('band-title').textContent === 'Welcome to Tele'`, "the phone follows the leader's song")
+	if !evalJS[bool](follower, `document.body.classList.contains('band-stage')`) {
+		t.Error("the follow page is not in stage mode on a phone")
+	}
+	leader.waitJS(`document.getElementById('band-status').dataset.followers === '1'`, "the leader sees one follower")
+	if evalJS[bool](follower, fmt.Sprintf(`document.documentElement.outerHTML.includes(%s) || document.cookie.includes('tele_band')`, jsString(welcome))) {
+		t.Error("the phone's page holds the edit key or can read its cookie")
+	}
+
+	// The phone's transpose is its own.
+	follower.do(chromedp.Click(`#view-panel summary`), chromedp.Click(chromedp.ID("view-up")), chromedp.Click(chromedp.ID("view-up")))
+	follower.waitJS(`document.getElementById('view-shift').textContent === '+2'`, "the phone transposes up a tone")
+	if got := evalJS[string](leader, `document.getElementById('view-shift').textContent`); got != "0" {
+		t.Errorf("the leader's transpose moved with the phone's: %q", got)
+	}
+
+	// The next song: the leader opens it in the same tab and keeps leading.
+	openBoard(leader, s, "next-song", next)
+	follower.waitJS(`document.getElementById('band-title').textContent === 'Next Song' && document.querySelectorAll('#grid li.bar').length === 16`, "the phone follows the song change")
+
+	// The leader plays: the phone's cursor is on a bar, placed from the server's clock.
+	leader.do(chromedp.Click(chromedp.ID("play")))
+	leader.waitJS(`document.getElementById('player').dataset.state === 'playing'`, "the leader plays")
+	follower.waitJS(`document.querySelector('#grid li.bar[aria-current="true"]') !== null`, "the phone shows the bar being played")
+	follower.screenshot("band", "follow-phone-dark-en")
+	leader.do(chromedp.Click(chromedp.ID("play")))
+	follower.waitJS(`document.querySelector('#grid li.bar[aria-current="true"]') === null`, "the phone's cursor goes when the leader stops")
+
+	// Stop sharing: the phone says so; the join link no longer works.
+	leader.do(chromedp.Click(chromedp.ID("band-stop")))
+	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'ended'`, "the phone says sharing ended")
+	if msg := evalJS[string](follower, `document.getElementById('band-pill').textContent`); !strings.Contains(msg, "stopped sharing") {
+		t.Errorf("the phone says %q", msg)
+	}
+	switchLanguageScripted(follower, "zh-CN")
+	if msg := evalJS[string](follower, `document.getElementById('band-pill').textContent`); !strings.Contains(msg, "停止共享") {
+		t.Errorf("the phone says, in Chinese, %q", msg)
+	}
+	follower.screenshot("band", "follow-ended-phone-dark-zh")
+	again := b.newPage(t, phone())
+	again.do(chromedp.Navigate(join))
+	again.waitJS(`document.getElementById('join-status').dataset.state === 'failed'`, "the old join link is refused")
+	leader.requireClean("after sharing")
+	follower.requireClean("after following")
+}
