@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // shareAddr is a free address on 127.0.0.2, a loopback address that is not 127.0.0.1 (Linux routes all
@@ -23,18 +24,25 @@ func shareAddr(t *testing.T) string {
 
 // TestBandView (issue 22): `tele serve --share`; the board page with the edit key shares with the band
 // (QR code and join link); a phone opens the join link on 127.0.0.2 and follows: the song, a song change
-// (the leader opens the next board in its tab), the bar the leader plays; the phone's transpose is its
+// in a set (PageDown, as a page-turner pedal sends, opens the next song in the leader's tab), the bar
+// the leader plays; the phone's transpose is its
 // own; stopping the share ends the phone's view and says so, in English and in Chinese.
 func TestBandView(t *testing.T) {
 	requireTool(t, "Debian chromium", chromiumPath)
 	addr := shareAddr(t)
 	s := startServe(t, "--share", "--share-addr", addr)
 	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
-	next := apiCreateBoard(t, s, "next-song", sampleContent("Next Song"))
+	apiCreateBoard(t, s, "next-song", sampleContent("Next Song"))
+	if code := apiJSON(t, "POST", s.URL+"/api/sets", nil, map[string]any{"id": "gig", "title": "Friday gig", "boards": []string{"welcome", "next-song"}}, nil); code != 201 {
+		t.Fatalf("POST /api/sets: %d", code)
+	}
 	b := newBrowser(t)
 
+	// The leader opens the set's first song with its edit key.
 	leader := b.newPage(t, desktop())
-	openBoard(leader, s, "welcome", welcome)
+	leader.do(chromedp.Navigate(s.URL + "/b/welcome?set=gig#cap=" + welcome))
+	waitBoardReady(leader)
+	leader.waitJS(`!document.getElementById('set-nav').hidden && document.getElementById('set-place').textContent === 'Song 1 of 2'`, "the set's bar")
 	leader.waitJS(`!document.getElementById('band-share').hidden`, "Share with the band, on a page with the edit key")
 	leader.do(chromedp.Click(chromedp.ID("band-share")))
 	leader.waitJS(`document.getElementById('band-qr').dataset.drawn === 'true' && document.getElementById('band-link').value.startsWith('http://`+addr+`/join#key=')`, "the QR code and the join link")
@@ -63,8 +71,10 @@ func TestBandView(t *testing.T) {
 		t.Errorf("the leader's transpose moved with the phone's: %q", got)
 	}
 
-	// The next song: the leader opens it in the same tab and keeps leading.
-	openBoard(leader, s, "next-song", next)
+	// The next song: a page-turner pedal (PageDown) opens it in the leader's tab, which keeps leading.
+	leader.do(chromedp.KeyEvent(kb.PageDown))
+	leader.waitJS(`location.pathname === '/b/next-song' && location.search === '?set=gig'`, "PageDown opens the set's next song")
+	waitBoardReady(leader)
 	follower.waitJS(`document.getElementById('band-title').textContent === 'Next Song' && document.querySelectorAll('#grid li.bar').length === 16`, "the phone follows the song change")
 
 	// The leader plays: the phone's cursor is on a bar, placed from the server's clock.

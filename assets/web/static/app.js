@@ -26,7 +26,10 @@ async function main() {
       return bootChatPanel({ fragment, onCapability, serverHasChat: () => gate.serverHasChat() });
     });
     // Sharing with the band is the board page's; it waits for the page (share-panel.js).
-    const share = board.then((page) => import('./share-panel.js').then(({ bootSharePanel }) => bootSharePanel(page)));
+    const share = board.then(async (page) => {
+      const [{ bootSetNav }, { bootSharePanel }] = await Promise.all([import('./set-nav.js'), import('./share-panel.js')]);
+      return bootSharePanel(page, await bootSetNav(page.id));
+    });
     await Promise.all([board, chat, share]);
   } else if (page === 'join') {
     const { bootJoinPage } = await import('./join-page.js');

@@ -26,6 +26,10 @@ export const STRINGS = {
     'band.ended': 'The leader stopped sharing. Open the new join link to follow again.',
     'band.waiting': 'Waiting for the leader to open a song…',
     'band.title': 'Band view',
+    'set.label': 'Set',
+    'set.place': 'Song {n} of {of}',
+    'set.prev': 'Previous song',
+    'set.next': 'Next song',
   },
   'zh-CN': {
     'band.share': '与乐队共享',
@@ -49,6 +53,10 @@ export const STRINGS = {
     'band.ended': '领奏者已停止共享。打开新的加入链接即可再次跟随。',
     'band.waiting': '正在等待领奏者打开歌曲…',
     'band.title': '乐队视图',
+    'set.label': '歌单',
+    'set.place': '第 {n} 首，共 {of} 首',
+    'set.prev': '上一首',
+    'set.next': '下一首',
   },
 };
 

@@ -17,14 +17,16 @@ const JOIN_KEY = 'tele.band.join';
 const POLL_MS = 3000;
 const PLAYER_LEAD_MS = 80; // the player starts its first beat this long after Play (player.js)
 
-export function bootSharePanel(page) {
+export function bootSharePanel(page, set) {
   if (!byId('band-share') || !page?.id) return null;
-  return new SharePanel(page);
+  return new SharePanel(page, set);
 }
 
 class SharePanel {
-  constructor(page) {
+  // set: {id} when the board was opened from a set (set-nav.js): the phones may read its songs.
+  constructor(page, set) {
     this.page = page;
+    this.set = set;
     this.leader = read('session', LEADER_KEY);
     this.startedAt = 0;
     this.offset = 0;
@@ -107,7 +109,7 @@ class SharePanel {
   }
 
   async send() {
-    const state = await request('POST', '/api/share/state', { headers: this.auth(), body: { board: this.page.id, transport: this.transport() } });
+    const state = await request('POST', '/api/share/state', { headers: this.auth(), body: { board: this.page.id, set: this.set?.id, transport: this.transport() } });
     this.showCount(state.followers);
   }
 
