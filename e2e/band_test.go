@@ -102,3 +102,33 @@ func TestBandView(t *testing.T) {
 	leader.requireClean("after sharing")
 	follower.requireClean("after following")
 }
+
+// TestSetsOnTheListPage (issue 22, sets): the list page makes a set by keyboard (a title, two songs
+// added, the second moved earlier with its Earlier button), lists it, and its link opens the first
+// song with the set's bar; Next song opens the second.
+func TestSetsOnTheListPage(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	s := startServe(t)
+	apiCreateBoard(t, s, "opener", sampleContent("Opener"))
+	b := newBrowser(t)
+	p := b.newPage(t, desktop())
+	p.do(chromedp.Navigate(s.URL + "/"))
+	p.waitJS(`document.documentElement.dataset.ready === 'true' && !document.getElementById('sets-panel').hidden && document.getElementById('set-pick').options.length === 2`, "the sets panel")
+	typeInto(p, "#set-title-input", "Friday gig")
+	p.do(chromedp.SetValue(chromedp.ID("set-pick"), "welcome"), chromedp.Focus(chromedp.ID("set-add")), chromedp.KeyEvent(kb.Enter))
+	p.do(chromedp.SetValue(chromedp.ID("set-pick"), "opener"), chromedp.Focus(chromedp.ID("set-add")), chromedp.KeyEvent(kb.Enter))
+	p.waitJS(`[...document.querySelectorAll('#set-songs li')].map((li) => li.dataset.board).join() === 'welcome,opener'`, "two songs in the order added")
+	p.do(chromedp.Focus(chromedp.CSS(`#set-songs li:nth-child(2) .set-up`)), chromedp.KeyEvent(kb.Enter))
+	p.waitJS(`[...document.querySelectorAll('#set-songs li')].map((li) => li.dataset.board).join() === 'opener,welcome' && document.activeElement.classList.contains('set-down')`, "Earlier moves the song up, focus stays with it")
+	p.do(chromedp.Click(chromedp.ID("set-create")))
+	p.waitJS(`document.querySelector('#set-list a')?.textContent === 'Friday gig'`, "the set is listed")
+	p.screenshot("band", "sets-desktop-en")
+	p.do(chromedp.Click(chromedp.CSS(`#set-list a`)))
+	waitBoardReady(p)
+	p.waitJS(`location.pathname === '/b/opener' && document.getElementById('set-place').textContent === 'Song 1 of 2'`, "the set opens on its first song")
+	p.do(chromedp.Click(chromedp.ID("set-next")))
+	p.waitJS(`location.pathname === '/b/welcome'`, "Next song")
+	waitBoardReady(p)
+	p.waitJS(`document.getElementById('set-place').textContent === 'Song 2 of 2' && document.getElementById('set-next').disabled`, "the last song of the set")
+	p.requireClean("after making and opening a set")
+}

@@ -38,9 +38,9 @@ async function main() {
     const { bootFollowPage } = await import('./follow-page.js');
     await bootFollowPage();
   } else if (page === 'index') {
-    const [{ bootIndexPage, refreshList }, { bootImportPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js')]);
+    const [{ bootIndexPage, refreshList }, { bootImportPanel }, { bootSetsPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js'), import('./sets-panel.js')]);
     bootImportPanel({ onImported: refreshList });
-    await bootIndexPage();
+    await Promise.all([bootIndexPage(), bootSetsPanel()]);
   }
   document.documentElement.dataset.ready = 'true';
 }
