@@ -77,6 +77,11 @@ func TestBandView(t *testing.T) {
 	waitBoardReady(leader)
 	follower.waitJS(`document.getElementById('band-title').textContent === 'Next Song' && document.querySelectorAll('#grid li.bar').length === 16`, "the phone follows the song change")
 
+	// A phone that went away (its page reloaded: its stream cut, its state gone) follows again at once
+	// with its cookie, from the stream's first event.
+	follower.do(chromedp.Reload())
+	follower.waitJS(`document.documentElement.dataset.ready === 'true' && document.getElementById('band-pill').dataset.state === 'live' && document.getElementById('band-title').textContent === 'Next Song'`, "the reloaded phone follows again")
+
 	// The leader plays: the phone's cursor is on a bar, placed from the server's clock.
 	leader.do(chromedp.Click(chromedp.ID("play")))
 	leader.waitJS(`document.getElementById('player').dataset.state === 'playing'`, "the leader plays")
