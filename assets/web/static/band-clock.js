@@ -17,7 +17,8 @@ export function offsetFrom(samples) {
 
 // positionAt is the bar the leader plays at server time now: {section, bar, index} (index in play
 // order, repeats expanded), {countIn: beat} during a count-in, or null when stopped or past the end.
-export function positionAt(content, transport, now) {
+// order is playOrder(content), which a caller asking every few milliseconds computes once.
+export function positionAt(content, transport, now, order = playOrder(content)) {
   if (!content || !transport?.playing) return null;
   const tempo = Number.isInteger(transport.tempo) && transport.tempo > 0 ? transport.tempo : content.tempo || 120;
   const beat = 60000 / tempo;
@@ -28,14 +29,14 @@ export function positionAt(content, transport, now) {
     if (t < beats * beat) return { countIn: Math.floor(t / beat) + 1 };
     t -= beats * beat;
   }
-  const order = playOrder(content).slice(Math.max(0, transport.from || 0));
-  if (!order.length) return null;
-  const total = order.reduce((sum, b) => sum + b.beats * beat, 0);
+  const bars = order.slice(Math.max(0, transport.from || 0));
+  if (!bars.length) return null;
+  const total = bars.reduce((sum, b) => sum + b.beats * beat, 0);
   if (t >= total) {
     if (!transport.loop) return null;
     t %= total;
   }
-  for (const b of order) {
+  for (const b of bars) {
     const len = b.beats * beat;
     if (t < len) return { section: b.section, bar: b.bar, index: b.index };
     t -= len;

@@ -12,8 +12,12 @@ import { EventParser } from './stream.js';
 import { BoardView } from './board-view.js';
 import { ViewControls } from './view-controls.js';
 import { offsetFrom, positionAt } from './band-clock.js';
+import { playOrder } from './form.js';
 
 const RETRY_MS = 2000;
+// TICK_MS is how often the cursor is placed while the leader plays: a timer, not the next frame, since
+// a frame may come 50 ms late on a busy phone and a bar line must not.
+const TICK_MS = 4;
 
 export async function bootFollowPage() {
   const page = new FollowPage();
@@ -37,11 +41,13 @@ class FollowPage {
     this.setPill('connecting');
     await this.measureClock();
     this.connect();
-    const frame = () => {
-      this.placeCursor();
-      requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
+  }
+
+  // follow places the cursor now and, while the leader plays, again every TICK_MS.
+  follow() {
+    clearTimeout(this.timer);
+    this.placeCursor();
+    if (this.state?.transport?.playing) this.timer = setTimeout(() => this.follow(), TICK_MS);
   }
 
   // measureClock takes five round trips to /api/band/time and keeps the fastest one's offset.
@@ -112,6 +118,7 @@ class FollowPage {
     const previous = this.state;
     this.state = state;
     this.setPill('live', state.followers);
+    this.follow();
     if (!state.board) {
       bindText(byId('band-title'), 'band.waiting');
       return;
@@ -130,6 +137,7 @@ class FollowPage {
     if (this.board && this.board.id === board.id && board.revision < this.board.revision) return;
     const first = !this.board || this.board.id !== board.id;
     this.board = board;
+    this.order = playOrder(board.content);
     if (first) this.controls = new ViewControls(board.id, { editable: false, onChange: () => this.render(false), onApply: () => {} });
     this.render(first);
   }
@@ -148,11 +156,12 @@ class FollowPage {
       this.view.build(shown, () => {});
     } else this.view.render(shown);
     show(byId('band-view'), true);
+    this.follow();
   }
 
   placeCursor() {
     if (!this.board) return;
-    const pos = positionAt(this.board.content, this.state?.transport, Date.now() + this.offset);
+    const pos = positionAt(this.board.content, this.state?.transport, Date.now() + this.offset, this.order);
     const key = pos && pos.section !== undefined ? `${pos.section}:${pos.bar}` : '';
     if (key === this.cursorKey) return;
     this.cursorKey = key;
