@@ -44,12 +44,15 @@ func Bridge(teleBinary string) ([]byte, error) {
 const PiPackage = "tele-pi"
 
 // piPackageBinary is the JavaScript expression that finds the platform package's binary from the
-// bridge's own location, wherever npm put it (nested or hoisted).
-const piPackageBinary = `process.getBuiltinModule("node:module").createRequire(import.meta.url).resolve(` +
-	"`" + PiPackage + `-${process.platform}-${process.arch}/bin/tele${process.platform === "win32" ? ".exe" : ""}` + "`)"
+// bridge's own location, wherever npm put it (nested or hoisted). It never throws: when npm left the
+// package out (an unsupported platform, --omit=optional) it is {missing: "<package>"}, the bridge still
+// loads, and /tele runs a tele on PATH or says in one line what is missing.
+const piPackageBinary = `(() => { const p = ` + "`" + PiPackage + `-${process.platform}-${process.arch}` + "`" + `; ` +
+	`try { return process.getBuiltinModule("node:module").createRequire(import.meta.url).resolve(` +
+	"`${p}/bin/tele${process.platform === \"win32\" ? \".exe\" : \"\"}`" + `); } catch { return { missing: p }; } })()`
 
 // PackageBridge returns the bridge of the Pi package: the tele binary is the one of the platform package
-// installed beside it, found when Pi loads the bridge.
+// installed beside it, found when Pi loads the bridge, or a tele on PATH when that package is missing.
 func PackageBridge() ([]byte, error) {
 	return bake([]byte(piPackageBinary))
 }

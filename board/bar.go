@@ -3,6 +3,8 @@ package board
 import (
 	"encoding/json"
 	"strconv"
+
+	"tele/chord"
 )
 
 // Mark is a road sign written at a bar (content schema version 2). Where it sits matters: segno, coda
@@ -81,7 +83,7 @@ func (b Bar) check(path string) *ValidationError {
 			return fail("chords", ruleBarChords)
 		}
 		for k, sym := range b.Chords {
-			if _, ok := canonicalChord(sym); !ok {
+			if _, ok := chord.Canonical(sym); !ok {
 				return chordError(path+".chords["+strconv.Itoa(k)+"]", sym)
 			}
 		}

@@ -3,8 +3,10 @@ package board
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,104 +14,6 @@ import (
 
 	"tele/utf16count"
 )
-
-func TestCatalogueContents(t *testing.T) {
-	doc := Catalogue()
-	if doc.Version != CatalogueVersion || doc.NoChord != "N.C." {
-		t.Fatalf("version %d, noChord %q", doc.Version, doc.NoChord)
-	}
-	var names []string
-	for _, r := range doc.Roots {
-		names = append(names, r.Name)
-	}
-	if got := strings.Join(names, " "); got != "C C# Db D D# Eb E F F# Gb G G# Ab A A# Bb B" {
-		t.Fatalf("roots %s", got)
-	}
-	pc := map[string]int{"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
-	for _, r := range doc.Roots {
-		want := pc[r.Name[:1]]
-		if len(r.Name) == 2 {
-			if r.Name[1] == '#' {
-				want++
-			} else {
-				want--
-			}
-		}
-		if r.PitchClass != (want+12)%12 {
-			t.Errorf("root %s has pitch class %d", r.Name, r.PitchClass)
-		}
-	}
-	required := strings.Fields("m 7 maj7 m7 6 m6 9 m9 maj9 add9 sus2 sus4 7sus4 dim dim7 m7b5 aug 7b9 7#9 13 " +
-		"m(maj7) 6/9 9sus4 11 m11 13sus4 7#11 9#11 7b13 7b5 7#5 7alt add2 5 maj13 m13 7b9b13")
-	required = append(required, "")
-	seen := map[string]bool{}
-	for _, q := range doc.Qualities {
-		if seen[q.Suffix] {
-			t.Errorf("quality %q twice", q.Suffix)
-		}
-		seen[q.Suffix] = true
-		if q.Name == "" || len(q.Intervals) < 2 || q.Intervals[0] != 0 {
-			t.Errorf("quality %q: name %q, intervals %v", q.Suffix, q.Name, q.Intervals)
-		}
-		for i := 1; i < len(q.Intervals); i++ {
-			if q.Intervals[i] <= q.Intervals[i-1] || q.Intervals[i] > 24 {
-				t.Errorf("quality %q: intervals %v not rising within two octaves", q.Suffix, q.Intervals)
-			}
-		}
-		if ambiguousSpelling(q.Suffix) {
-			t.Errorf("quality %q would make symbols ambiguous", q.Suffix)
-		}
-	}
-	for _, s := range required {
-		if !seen[s] {
-			t.Errorf("quality %q missing", s)
-		}
-	}
-	// Spot checks of voicings.
-	want := map[string][]int{"": {0, 4, 7}, "m": {0, 3, 7}, "7": {0, 4, 7, 10}, "maj7": {0, 4, 7, 11}, "m7b5": {0, 3, 6, 10}, "dim7": {0, 3, 6, 9}, "aug": {0, 4, 8}, "sus4": {0, 5, 7},
-		"m(maj7)": {0, 3, 7, 11}, "6/9": {0, 4, 7, 9, 14}, "7#11": {0, 4, 7, 10, 18}, "7b13": {0, 4, 7, 10, 20}, "add2": {0, 2, 4, 7}, "5": {0, 7},
-		"maj13": {0, 4, 7, 11, 14, 21}, "m13": {0, 3, 7, 10, 14, 21}, "7b9b13": {0, 4, 7, 10, 13, 20}, "9sus4": {0, 5, 7, 10, 14}, "13sus4": {0, 5, 7, 10, 14, 21}}
-	for _, q := range doc.Qualities {
-		if w, ok := want[q.Suffix]; ok && !reflect.DeepEqual(q.Intervals, w) {
-			t.Errorf("%q = %v, want %v", q.Suffix, q.Intervals, w)
-		}
-	}
-}
-
-func TestRootPitchAgreesWithTable(t *testing.T) {
-	inTable := map[string]int{}
-	for _, r := range roots {
-		inTable[r.Name] = r.PitchClass
-	}
-	for _, a := range "ABCDEFGHabc#" {
-		for _, b := range []string{"", "#", "b", "x", "##", "m"} {
-			name := string(a) + b
-			pc, ok := rootPitch(name)
-			want, wantOK := inTable[name]
-			if ok != wantOK || pc != want {
-				t.Errorf("rootPitch(%q) = %d, %v; the table says %d, %v", name, pc, ok, want, wantOK)
-			}
-		}
-	}
-}
-
-func TestQualityIndexAgreesWithTable(t *testing.T) {
-	for i, q := range qualities {
-		if got := qualityIndex(q.Suffix); got != i {
-			t.Errorf("qualityIndex(%q) = %d, want %d", q.Suffix, got, i)
-		}
-		for _, extra := range []string{"x", " ", "M"} {
-			if got := qualityIndex(q.Suffix + extra); got >= 0 && qualities[got].Suffix != q.Suffix+extra {
-				t.Errorf("qualityIndex(%q) = %d", q.Suffix+extra, got)
-			}
-		}
-	}
-	for _, s := range []string{"M7", "min", "Maj7", "maj", "+", "°", "ø", "b", "#"} {
-		if got := qualityIndex(s); got != -1 {
-			t.Errorf("qualityIndex(%q) = %d, want -1", s, got)
-		}
-	}
-}
 
 func TestCatalogueIsACopy(t *testing.T) {
 	a := Catalogue()
@@ -135,128 +39,24 @@ func TestCatalogueJSON(t *testing.T) {
 	if !reflect.DeepEqual(doc, Catalogue()) {
 		t.Fatal("CatalogueJSON does not decode to Catalogue()")
 	}
-	for _, s := range []string{`"version":2`, `{"alias":"ø","suffix":"m7b5"}`, `"accidentals":[{"alias":"♭","suffix":"b"},{"alias":"♯","suffix":"#"}]`, `"roots":[{"name":"C","pitchClass":0}`, `{"suffix":"","name":"major","intervals":[0,4,7]}`, `"noChord":"N.C."`} {
+	for _, s := range []string{`"version":3`, `{"alias":"ø","suffix":"m7b5"}`, `"accidentals":[{"alias":"♭","suffix":"b"},{"alias":"♯","suffix":"#"}]`, `"roots":[{"name":"C","pitchClass":0,"key":true}`, `{"suffix":"","name":"major","family":"major","intervals":[0,4,7]}`, `"noChords":["N.C.","NC","N.C","NC.","N"]`, `"schemaVersions":[1,2]`, `"noChord":"N.C."`} {
 		if !bytes.Contains(data, []byte(s)) {
 			t.Errorf("catalogue JSON lacks %s", s)
 		}
 	}
 }
 
-func TestParseChord(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want Chord
-	}{
-		{"C", Chord{Root: "C"}},
-		{"Am7", Chord{Root: "A", Quality: "m7"}},
-		{"F#m7b5", Chord{Root: "F#", Quality: "m7b5"}},
-		{"Bbmaj7", Chord{Root: "Bb", Quality: "maj7"}},
-		{"Em/D", Chord{Root: "E", Quality: "m", Bass: "D"}},
-		{"C#m7b5/G", Chord{Root: "C#", Quality: "m7b5", Bass: "G"}},
-		{"G7#9", Chord{Root: "G", Quality: "7#9"}},
-		{"Db7b9/Ab", Chord{Root: "Db", Quality: "7b9", Bass: "Ab"}},
-		{"E13", Chord{Root: "E", Quality: "13"}},
-		{"N.C.", Chord{NoChord: true}},
-	} {
-		got, ok := ParseChord(tt.in)
-		if !ok || got != tt.want {
-			t.Errorf("ParseChord(%q) = %+v, %v; want %+v", tt.in, got, ok, tt.want)
-		}
-		if got.String() != tt.in {
-			t.Errorf("String() = %q, want %q", got.String(), tt.in)
-		}
-	}
-	for _, in := range []string{"", "H", "c", "Cb", "E#", "B#", "Fb", "Cmaj", "C maj7", " C", "C ", "C/", "/C", "C/E/G",
-		"C/c", "Cmaj7/", "N.C", "NC", "n.c.", "N.C./C", "Am7b", "C##", "Cbb", "Cmaj7#11", "Cø7", "C\x00", "C/9", "C6/9/", "C♭", "E♯", "C♭♭"} {
-		if c, ok := ParseChord(in); ok {
-			t.Errorf("ParseChord(%q) = %+v, want refusal", in, c)
-		}
-	}
-	// Every root with every quality, with and without every bass.
-	doc := Catalogue()
-	for _, r := range doc.Roots {
-		for _, q := range doc.Qualities {
-			c, ok := ParseChord(r.Name + q.Suffix)
-			if !ok || c.Root != r.Name || c.Quality != q.Suffix {
-				t.Errorf("ParseChord(%q) = %+v, %v", r.Name+q.Suffix, c, ok)
-			}
-			for _, b := range doc.Roots {
-				if c, ok := ParseChord(r.Name + q.Suffix + "/" + b.Name); !ok || c.Bass != b.Name {
-					t.Errorf("ParseChord(%q) = %+v, %v", r.Name+q.Suffix+"/"+b.Name, c, ok)
-				}
-			}
-		}
-	}
-}
-
-// ambiguousSpelling: a suffix or alias that could be read as part of a root ("b…", "#…") or hold a
-// bass ("/E"), or a space. Only "/" followed by a digit is allowed, as in 6/9: no root starts with one.
-func ambiguousSpelling(s string) bool {
-	if strings.ContainsAny(s, " ") || strings.HasPrefix(s, "#") || strings.HasPrefix(s, "b") {
-		return true
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] == '/' && (i+1 == len(s) || s[i+1] < '0' || s[i+1] > '9') {
-			return true
-		}
-	}
-	for _, a := range accidentals {
-		if strings.Contains(s, a.Alias) {
-			return true
-		}
-	}
-	return false
-}
-
-func TestAliasTable(t *testing.T) {
-	doc := Catalogue()
-	seen := map[string]bool{}
-	suffixes := map[string]bool{}
-	for _, q := range doc.Qualities {
-		suffixes[q.Suffix] = true
-	}
-	for _, a := range doc.Aliases {
-		switch {
-		case seen[a.Alias]:
-			t.Errorf("alias %q twice", a.Alias)
-		case suffixes[a.Alias]:
-			t.Errorf("alias %q is a catalogue suffix too", a.Alias)
-		case !suffixes[a.Suffix]:
-			t.Errorf("alias %q stands for %q, not a catalogue suffix", a.Alias, a.Suffix)
-		case a.Alias == "" || ambiguousSpelling(a.Alias):
-			t.Errorf("alias %q would make symbols ambiguous", a.Alias)
-		}
-		seen[a.Alias] = true
-		if got, ok := qualityOf(a.Alias); !ok || got != a.Suffix {
-			t.Errorf("qualityOf(%q) = %q, %v; want %q", a.Alias, got, ok, a.Suffix)
-		}
-	}
-	// The spellings the issue names, each to its suffix.
-	for alias, suffix := range map[string]string{
-		"ø": "m7b5", "m7-5": "m7b5", "Δ": "maj7", "M7": "maj7", "ma7": "maj7", "Maj7": "maj7", "-": "m", "min": "m",
-		"°": "dim", "°7": "dim7", "+": "aug", "mMaj7": "m(maj7)", "mM7": "m(maj7)", "m(M7)": "m(maj7)", "69": "6/9",
-		"sus": "sus4", "7sus": "7sus4", "mmaj7": "m(maj7)",
-	} {
-		if got := aliasSuffix[alias]; got != suffix {
-			t.Errorf("alias %q stands for %q, want %q", alias, got, suffix)
-		}
-	}
-	for _, a := range doc.Accidentals {
-		if a.Alias != "♭" && a.Alias != "♯" || a.Suffix != "b" && a.Suffix != "#" {
-			t.Errorf("accidental %+v", a)
-		}
-	}
-}
-
-// spellings is testdata/chord-spellings.json, the table Go and the page are both tested against.
+// spellings is chord/testdata/chord-spellings.json, the table the chord package, the importers and
+// the page are tested against too.
 type spellings struct {
-	Accepted [][2]string `json:"accepted"`
-	Refused  [][2]string `json:"refused"`
+	Accepted   [][2]string `json:"accepted"`
+	Refused    [][2]string `json:"refused"`
+	Everywhere [][2]string `json:"everywhere"`
 }
 
 func readSpellings(t *testing.T) spellings {
 	t.Helper()
-	data, err := os.ReadFile("testdata/chord-spellings.json")
+	data, err := os.ReadFile("../chord/testdata/chord-spellings.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,47 +64,48 @@ func readSpellings(t *testing.T) spellings {
 	if err := json.Unmarshal(data, &sp); err != nil {
 		t.Fatal(err)
 	}
-	if len(sp.Accepted) < 50 || len(sp.Refused) < 20 {
+	if len(sp.Accepted) < 100 || len(sp.Refused) < 20 || len(sp.Everywhere) == 0 {
 		t.Fatalf("the table has %d accepted and %d refused spellings", len(sp.Accepted), len(sp.Refused))
 	}
 	return sp
 }
 
-func TestChordSpellings(t *testing.T) {
-	sp := readSpellings(t)
-	for _, tt := range sp.Accepted {
+// Content validation (the editor's PUT and the model's tool both go through it) refuses each refused
+// spelling with the chord package's suggestion, in a musician's words.
+func TestChordErrors(t *testing.T) {
+	for _, tt := range readSpellings(t).Refused {
 		typed, want := tt[0], tt[1]
-		c, ok := ParseChord(typed)
-		if !ok || c.String() != want {
-			t.Errorf("ParseChord(%q) = %q, %v; want %q", typed, c.String(), ok, want)
+		c := Content{Title: "t", Tempo: 120, BeatsPerBar: 4, Sections: []Section{{Bars: []Bar{PlainBar(typed)}}}}
+		var err *ValidationError
+		if !errors.As(c.Validate(), &err) || err.Symbol != typed || err.Suggestion != want || !strings.HasPrefix(err.Rule, "Not a chord Tele knows: `"+typed+"`. ") {
+			t.Errorf("Validate with %q: %+v", typed, err)
 			continue
-		}
-		if canonical, ok := canonicalChord(typed); !ok || canonical != (typed == want) {
-			t.Errorf("canonicalChord(%q) = %v, %v", typed, canonical, ok)
-		}
-		if back, ok := ParseChord(want); !ok || back != c {
-			t.Errorf("ParseChord(%q) = %+v, %v; want %+v", want, back, ok, c)
-		}
-		if s, ok := suggestChord(typed); ok {
-			t.Errorf("suggestChord(%q) = %q for an accepted chord", typed, s)
-		}
-	}
-	for _, tt := range sp.Refused {
-		typed, want := tt[0], tt[1]
-		if c, ok := ParseChord(typed); ok {
-			t.Errorf("ParseChord(%q) = %q, want refusal", typed, c)
-			continue
-		}
-		got, ok := suggestChord(typed)
-		if ok != (want != "") || got != want {
-			t.Errorf("suggestChord(%q) = %q, %v; want %q", typed, got, ok, want)
-		}
-		err := chordError("sections[0].bars[0][0]", typed)
-		if err.Symbol != typed || err.Suggestion != want || !strings.HasPrefix(err.Rule, "Not a chord Tele knows: `"+typed+"`. ") {
-			t.Errorf("chordError(%q) = %+v", typed, err)
 		}
 		if want != "" && !strings.HasSuffix(err.Rule, "Did you mean `"+want+"`?") {
-			t.Errorf("chordError(%q).Rule = %q", typed, err.Rule)
+			t.Errorf("Validate with %q: rule %q", typed, err.Rule)
+		}
+	}
+}
+
+// The code review's table: what the editor and the tool store, or suggest, for H7, C^7, Ch7, NC. and N
+// is what the importers read (chordpro and ireal test the same rows).
+func TestSameAnswerEverywhere(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, tt := range readSpellings(t).Everywhere {
+		typed, want := tt[0], tt[1]
+		c := Content{Title: "t", Tempo: 120, BeatsPerBar: 4, Sections: []Section{{Bars: []Bar{PlainBar(typed)}}}}
+		got := ""
+		if b, _, err := s.Create("b"+strconv.Itoa(i), c, AuthorPi); err == nil {
+			got = b.Content.Sections[0].Bars[0].Chords[0]
+		} else if ve := (*ValidationError)(nil); errors.As(err, &ve) {
+			got = ve.Suggestion
+		}
+		if got != want {
+			t.Errorf("%q: the editor says %q, want %q", typed, got, want)
 		}
 	}
 }
@@ -324,13 +125,19 @@ func TestStoreKeepsTheCataloguesSpelling(t *testing.T) {
 		for _, tt := range sp.Accepted[i:min(i+4, len(sp.Accepted))] {
 			bar, wantBar = append(bar, tt[0]), append(wantBar, tt[1])
 		}
-		c.Sections = append(c.Sections, Section{Bars: []Bar{PlainBar(bar...)}})
+		if len(c.Sections) == 0 || len(c.Sections[len(c.Sections)-1].Bars) == 8 {
+			c.Sections = append(c.Sections, Section{})
+		}
+		last := &c.Sections[len(c.Sections)-1]
+		last.Bars = append(last.Bars, PlainBar(bar...))
 		want = append(want, strings.Join(wantBar, " "))
 	}
 	got := func(b Board) []string {
 		var out []string
 		for _, sec := range b.Content.Sections {
-			out = append(out, strings.Join(sec.Bars[0].Chords, " "))
+			for _, bar := range sec.Bars {
+				out = append(out, strings.Join(bar.Chords, " "))
+			}
 		}
 		return out
 	}

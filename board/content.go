@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"tele/chord"
 	"tele/strict"
 
 	"tele/utf16count"
@@ -37,11 +38,12 @@ const (
 const (
 	ruleTitle       = "must be 1–120 UTF-16 code units, not blank"
 	ruleDescription = "must be at most 2,000 UTF-16 code units"
-	ruleKey         = "must be a catalogue root (C, C#, Db, … B), optionally followed by m"
+	ruleKey         = "must be a key root (C, C#, Db, … B; not Cb, Fb, E# or B#), optionally followed by m"
 	ruleTempo       = "must be an integer from 30 to 300"
 	ruleBeats       = "must be an integer from 1 to 12"
 	ruleSections    = "must hold 1–32 sections"
 	ruleLabel       = "must be at most 40 UTF-16 code units"
+	ruleInvisible   = "must show something: it holds only invisible characters (zero-width, control or format characters)"
 	ruleBars        = "must hold 1–64 bars"
 	ruleTotalBars   = "too many bars: at most 512 in all sections together"
 	ruleBar         = "must hold 1–4 chord symbols"
@@ -112,7 +114,7 @@ type ValidationError struct {
 // chordError is the error of a refused chord symbol at path.
 func chordError(path, symbol string) *ValidationError {
 	e := &ValidationError{Path: path, Symbol: symbol}
-	if s, ok := suggestChord(symbol); ok {
+	if s, ok := chord.Suggest(symbol); ok {
 		e.Suggestion = s
 		e.Rule = "Not a chord Tele knows: `" + symbol + "`. Did you mean `" + s + "`?"
 	} else {
@@ -161,6 +163,13 @@ type contentDoc struct {
 // (120, not 120.0 or 1.2e2). The error is a *ValidationError naming the first offending value: errors of
 // form (syntax, types, unknown or duplicate keys) in document order, then the rules in schema order.
 func ParseContent(data []byte) (Content, error) {
+	return parseContent(data, true)
+}
+
+// parseContent is ParseContent; written says the content is being written, not read back from a board
+// file: the rules added after boards could be stored without them (visible text) apply to writes only,
+// so that a board an earlier Tele stored still opens.
+func parseContent(data []byte, written bool) (Content, error) {
 	// The document as sent. (Its compact form, as stored, cannot exceed the limit once every other rule
 	// holds; Validate checks that too, for Go values.)
 	if len(data) > MaxContentBytes {
@@ -191,7 +200,7 @@ func ParseContent(data []byte) (Content, error) {
 		BeatsPerBar: *doc.BeatsPerBar,
 		Sections:    *doc.Sections,
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.validate(written); err != nil {
 		return Content{}, err
 	}
 	return c, nil
@@ -200,17 +209,22 @@ func ParseContent(data []byte) (Content, error) {
 // Validate applies the rules of docs/content.md to a Go value, in schema order, and returns a
 // *ValidationError for the first value that breaks one. It also refuses strings that are not valid
 // UTF-8, which a Go value (unlike parsed JSON) can hold.
-func (c Content) Validate() error {
+func (c Content) Validate() error { return c.validate(true) }
+
+func (c Content) validate(written bool) error {
 	if err := checkText("title", c.Title, 1, MaxTitleUnits, ruleTitle); err != nil {
 		return err
 	}
 	if strings.TrimFunc(c.Title, unicode.IsSpace) == "" {
 		return &ValidationError{Path: "title", Rule: ruleTitle}
 	}
+	if written && !hasVisible(c.Title) {
+		return &ValidationError{Path: "title", Rule: ruleInvisible}
+	}
 	if err := checkText("description", c.Description, 0, MaxDescUnits, ruleDescription); err != nil {
 		return err
 	}
-	if c.Key != "" && !validKey(c.Key) {
+	if c.Key != "" && !chord.IsKey(c.Key) {
 		return &ValidationError{Path: "key", Rule: ruleKey}
 	}
 	if c.Tempo < MinTempo || c.Tempo > MaxTempo {
@@ -223,11 +237,16 @@ func (c Content) Validate() error {
 		return &ValidationError{Path: "sections", Rule: ruleSections}
 	}
 	total := 0
-	formed := false // some bar carries form: check it as a whole, after every bar's own rules
+	formed := false  // some bar carries form: check it as a whole, after every bar's own rules
+	aliased := false // some chord is stored in another spelling, which may be longer
 	for i, s := range c.Sections {
 		if err := checkText("", s.Label, 0, MaxLabelUnits, ruleLabel); err != nil {
 			err.(*ValidationError).Path = sectionPath(i, "label") // built only on error
 			return err
+		}
+		if written && !hasVisible(s.Label) && strings.TrimFunc(s.Label, unicode.IsSpace) != "" {
+			// A blank label is no label; one of only invisible characters looks like none and is not.
+			return &ValidationError{Path: sectionPath(i, "label"), Rule: ruleInvisible}
 		}
 		if s.Role != "" && !validRole(s.Role) {
 			return &ValidationError{Path: sectionPath(i, "role"), Rule: ruleRole}
@@ -245,15 +264,21 @@ func (c Content) Validate() error {
 					return &ValidationError{Path: barPath(i, j), Rule: ruleBar}
 				}
 				for k, sym := range bar.Chords {
-					if _, ok := canonicalChord(sym); !ok {
+					canonical, ok := chord.Canonical(sym)
+					if !ok {
 						return chordError(barPath(i, j)+"["+strconv.Itoa(k)+"]", sym)
 					}
+					aliased = aliased || !canonical
 				}
 				continue
 			}
 			formed = true
 			if err := bar.check(barPath(i, j)); err != nil {
 				return err
+			}
+			for _, sym := range bar.Chords {
+				canonical, _ := chord.Canonical(sym)
+				aliased = aliased || !canonical
 			}
 		}
 	}
@@ -262,10 +287,16 @@ func (c Content) Validate() error {
 			return err
 		}
 	}
+	// The size is that of the content as stored: an alias can be longer in the catalogue's spelling
+	// ("mM7" is stored "m(maj7)"), and what is stored must pass these rules when it is read again.
+	stored := c
+	if aliased {
+		stored = c.storedCopy()
+	}
 	// A cheap bound first: boards far from the limit skip the exact count.
-	if encodedLenBound(c) > MaxContentBytes {
-		if n := exactEncodedLen(c); n > MaxContentBytes {
-			return &ValidationError{Rule: fmt.Sprintf("%s, not %d", ruleSize, n)}
+	if encodedLenBound(stored) > MaxContentBytes {
+		if n := exactEncodedLen(stored); n > MaxContentBytes {
+			return &ValidationError{Rule: fmt.Sprintf("%s (as stored, every chord in the catalogue's spelling), not %d", ruleSize, n)}
 		}
 	}
 	return nil
@@ -279,6 +310,23 @@ func barPath(i, j int) string {
 	return "sections[" + strconv.Itoa(i) + "].bars[" + strconv.Itoa(j) + "]"
 }
 
+// hasVisible reports whether s holds a character that shows: not a space, a control or format
+// character (zero-width space, joiners, bidi controls, soft hyphen, BOM), a variation selector, another
+// default-ignorable code point (the Hangul fillers) or the blank Braille pattern.
+func hasVisible(s string) bool {
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf && r > ' ' && r != 0x7f:
+			return true
+		case unicode.IsSpace(r), unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Variation_Selector, r),
+			unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), r == '\u2800', r == utf8.RuneError:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // checkText checks that s is valid UTF-8 of min–max UTF-16 code units.
 func checkText(path, s string, min, max int, rule string) error {
 	if !utf8.ValidString(s) {
@@ -289,18 +337,6 @@ func checkText(path, s string, min, max int, rule string) error {
 		return &ValidationError{Path: path, Rule: rule}
 	}
 	return nil
-}
-
-// validKey reports whether k is a catalogue root, optionally followed by "m".
-func validKey(k string) bool {
-	if _, ok := rootPitch(k); ok {
-		return true
-	}
-	if root, ok := strings.CutSuffix(k, "m"); ok {
-		_, ok := rootPitch(root)
-		return ok
-	}
-	return false
 }
 
 // encodedLenBound is an upper bound of exactEncodedLen: every byte of a string costs at most six bytes
@@ -442,6 +478,16 @@ var asciiJSONLen = func() (t [utf8.RuneSelf]uint8) {
 	return t
 }()
 
+// storable validates c and returns it as the store keeps it. Every write of the store (create, put,
+// restore, a move from the previous layout) passes its content through here, so nothing is stored that
+// the next Open would refuse: Validate's size rule is the stored copy's.
+func storable(c Content) (Content, error) {
+	if err := c.Validate(); err != nil {
+		return Content{}, err
+	}
+	return c.storedCopy(), nil
+}
+
 // storedCopy returns a copy of valid content, as the store keeps it: every chord symbol in the
 // catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"). A symbol already so spelled is kept as is.
 func (c Content) storedCopy() Content {
@@ -449,8 +495,8 @@ func (c Content) storedCopy() Content {
 	for _, s := range out.Sections {
 		for _, bar := range s.Bars {
 			for k, sym := range bar.Chords {
-				if canonical, _ := canonicalChord(sym); !canonical {
-					if ch, ok := ParseChord(sym); ok {
+				if canonical, _ := chord.Canonical(sym); !canonical {
+					if ch, ok := chord.Parse(sym); ok {
 						bar.Chords[k] = ch.String()
 					}
 				}

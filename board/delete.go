@@ -62,6 +62,7 @@ func (s *Store) Delete(id string, expectedRevision int64) error {
 		}
 	}
 	e.deleted = true // writers waiting for e.mu find the board gone
+	s.bytes.Add(-e.hist.bytes)
 	s.mu.Lock()
 	delete(s.boards, id)
 	s.mu.Unlock()

@@ -35,6 +35,14 @@ func TestHistoryReadRacingADeletion(t *testing.T) {
 			t.Errorf("reading revision 1: %v, want ErrNotFound", err)
 		}
 	}
+	// A listing of rows the store holds in memory reads no file: while a deletion is under way (renamed,
+	// not yet out of the store) it answers as if it came a moment earlier. A revision read is a file read.
+	fileReads := func(t *testing.T, s *Store, e *entry) {
+		t.Helper()
+		if _, err := s.revisionOf("song", e, 1); !errors.Is(err, ErrNotFound) {
+			t.Errorf("reading revision 1: %v, want ErrNotFound", err)
+		}
+	}
 
 	t.Run("directory renamed away, board still in the store", func(t *testing.T) {
 		s, dir, e := seed(t)
@@ -42,10 +50,7 @@ func TestHistoryReadRacingADeletion(t *testing.T) {
 		if err := os.Rename(filepath.Join(dir, "boards", "song"), filepath.Join(dir, "boards", tombstonePrefix+"song-abcdefgh")); err != nil {
 			t.Fatal(err)
 		}
-		reads(t, s, e)
-		if _, _, err := s.Revisions("song", 0, 10); !errors.Is(err, ErrNotFound) {
-			t.Errorf("Revisions: %v, want ErrNotFound", err)
-		}
+		fileReads(t, s, e)
 		if _, err := s.GetRevision("song", 1); !errors.Is(err, ErrNotFound) {
 			t.Errorf("GetRevision: %v, want ErrNotFound", err)
 		}

@@ -1,6 +1,7 @@
-// Package board owns Tele's boards: the content schema, the chord catalogue, the
-// teaching example (docs/content.md) and the store that keeps them in the data directory. http.go is its
-// HTTP edge; nothing else in the package knows about HTTP or streams.
+// Package board owns Tele's boards: the content schema, the chord catalogue as the API serves it (its
+// rules are the chord package's), the teaching example (docs/content.md) and the store that keeps them
+// in the data directory. http.go is its HTTP edge; nothing else in the package knows about HTTP or
+// streams.
 //
 // # On disk
 //
@@ -11,8 +12,12 @@
 //	<dir>/caps/               mode 0700; <id> is the board's write capability, mode 0600
 //	<dir>/boards/.deleted-<id>-<random>/  a deleted board's directory until its files are removed
 //	                          (delete.go); Open removes a leftover one and never lists it
+//	<dir>/boards/<id>/rows-<n>.jsonl  the history index: the rows of revisions n*256+1 … (n+1)*256, one
+//	                          JSON line each, appended by every commit (rowindex.go); a cache of the files
 //	<dir>/boards/<id>.json    the previous version's layout (the current revision only); Open moves it
 //	                          into boards/<id>/ as a revision by Tele
+//	<dir>/quarantine/<id>-<what>-<time>-<random>/  what Open could not read, moved there with a note
+//	                          (quarantine.go); `tele board check` lists it
 //
 // # Invariants
 //
@@ -36,10 +41,17 @@
 //   - The history is the files. Every committed revision is kept, with its author (set by the write
 //     path: browser, pi or tele) and, for a restore, the revision it brought back; the newest file is
 //     the current board, so history and current board cannot disagree. The newest KeepRevisions are
-//     kept; older ones are removed oldest first after a commit (no fsync: a removal a crash undoes is
-//     done again), so the kept revisions are always contiguous, and Open removes anything older than a
-//     gap. Open reads only the newest revision of each board; the rows of a history are read from
-//     its files the first time they are listed and kept up to date by every commit after that.
+//     kept, and at most KeepHistoryBytes of them; older ones are removed oldest first after a commit (no
+//     fsync: a removal a crash undoes is done again), so the kept revisions are always contiguous, and
+//     Open removes anything older than a gap. Open reads only the newest revision of each board; the
+//     rows of a history are read from its index the first time they are listed (a row the index lacks
+//     from its revision file), without the commit lock, and kept up to date by every commit after that.
+//   - What is stored passes the rules it is read by: every write validates the content as stored
+//     (storable: chords in the catalogue's spelling) before it commits. What Open cannot read anyway (a
+//     damaged file, a board an earlier Tele stored wrongly) is set aside in <dir>/quarantine, and every
+//     other board opens.
+//   - Ids are unique ignoring case, so that no two boards' files share a name on macOS or Windows.
+//   - The quota (quota.go) bounds the boards and the bytes of revision files the store keeps.
 //   - One writer per board. Each board has a commit lock; the revision check (If-Match) and the commit
 //     run under it, so of several writers holding the same revision exactly one wins and the others get
 //     *ConflictError. OnCommit runs under it too, so a board's commits are published in revision order.

@@ -12,12 +12,23 @@ import (
 )
 
 // history is what the store knows of a board's kept revisions, oldest..current. Its rows (for listing)
-// are read from the revision files the first time someone asks, then kept up to date by every commit:
-// Open reads only the newest revision of each board.
+// cover base..current: Open knows only the newest revision's, every commit adds its own, and the first
+// listing joins the older ones, read from the index (rowindex.go), so that they cover oldest..current.
 type history struct {
 	mu     sync.Mutex
 	oldest int64      // the oldest kept revision; the newest is the entry's current board
-	rows   []Revision // rows[i] is revision oldest+i; nil until loaded
+	base   int64      // the revision of rows[0]; complete when base <= oldest
+	rows   []Revision // rows[i] is revision base+i
+	sizes  []int64    // sizes[i] is the size of revision oldest+i's file; changed only under the entry's mu
+	bytes  int64      // the sum of sizes
+}
+
+// push adds the row of the revision just made current. The caller holds mu (or is Open).
+func (h *history) push(r Revision) {
+	if len(h.rows) == 0 {
+		h.base = r.Revision
+	}
+	h.rows = append(h.rows, r)
 }
 
 // commitRevision makes revision b durable in dir as its own file (atomicfile.Create: revision files
@@ -50,14 +61,21 @@ func (s *Store) makeBoardDir(dir string) error {
 // KeepRevisions and publishes b. The caller holds e.mu and has checked the revision.
 func (s *Store) commit(e *entry, b Board) (Board, error) {
 	b.raw = encodeBoard(b)
+	size := int64(len(b.raw) + 1)
+	if err := s.checkBytes(e, size); err != nil {
+		return Board{}, err
+	}
 	if err := s.commitRevision(e.dir, b); err != nil {
 		return Board{}, err
 	}
+	row := b.row()
 	e.hist.mu.Lock()
+	s.appendRow(e.dir, row)
 	e.cur.Store(&b)
-	if e.hist.rows != nil {
-		e.hist.rows = append(e.hist.rows, b.row())
-	}
+	e.hist.push(row)
+	e.hist.sizes = append(e.hist.sizes, size)
+	e.hist.bytes += size
+	s.bytes.Add(size)
 	s.prune(e)
 	e.hist.mu.Unlock()
 	if s.opts.OnCommit != nil {
@@ -66,45 +84,36 @@ func (s *Store) commit(e *entry, b Board) (Board, error) {
 	return b, nil
 }
 
-// prune removes the oldest revisions beyond KeepRevisions, oldest first, so that an interruption leaves
-// the kept revisions contiguous (Open removes what is older than a gap). Removals need no fsync: one
-// that a crash undoes is simply done again. The caller holds e.hist.mu.
+// prune removes the oldest revisions beyond KeepRevisions or KeepHistoryBytes, oldest first, so that
+// an interruption leaves the kept revisions contiguous (Open removes what is older than a gap); the
+// current revision stays. Removals need no fsync: one that a crash undoes is simply done again. The
+// caller holds e.hist.mu.
 func (s *Store) prune(e *entry) {
 	newest := e.cur.Load().Revision
-	for newest-e.hist.oldest+1 > KeepRevisions {
+	for newest-e.hist.oldest+1 > KeepRevisions || e.hist.bytes > KeepHistoryBytes && e.hist.oldest < newest {
 		path := filepath.Join(e.dir, revisionName(e.hist.oldest))
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			s.log.Warn("board: cannot remove an old revision; will retry at the next write", "path", path, "err", unwrapPath(err))
 			return
 		}
+		if e.hist.oldest%rowsPerFile == 0 { // the last revision of its index file: the file goes too
+			s.removeRowsFilesBefore(e.dir, e.hist.oldest+1, []int64{rowsFileOf(e.hist.oldest)})
+		}
 		e.hist.oldest++
-		if e.hist.rows != nil {
+		if len(e.hist.sizes) > 0 {
+			e.hist.bytes -= e.hist.sizes[0]
+			s.bytes.Add(-e.hist.sizes[0])
+			e.hist.sizes = e.hist.sizes[1:]
+		}
+		for len(e.hist.rows) > 0 && e.hist.base < e.hist.oldest {
 			e.hist.rows = e.hist.rows[1:]
+			e.hist.base++
 		}
 	}
 }
 
-// loadRows reads the rows of board e's history from its files, once. The caller holds e.hist.mu, so
-// no commit adds or prunes a revision meanwhile.
-func (s *Store) loadRows(id string, e *entry) error {
-	if e.hist.rows != nil {
-		return nil
-	}
-	cur := e.cur.Load()
-	rows := make([]Revision, 0, cur.Revision-e.hist.oldest+1)
-	for rev := e.hist.oldest; rev < cur.Revision; rev++ {
-		b, err := s.readKept(id, e, rev)
-		if err != nil {
-			return err
-		}
-		rows = append(rows, b.row())
-	}
-	e.hist.rows = append(rows, cur.row())
-	return nil
-}
-
-// readKept reads revision rev of board e, which the caller found as board id and holds e.hist.mu
-// of, from its file. Readers take no e.mu, so the board may have been deleted since it was found: that
+// readKept reads revision rev of board e, which the caller found as board id, from its file. Readers
+// take no e.mu, so the board may have been deleted since it was found: that
 // is ErrNotFound, as if the read came a moment later, not an I/O error. The deletion is seen as id no
 // longer naming e (then a new board of the same id may have filled e's directory: nothing read from it
 // is e's), or as a file missing because e's directory was renamed away (a deletion under way).
@@ -138,14 +147,17 @@ func (s *Store) Revisions(id string, before int64, limit int) (rows []Revision, 
 
 func (s *Store) revisionsOf(id string, e *entry, before int64, limit int) (rows []Revision, next int64, err error) {
 	limit = min(max(limit, 1), MaxRevisionsPage)
-	e.hist.mu.Lock()
-	defer e.hist.mu.Unlock()
 	if err := s.loadRows(id, e); errors.Is(err, ErrNotFound) {
 		return nil, 0, err
 	} else if err != nil {
 		return nil, 0, fmt.Errorf("cannot read the history of board %q: %w", id, err)
 	}
-	oldest, newest := e.hist.oldest, e.cur.Load().Revision
+	if s.entry(id) != e {
+		return nil, 0, fmt.Errorf("%w: board %q was deleted", ErrNotFound, id)
+	}
+	e.hist.mu.Lock()
+	defer e.hist.mu.Unlock()
+	oldest, newest, base := e.hist.oldest, e.cur.Load().Revision, e.hist.base
 	top := newest
 	if before > 0 {
 		top = min(top, before-1)
@@ -159,7 +171,7 @@ func (s *Store) revisionsOf(id string, e *entry, before int64, limit int) (rows 
 	}
 	// A commit appends past the end and a prune drops from the front; neither writes an element of
 	// this window, so it can be handed out without a copy.
-	rows = e.hist.rows[bottom-oldest : top-oldest+1 : top-oldest+1]
+	rows = e.hist.rows[bottom-base : top-base+1 : top-base+1]
 	return rows, next, nil
 }
 
@@ -177,12 +189,14 @@ func (s *Store) revisionOf(id string, e *entry, rev int64) (Board, error) {
 	if cur := e.cur.Load(); rev == cur.Revision {
 		return *cur, nil
 	}
-	e.hist.mu.Lock() // so that no prune removes the file while it is read
-	defer e.hist.mu.Unlock()
-	if rev < e.hist.oldest || rev > e.cur.Load().Revision {
-		return Board{}, fmt.Errorf("%w: board %q has revisions %d to %d", ErrRevisionNotFound, id, e.hist.oldest, e.cur.Load().Revision)
+	if oldest, newest := s.oldestOf(e), e.cur.Load().Revision; rev < oldest || rev > newest {
+		return Board{}, fmt.Errorf("%w: board %q has revisions %d to %d", ErrRevisionNotFound, id, oldest, newest)
 	}
+	// No lock while the file is read: commits go on; a prune may remove the file meanwhile.
 	b, err := s.readKept(id, e, rev)
+	if errors.Is(err, fs.ErrNotExist) && rev < s.oldestOf(e) {
+		return Board{}, fmt.Errorf("%w: board %q pruned revision %d", ErrRevisionNotFound, id, rev)
+	}
 	if errors.Is(err, ErrNotFound) {
 		return Board{}, err
 	} else if err != nil {
@@ -203,7 +217,11 @@ func (s *Store) Restore(id string, expectedRevision, from int64, author Author) 
 		if err != nil {
 			return Board{}, err
 		}
-		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: src.Content, UpdatedAt: s.stamp(), Author: author, RestoredFrom: from})
+		c, err := storable(src.Content)
+		if err != nil {
+			return Board{}, err
+		}
+		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c, UpdatedAt: s.stamp(), Author: author, RestoredFrom: from})
 		return committed(id, b, err)
 	})
 }

@@ -114,6 +114,9 @@ func httpError(err error) error {
 	if ve, ok := errors.AsType[*ValidationError](err); ok {
 		return invalidChordFields(invalidContent(ve.Path, ve.Rule), ve)
 	}
+	if qe, ok := errors.AsType[*QuotaError](err); ok {
+		return quotaError(qe)
+	}
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return errNotFound
@@ -143,6 +146,19 @@ var (
 	errNotFromPage = web.NewError(http.StatusForbidden, "cross_site",
 		"boards are created from this server's own pages")
 )
+
+// quotaError is the answer to a write the server-wide quota refuses: 507 quota_exceeded, with the limit
+// met ("boards" or "bytes") and its value.
+func quotaError(qe *QuotaError) *web.Error {
+	e := &web.Error{Status: http.StatusInsufficientStorage, Code: "quota_exceeded",
+		Message: "this server keeps at most " + strconv.FormatInt(qe.Limit, 10) + " bytes of boards; delete boards you no longer need, or raise --max-bytes",
+		Fields:  map[string]any{"quota": "bytes", "limit": qe.Limit}}
+	if qe.Boards {
+		e.Message = "this server keeps at most " + strconv.FormatInt(qe.Limit, 10) + " boards; delete boards you no longer need, or raise --max-boards"
+		e.Fields["quota"] = "boards"
+	}
+	return e
+}
 
 func invalidContent(path, rule string) *web.Error {
 	msg := "the content is not valid: " + rule
@@ -189,7 +205,16 @@ type summaryJSON struct {
 	UpdatedAt string `json:"updatedAt"` // as in Board.JSON
 }
 
-// listBoards handles GET /api/boards: {"boards":[{id, title, revision, updatedAt}…]} sorted by id.
+// setAsideJSON is one row of the setAside list of GET /api/boards: what cannot be read, without the
+// reason, which names files (tele board check says it).
+type setAsideJSON struct {
+	Board    string `json:"board"`
+	What     string `json:"what"`
+	Revision *int64 `json:"revision"`
+}
+
+// listBoards handles GET /api/boards: {"boards":[{id, title, revision, updatedAt}…], "setAside":[{board,
+// what, revision}…]}, boards sorted by id.
 func (h *Handler) listBoards(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 	list := h.store.List()
 	rows := make([]summaryJSON, len(list))
@@ -197,9 +222,15 @@ func (h *Handler) listBoards(w http.ResponseWriter, r *http.Request, _ httproute
 		rows[i] = summaryJSON{ID: s.ID, Title: s.Title, Revision: s.Revision,
 			UpdatedAt: s.UpdatedAt.UTC().Format(timeLayout)}
 	}
+	aside := h.store.SetAsideList()
+	asideRows := make([]setAsideJSON, len(aside))
+	for i, sa := range aside {
+		asideRows[i] = setAsideJSON{Board: sa.Board, What: sa.What, Revision: nullable(sa.Revision)}
+	}
 	body, err := json.Marshal(struct {
-		Boards []summaryJSON `json:"boards"`
-	}{rows})
+		Boards   []summaryJSON  `json:"boards"`
+		SetAside []setAsideJSON `json:"setAside"`
+	}{rows, asideRows})
 	if err != nil {
 		return err
 	}

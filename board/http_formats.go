@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -17,9 +18,9 @@ type Format struct {
 	MediaType string // of the exported file, like "text/plain; charset=utf-8"
 	Extension string // of the exported file's name, like ".cho"
 	Write     func(Content) []byte
-	// Read returns the charts of a file (one per song of a playlist). An error, or a chart's Err, with a
-	// Code() method gives the API's error code; others are unreadable_chart.
-	Read func([]byte) ([]Chart, error)
+	// Read returns the charts of a file (one per song of a playlist), and stops once ctx ends. An error,
+	// or a chart's Err, with a Code() method gives the API's error code; others are unreadable_chart.
+	Read func(ctx context.Context, data []byte) ([]Chart, error)
 }
 
 // MaxImportBytes bounds the text of an import request.
@@ -30,8 +31,9 @@ const MaxImportBytes = 1 << 20
 //
 //	GET  /api/boards/:board/export?format=chordpro   anyone local, like GET of the board
 //	POST /api/import {"format"?,"text","id"?}        the page, by the rules of creating boards: 201
-//	                                                 {"boards":[{"board","capability","notes"}],"failed":[…]}
+//	                                                 {"boards":[{"board","capability","notes","noteCodes"}],"failed":[…]}
 func (h *Handler) RegisterFormats(r *httprouter.Router, formats map[string]Format) {
+	formats = limitReads(formats)
 	r.GET("/api/boards/:board/export", h.handle(func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 		return h.exportBoard(w, r, ps, formats)
 	}))
@@ -93,13 +95,15 @@ type importedBoard struct {
 	Board      json.RawMessage `json:"board"`
 	Capability string          `json:"capability"`
 	Notes      []string        `json:"notes"`
+	NoteCodes  []NoteCode      `json:"noteCodes"` // NoteCodes[i] is Notes[i] as a code and its arguments
 }
 
 type failedChart struct {
-	Title   string   `json:"title"`
-	Code    string   `json:"code"`
-	Message string   `json:"message"`
-	Notes   []string `json:"notes"`
+	Title     string     `json:"title"`
+	Code      string     `json:"code"`
+	Message   string     `json:"message"`
+	Notes     []string   `json:"notes"`
+	NoteCodes []NoteCode `json:"noteCodes"`
 }
 
 // importBoards makes one board of each chart of the text. A chart that cannot become a board (a song of
@@ -119,7 +123,7 @@ func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats m
 	if req.Format == "" {
 		req.Format = SniffFormat([]byte(req.Text))
 	}
-	charts, err := readCharts(req, formats)
+	charts, err := readCharts(r.Context(), req, formats)
 	if err != nil {
 		return importError(req.Format, err)
 	}
@@ -128,7 +132,7 @@ func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats m
 	for _, c := range charts {
 		if c.Err != nil {
 			e := importError(req.Format, c.Err)
-			failed = append(failed, failedChart{c.Title, e.Code, e.Message, nonNil(c.Notes)})
+			failed = append(failed, failedChart{c.Title, e.Code, e.Message, nonNil(c.Notes), c.NoteCodes()})
 			continue
 		}
 		ok = append(ok, c)
@@ -139,17 +143,29 @@ func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats m
 		}
 		return web.NewError(http.StatusUnprocessableEntity, "unreadable_chart", "no song could be imported: "+failed[0].Title+": "+failed[0].Message)
 	}
-	ids := make([]string, len(ok))
-	for i := range ok {
-		if req.ID != "" {
-			ids[i] = req.ID
-			if i > 0 {
-				ids[i] = req.ID + "-" + strconv.Itoa(i+1) // the id names a playlist's first song; the others follow it
-			}
-			if _, err := h.store.Get(ids[i]); err == nil {
-				return web.NewError(http.StatusConflict, "board_exists", "a board "+strconv.Quote(ids[i])+" already exists; import with another id")
-			}
+	// Everything is checked before anything is made (every id, the server's quota, the creation budget),
+	// and the store makes the boards all or none (CreateAll), also against a concurrent import.
+	items := make([]NewBoard, len(ok))
+	for i, c := range ok {
+		items[i].Content = c.Content
+		if req.ID == "" {
+			continue
 		}
+		id := req.ID
+		if i > 0 {
+			id = req.ID + "-" + strconv.Itoa(i+1) // the id names a playlist's first song; the others follow it
+		}
+		if !ValidID(id) {
+			return invalidContent("id", "the board of song "+strconv.Itoa(i+1)+" would be "+strconv.Quote(id)+
+				", longer than 64 characters: import with a shorter id (at most "+strconv.Itoa(64-len(id)+len(req.ID))+" characters)")
+		}
+		if h.store.taken(id) {
+			return web.NewError(http.StatusConflict, "board_exists", "a board "+strconv.Quote(id)+" already exists; import with another id")
+		}
+		items[i].ID = id
+	}
+	if err := h.store.checkQuotaFor(items); err != nil {
+		return err
 	}
 	if allowed, wait := h.creates.AllowN("", len(ok)); !allowed {
 		if len(ok) > CreateBurst {
@@ -166,18 +182,18 @@ func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats m
 	if out.Failed == nil {
 		out.Failed = []failedChart{}
 	}
-	first := ""
-	for i, c := range ok {
-		b, capability, err := h.store.Create(ids[i], c.Content, AuthorBrowser)
-		if err != nil {
-			return contentPath(err)
-		}
-		h.log.Info("board imported", "board", b.ID, "format", req.Format)
-		out.Boards = append(out.Boards, importedBoard{b.JSON(), capability, nonNil(c.Notes)})
-		if i == 0 {
-			first = b.ID
-		}
+	made, err := h.store.CreateAll(items, AuthorBrowser)
+	if errors.Is(err, ErrExists) { // taken since the check above, by a concurrent creation
+		return web.NewError(http.StatusConflict, "board_exists", "a board of this import already exists; import with another id")
 	}
+	if err != nil {
+		return contentPath(err)
+	}
+	for i, m := range made {
+		h.log.Info("board imported", "board", m.Board.ID, "format", req.Format)
+		out.Boards = append(out.Boards, importedBoard{m.Board.JSON(), m.Capability, nonNil(ok[i].Notes), ok[i].NoteCodes()})
+	}
+	first := made[0].Board.ID
 	body, err := json.Marshal(out)
 	if err != nil {
 		return err
@@ -188,7 +204,7 @@ func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats m
 }
 
 // readCharts reads the request's text in its format.
-func readCharts(req importRequest, formats map[string]Format) ([]Chart, error) {
+func readCharts(ctx context.Context, req importRequest, formats map[string]Format) ([]Chart, error) {
 	if req.Format == "json" {
 		c, err := ParseContent([]byte(req.Text))
 		if err != nil {
@@ -200,7 +216,7 @@ func readCharts(req importRequest, formats map[string]Format) ([]Chart, error) {
 	if !ok || f.Read == nil {
 		return nil, badFormat(req.Format, formats, false)
 	}
-	return f.Read([]byte(req.Text))
+	return f.Read(ctx, []byte(req.Text))
 }
 
 // importError is the one mapping of an import's errors to the API's: content JSON that breaks a rule

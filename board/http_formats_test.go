@@ -85,9 +85,10 @@ func TestExportImport(t *testing.T) {
 // importAnswer is the answer of POST /api/import.
 type importAnswer struct {
 	Boards []struct {
-		Board      board.Board `json:"board"`
-		Capability string      `json:"capability"`
-		Notes      []string    `json:"notes"`
+		Board      board.Board      `json:"board"`
+		Capability string           `json:"capability"`
+		Notes      []string         `json:"notes"`
+		NoteCodes  []board.NoteCode `json:"noteCodes"`
 	} `json:"boards"`
 	Failed []struct {
 		Title, Code, Message string
@@ -102,7 +103,7 @@ type importAnswer struct {
 func TestImportIRealPlaylist(t *testing.T) {
 	e := servertest.New(t)
 	playlist := `<a href="irealbook://` + url.PathEscape(`Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 }===`+
-		`Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7 Z===Broken=Tele=Swing===My List`) + `">list</a>`
+		`Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7 Z===Broken=Tele=Swing===My List`) + `">list</a>`
 	body, _ := json.Marshal(map[string]string{"text": playlist, "id": "set"})
 	before := e.Snapshot()
 	e.Create("set-2", servertest.ValidContent)
@@ -121,8 +122,13 @@ func TestImportIRealPlaylist(t *testing.T) {
 		t.Fatalf("import: %d %s", w.Code, w.Body)
 	}
 	if out.Boards[0].Board.ID != "gig" || out.Boards[1].Board.ID != "gig-2" || out.Boards[1].Board.Content.Title != "Spell" ||
-		!strings.Contains(strings.Join(out.Boards[1].Notes, "\n"), "Bb^7#11 became Bbmaj7") {
+		!strings.Contains(strings.Join(out.Boards[1].Notes, "\n"), "Bb^7b9 became Bbmaj7") {
 		t.Fatalf("boards %+v", out.Boards)
+	}
+	// Every note again as a code and its arguments, for the page to say in its language.
+	if n := out.Boards[1]; len(n.NoteCodes) != len(n.Notes) || n.NoteCodes[0].Code != "chord_nearest" ||
+		n.NoteCodes[0].Args["from"] != "Bb^7b9" || n.NoteCodes[0].Args["to"] != "Bbmaj7" {
+		t.Fatalf("note codes %+v for %q", n.NoteCodes, n.Notes)
 	}
 	if f := out.Failed[0]; f.Title != "Broken" || f.Code != "unreadable_chart" || !strings.Contains(f.Message, "fields") {
 		t.Fatalf("failed %+v", f)

@@ -561,7 +561,7 @@ func TestCatalogue(t *testing.T) {
 func TestListBoards(t *testing.T) {
 	e := servertest.New(t)
 	w := e.Do(st{Method: "GET", Path: "/api/boards"})
-	if w.Code != 200 || w.Body.String() != `{"boards":[]}` {
+	if w.Code != 200 || w.Body.String() != `{"boards":[],"setAside":[]}` {
 		t.Fatalf("empty list: %d %s", w.Code, w.Body)
 	}
 	b := e.Create("b", servertest.ValidContent)

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,7 +54,10 @@ func (s *Store) load() error {
 		case de.IsDir() && ValidID(name):
 			e, err := s.loadBoardDir(name)
 			if err != nil {
-				return err
+				if err := s.setAsideBoard(name, err); err != nil {
+					return err
+				}
+				continue
 			}
 			if e != nil {
 				s.boards[name] = e
@@ -62,6 +67,9 @@ func (s *Store) load() error {
 		default:
 			s.log.Warn("board: ignoring an unexpected entry in the boards directory", "path", path)
 		}
+	}
+	if err := s.setAsideCaseTwins(); err != nil {
+		return err
 	}
 	for _, id := range legacy {
 		if err := s.migrate(id); err != nil {
@@ -86,7 +94,11 @@ func (s *Store) load() error {
 		default:
 			c, err := readCapabilityFile(path)
 			if err != nil {
-				return err
+				// Set aside; the loop below makes the board a new one, as for a missing file.
+				if err := s.setAside(name, SetAsideCapability, 0, err, move{path, "capability"}); err != nil {
+					return err
+				}
+				continue
 			}
 			e.setKey(c)
 		}
@@ -129,19 +141,75 @@ func (s *Store) loadBoardDir(id string) (*entry, error) {
 		// Older than a gap in the history: what an interrupted prune left behind.
 		s.removeStray(filepath.Join(dir, revisionName(rev)))
 	}
-	b, err := readRevisionFile(dir, id, rd.newest)
+	b, err := s.newestReadable(id, dir, rd)
 	if err != nil {
 		return nil, err
 	}
 	e := &entry{dir: dir}
 	e.cur.Store(&b)
 	e.hist.oldest = rd.oldest
+	for rev := rd.oldest; rev <= b.Revision; rev++ {
+		e.hist.sizes = append(e.hist.sizes, rd.sizes[rev])
+		e.hist.bytes += rd.sizes[rev]
+	}
+	s.bytes.Add(e.hist.bytes) // the prune below takes back what it removes
+	e.hist.push(b.row())
+	s.removeRowsFilesBefore(dir, rd.oldest, rd.rows)
 	// Kills between a commit and its prune can leave more than KeepRevisions; trim them now, so the
 	// history is bounded however often a writer was interrupted.
 	e.hist.mu.Lock()
 	s.prune(e)
 	e.hist.mu.Unlock()
 	return e, nil
+}
+
+// newestReadable returns the newest revision of board id that can be read. The newer ones that cannot
+// are set aside, each on its own; when none can be read, the error is the newest's, and the caller
+// sets the whole board aside.
+func (s *Store) newestReadable(id, dir string, rd revisionDir) (Board, error) {
+	var errs []error
+	for rev := rd.newest; rev >= rd.oldest; rev-- {
+		b, err := readRevisionFile(dir, id, rev)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for i, err := range errs {
+			bad := rd.newest - int64(i)
+			if err := s.setAside(id, SetAsideRevision, bad, err, move{filepath.Join(dir, revisionName(bad)), revisionName(bad)}); err != nil {
+				return Board{}, err
+			}
+		}
+		return b, nil
+	}
+	return Board{}, errs[0]
+}
+
+// setAsideBoard sets board id aside whole (its directory and its capability file) because of err. The
+// capability goes first: a crash before the directory follows leaves the board to be set aside again at
+// the next start, while the other order would leave a capability without a board, which Open removes.
+func (s *Store) setAsideBoard(id string, err error) error {
+	return s.setAside(id, SetAsideBoard, 0, err, move{filepath.Join(s.capsDir, id), "capability"}, move{filepath.Join(s.boardsDir, id), "board"})
+}
+
+// setAsideCaseTwins keeps one board of ids that differ only in case (a data directory of an earlier
+// Tele on a case-sensitive file system): the one whose id sorts first by bytes ("Song" before "song")
+// stays, the others are set aside. On macOS and Windows such ids name the same files.
+func (s *Store) setAsideCaseTwins() error {
+	first := make(map[string]string, len(s.boards))
+	for _, id := range slices.Sorted(maps.Keys(s.boards)) {
+		k := strings.ToLower(id)
+		if kept, ok := first[k]; ok {
+			s.bytes.Add(-s.boards[id].hist.bytes)
+			delete(s.boards, id)
+			if err := s.setAsideBoard(id, fmt.Errorf("its id differs only in case from board %q, which is kept: on macOS and Windows both would be the same files", kept)); err != nil {
+				return err
+			}
+			continue
+		}
+		first[k] = id
+	}
+	return nil
 }
 
 // migrate moves board id from the previous version's layout (boards/<id>.json, the current revision
@@ -153,7 +221,10 @@ func (s *Store) migrate(id string) error {
 	old := filepath.Join(s.boardsDir, id+".json")
 	b, err := readBoardFile(old, id, true)
 	if err != nil {
-		return err
+		return s.setAside(id, SetAsideBoard, 0, err, move{old, id + ".json"})
+	}
+	if twin := s.caseTwin(id); twin != "" {
+		return s.setAside(id, SetAsideBoard, 0, fmt.Errorf("its id differs only in case from board %q, which is kept: on macOS and Windows both would be the same files", twin), move{old, id + ".json"})
 	}
 	b.Author = AuthorTele
 	e := s.boards[id]
@@ -175,6 +246,11 @@ func (s *Store) migrate(id string) error {
 		return fmt.Errorf("cannot move board %q to the new layout: %w", id, err)
 	}
 	e.cur.Store(&b)
+	e.hist.push(b.row())
+	size := int64(len(b.raw) + 1)
+	e.hist.sizes = append(e.hist.sizes, size)
+	e.hist.bytes += size
+	s.bytes.Add(size)
 	s.boards[id] = e
 	if err := os.Remove(old); err != nil {
 		return fmt.Errorf("board %q was moved to %s but its old file cannot be removed: %v", id, e.dir, unwrapPath(err))
@@ -233,7 +309,7 @@ func readBoardFile(path, id string, legacy bool) (Board, error) {
 			b.RestoredFrom = *in.RestoredFrom
 		}
 	}
-	c, err := ParseContent(in.Content)
+	c, err := parseContent(in.Content, false)
 	if err != nil {
 		return Board{}, fmt.Errorf("board file %s: %v", path, err)
 	}

@@ -127,6 +127,8 @@ func readRevisionFile(dir, id string, rev int64) (Board, error) {
 type revisionDir struct {
 	oldest, newest int64 // 0, 0 when the directory holds no revision
 	stale          []int64
+	rows           []int64         // the history index's files, by number (rowindex.go)
+	sizes          map[int64]int64 // the size of each revision file
 	temps, other   []string
 }
 
@@ -146,6 +148,15 @@ func scanRevisionDir(dir string) (revisionDir, error) {
 		case ok && de.Type().IsRegular():
 			revs[rev] = true
 			rd.newest = max(rd.newest, rev)
+			if fi, err := de.Info(); err == nil {
+				if rd.sizes == nil {
+					rd.sizes = make(map[int64]int64, len(ents))
+				}
+				rd.sizes[rev] = fi.Size()
+			}
+		case de.Type().IsRegular() && isRowsName(name):
+			n, _ := parseRowsName(name)
+			rd.rows = append(rd.rows, n)
 		default:
 			rd.other = append(rd.other, name)
 		}

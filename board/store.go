@@ -130,6 +130,11 @@ type Store struct {
 	closeMu sync.RWMutex
 	closed  bool
 
+	setAsideList []SetAside // what the quarantine folder held after Open; read only
+
+	// The quota (quota.go) and what counts against it: bytes of revision files in all.
+	maxBoards, maxBytes, bytes atomic.Int64
+
 	createMu sync.Mutex // serialises creations (rare): the id check and both files
 	mu       sync.RWMutex
 	boards   map[string]*entry
@@ -147,9 +152,10 @@ type entry struct {
 
 // Open opens the data directory dir, creating it (mode 0700) when it does not exist, takes its lock, and
 // loads every board. An existing path that is not a writable directory is an error and nothing is
-// created. When another store owns dir the error is a *LockedError. A board file that does not parse
-// or breaks the schema is an error naming the file; leftover temporary files from an interrupted
-// commit are removed.
+// created. When another store owns dir the error is a *LockedError. What cannot be read (a board file
+// that does not parse or breaks the schema, a damaged capability file, a board whose id differs only in
+// case from another's) is set aside in the quarantine folder (quarantine.go), said in one log line, and
+// every other board serves; leftover temporary files from an interrupted commit are removed.
 func Open(dir string, opts Options) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("board: no data directory given")
@@ -172,6 +178,8 @@ func Open(dir string, opts Options) (*Store, error) {
 		lock:      lock,
 		boards:    make(map[string]*entry),
 	}
+	s.maxBoards.Store(DefaultMaxBoards)
+	s.maxBytes.Store(DefaultMaxBytes)
 	if err := s.SetOwner(os.Getpid(), 0); err != nil {
 		s.lock.release()
 		return nil, err
@@ -180,6 +188,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		s.lock.release()
 		return nil, err
 	}
+	s.reportSetAside()
 	return s, nil
 }
 
@@ -264,6 +273,24 @@ func ReadCapability(dir, id string) (string, error) {
 	return c, nil
 }
 
+// taken reports whether a new board could not take id: a board has it, or one equal to it ignoring case.
+func (s *Store) taken(id string) bool {
+	return s.entry(id) != nil || s.caseTwin(id) != ""
+}
+
+// caseTwin returns the id of a board whose id equals id ignoring case but is not id, or "". The caller
+// holds createMu or is Open.
+func (s *Store) caseTwin(id string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for other := range s.boards {
+		if other != id && strings.EqualFold(other, id) {
+			return other
+		}
+	}
+	return ""
+}
+
 func (s *Store) entry(id string) *entry {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -330,30 +357,95 @@ func (s *Store) Authorize(id, capability string) error {
 
 // Create makes board id (a random id when id is "") at revision 1 with content c, written by author,
 // and returns it with its capability. The content is validated (*ValidationError) and its chords stored
-// in the catalogue's spelling; an existing id is ErrExists.
+// in the catalogue's spelling; an existing id, or one equal to it ignoring case, is ErrExists.
 func (s *Store) Create(id string, c Content, author Author) (Board, string, error) {
-	if id != "" && !ValidID(id) {
-		return Board{}, "", fmt.Errorf("%w %q", ErrInvalidID, id)
-	}
-	if !author.Valid() {
-		return Board{}, "", fmt.Errorf("board: invalid author %q", author)
-	}
-	if err := c.Validate(); err != nil {
+	made, err := s.CreateAll([]NewBoard{{ID: id, Content: c}}, author)
+	if err != nil {
 		return Board{}, "", err
+	}
+	return made[0].Board, made[0].Capability, nil
+}
+
+// NewBoard is one board for CreateAll to make: ID "" asks for a random one.
+type NewBoard struct {
+	ID      string
+	Content Content
+}
+
+// Made is a board CreateAll made, with its capability.
+type Made struct {
+	Board      Board
+	Capability string
+}
+
+// CreateAll makes every board of items, written by author, or none: everything is checked first (every
+// id, every content, the quota), under the lock every creation takes, so a concurrent creation cannot
+// take an id in between; a failure while writing takes back the boards already written. Errors as
+// Create's, wrapped with the id they are about (ErrExists also for two items whose ids are equal
+// ignoring case), and *QuotaError.
+func (s *Store) CreateAll(items []NewBoard, author Author) ([]Made, error) {
+	if !author.Valid() {
+		return nil, fmt.Errorf("board: invalid author %q", author)
+	}
+	contents := make([]Content, len(items))
+	for i, it := range items {
+		if it.ID != "" && !ValidID(it.ID) {
+			return nil, fmt.Errorf("%w %q", ErrInvalidID, it.ID)
+		}
+		c, err := storable(it.Content)
+		if err != nil {
+			return nil, err
+		}
+		contents[i] = c
 	}
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
 	if s.closed {
-		return Board{}, "", ErrClosed
+		return nil, ErrClosed
 	}
 	s.createMu.Lock()
 	defer s.createMu.Unlock()
-	if id == "" {
-		for id = newID(); s.entry(id) != nil; id = newID() {
+	ids := make([]string, len(items))
+	taken := make(map[string]bool, len(items)) // the ids of this call, in lower case
+	for i, it := range items {
+		id := it.ID
+		if id == "" {
+			for id = newID(); s.entry(id) != nil || s.caseTwin(id) != "" || taken[id]; id = newID() {
+			}
+		} else if s.entry(id) != nil || s.caseTwin(id) != "" || taken[strings.ToLower(id)] {
+			// Unique ignoring case: on macOS and Windows "Song" and "song" name the same files.
+			return nil, fmt.Errorf("%w: %q", ErrExists, id)
 		}
-	} else if s.entry(id) != nil {
-		return Board{}, "", ErrExists
+		taken[strings.ToLower(id)] = true
+		ids[i] = id
 	}
+	if err := s.checkQuota(len(items), contents); err != nil {
+		return nil, err
+	}
+	made := make([]Made, 0, len(items))
+	entries := make([]*entry, 0, len(items))
+	for i, id := range ids {
+		e, b, capability, err := s.createOne(id, contents[i], author)
+		if err != nil {
+			for i, m := range made {
+				s.undoMade(m.Board.ID, entries[i])
+			}
+			return nil, err
+		}
+		made = append(made, Made{b, capability})
+		entries = append(entries, e)
+	}
+	s.mu.Lock()
+	for i, e := range entries {
+		s.boards[ids[i]] = e
+	}
+	s.mu.Unlock()
+	return made, nil
+}
+
+// createOne writes board id's capability and first revision. The caller holds createMu and puts the
+// entry in the store.
+func (s *Store) createOne(id string, c Content, author Author) (*entry, Board, string, error) {
 	capability := newCapability()
 	e := &entry{dir: filepath.Join(s.boardsDir, id)}
 	e.setKey(capability)
@@ -364,25 +456,40 @@ func (s *Store) Create(id string, c Content, author Author) (Board, string, erro
 		if errors.As(err, new(*atomicfile.NotDurableError)) {
 			s.undoCreate(s.capsDir, id)
 		}
-		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
+		return nil, Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
 	}
 	if err := s.makeBoardDir(e.dir); err != nil {
 		s.undoCreate(s.boardsDir, id)
 		s.undoCreate(s.capsDir, id)
-		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
+		return nil, Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
 	}
 	e.mu.Lock() // so that OnCommit of revision 1 precedes any later revision's
 	defer e.mu.Unlock()
-	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
+	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c, UpdatedAt: s.stamp(), Author: author})
 	if err != nil {
 		s.undoCreate(s.boardsDir, id)
 		s.undoCreate(s.capsDir, id)
-		return Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
+		return nil, Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
 	}
-	s.mu.Lock()
-	s.boards[id] = e
-	s.mu.Unlock()
-	return b, capability, nil
+	return e, b, capability, nil
+}
+
+// undoMade removes board id, made by a CreateAll that failed later, before anyone could see it: its
+// directory first, so that a crash half way leaves at most a capability without a board, which the next
+// Open removes.
+func (s *Store) undoMade(id string, e *entry) {
+	s.bytes.Add(-e.hist.bytes)
+	// Renamed away first, as a deletion does: the next Open removes a tombstone whatever is left of it.
+	tomb := filepath.Join(s.boardsDir, tombstonePrefix+id+"-"+strings.ToLower(rand.Text()[:8]))
+	if err := os.Rename(e.dir, tomb); err != nil {
+		s.log.Warn("board: cannot remove a board not created", "board", id, "err", unwrapPath(err))
+		return
+	}
+	if err := atomicfile.SyncDir(s.boardsDir); err != nil {
+		s.log.Warn("board: cannot sync a directory", "path", s.boardsDir, "err", err)
+	}
+	s.undoCreate(s.capsDir, id)
+	s.removeTombstone(tomb)
 }
 
 // undoCreate removes a file (or the empty directory) of a creation that failed, so that the board does
@@ -425,11 +532,12 @@ func (s *Store) Put(id string, expectedRevision int64, c Content, author Author)
 	if !author.Valid() {
 		return Board{}, fmt.Errorf("board: invalid author %q", author)
 	}
-	if err := c.Validate(); err != nil {
+	c, err := storable(c)
+	if err != nil {
 		return Board{}, err
 	}
 	return s.writeAt(id, expectedRevision, func(e *entry, cur *Board) (Board, error) {
-		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c.storedCopy(), UpdatedAt: s.stamp(), Author: author})
+		b, err := s.commit(e, Board{ID: id, Revision: cur.Revision + 1, Content: c, UpdatedAt: s.stamp(), Author: author})
 		return committed(id, b, err)
 	})
 }

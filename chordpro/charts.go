@@ -1,9 +1,18 @@
 package chordpro
 
-import "tele/board"
+import (
+	"context"
 
-// ReadCharts is Read as the import route takes a format: a ChordPro file is one chart.
-func ReadCharts(data []byte) ([]board.Chart, error) {
+	"tele/board"
+)
+
+// ReadCharts is Read as the import route takes a format: a ChordPro file is one chart. Read's cost is
+// linear in the file and bounded by its limits, so a reading that has begun runs to its end; one whose
+// context has ended does not begin.
+func ReadCharts(ctx context.Context, data []byte) ([]board.Chart, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	c, notes, err := Read(data)
 	if err != nil {
 		return nil, err

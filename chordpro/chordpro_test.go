@@ -16,7 +16,7 @@ import (
 // one written by hand beside it (*.json), and the notes with the changes each file should report.
 func TestReadCharts(t *testing.T) {
 	wantNotes := map[string][]string{
-		"mapped":             {"Cmaj7#11 became Cmaj7", "D7#9b5 became D7#9", "Cb became B"},
+		"mapped":             {"Cmaj7b9 became Cmaj7", "D7#9b13 became D7#9", "H7 became B7"},
 		"songbook-mixed":     {"start_of_verse section was left out", "lyrics"},
 		"spec-example":       {"%% (repeat two bars) was written out", `margin text "A"`, "the sign coda was left out"},
 		"rising-sun":         nil,
@@ -97,7 +97,7 @@ func TestReadRefusals(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		{"lyrics", "{title: X}\n[C]words [G]here\n", "only ChordPro grid sections"},
 		{"unclosed", "{start_of_grid}\n| C . . . |\n", "no {end_of_grid}"},
-		{"not a chord", "{start_of_grid}\n| C . . . | Hmaj . . . |\n{end_of_grid}\n", `"Hmaj" is not a chord`},
+		{"not a chord", "{start_of_grid}\n| C . . . | Xmaj . . . |\n{end_of_grid}\n", `"Xmaj" is not a chord`},
 		{"unplayable", "{start_of_grid}\n| C . . . :|\n{end_of_grid}\n", "end repeat has no start"},
 		{"binary", "\xff\xfe", "not UTF-8"},
 	} {

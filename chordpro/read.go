@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"tele/board"
-	"tele/chordname"
+	"tele/chord"
 )
 
 // MaxFileBytes bounds a ChordPro file Read accepts.
@@ -84,6 +84,9 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 					desc = append(desc, value)
 				}
 			case "start_of_grid", "sog":
+				if grids == board.MaxSections {
+					return c, nil, &Error{r.line, fmt.Sprintf("the file has more than %d grids, more sections than a board holds", board.MaxSections)}
+				}
 				if sec != nil {
 					return c, nil, &Error{r.line, "a grid starts inside another: end it with {end_of_grid} first"}
 				}
@@ -128,7 +131,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 		c.Title = "Untitled"
 		r.note("the file has no {title}: the board is called Untitled")
 	}
-	if c.Key != "" && !validKey(c.Key) {
+	if c.Key != "" && !chord.IsKey(c.Key) {
 		r.note("the key %q is not one Tele knows (like G, Bb or F#m): the board has no key", c.Key)
 		c.Key = ""
 	}
@@ -147,6 +150,8 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 	}
 	// A sign a file gives without its jump (a lone Coda, a Fine with no D.C. al Fine) cannot be played
 	// as written: it is left out and said. Anything else that does not make a playable board is refused.
+	// A second sign of a kind is left out first, so that what is left takes a few checks, not one a sign.
+	r.oneOfEachSign(&c)
 	for range board.MaxBars {
 		err := c.Validate()
 		if err == nil {
@@ -165,14 +170,9 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 	return board.Content{}, nil, errors.New("the grids do not make a board Tele can play")
 }
 
-// validKey reports whether a key reads as a board key (a catalogue root, optionally m).
-func validKey(k string) bool {
-	c := board.Content{Title: "k", Key: k, Tempo: 120, BeatsPerBar: 4, Sections: []board.Section{{Bars: []board.Bar{board.PlainBar("C")}}}}
-	return c.Validate() == nil
-}
-
 type reader struct {
 	line     int
+	bars     int // read so far, in all grids
 	notes    map[string]bool
 	noteList []string
 }
@@ -182,6 +182,29 @@ func (r *reader) note(format string, args ...any) {
 	if !r.notes[s] {
 		r.notes[s] = true
 		r.noteList = append(r.noteList, s)
+	}
+}
+
+// oneOfEachSign keeps the first sign of each kind (segno, coda, Fine, To Coda, a jump), as a chart has
+// one of each, and says what it left out.
+func (r *reader) oneOfEachSign(c *board.Content) {
+	seen := map[string]bool{}
+	for s := range c.Sections {
+		for b := range c.Sections[s].Bars {
+			bar := &c.Sections[s].Bars[b]
+			kind := string(bar.Mark)
+			if strings.HasPrefix(kind, "dc") || strings.HasPrefix(kind, "ds") {
+				kind = "jump"
+			}
+			if kind == "" {
+				continue
+			}
+			if seen[kind] {
+				r.note("the sign %s was left out (sections[%d].bars[%d]): a chart has one", bar.Mark, s, b)
+				bar.Mark = ""
+			}
+			seen[kind] = true
+		}
 	}
 }
 
@@ -206,7 +229,9 @@ type gridBar struct {
 // barLineRE is a grid bar line: | || |. |: :| :|: and voltas |1 :|2 :|2> (the colon is optional).
 var barLineRE = regexp.MustCompile(`^(:?)(\|\|?)([:.]?)([1-9]?)(>?)$`)
 
-func isBarLine(t string) bool { return barLineRE.MatchString(t) }
+func isBarLine(t string) bool {
+	return t == "|" || t != "" && (t[0] == '|' || t[0] == ':') && barLineRE.MatchString(t)
+}
 
 // gridLine reads one row of a grid: its left margin, bars and right margin.
 func (r *reader) gridLine(sec *gridSection, line string) error {
@@ -239,7 +264,11 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 			continue
 		}
 		// A bar line: it closes the bar before it and opens the next.
+		if cur != nil && r.bars == board.MaxBars {
+			return &Error{r.line, fmt.Sprintf("the grids hold more than %d bars, more than a board holds", board.MaxBars)}
+		}
 		if cur != nil {
+			r.bars++
 			if m[1] == ":" {
 				cur.repeatEnd = 2
 			}
@@ -257,6 +286,7 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 	}
 	if cur != nil {
 		sec.bars = append(sec.bars, *cur) // cells after the last bar line are its right margin
+		r.bars++
 	}
 	if len(sec.bars) == start {
 		if left != "" || right != "" {
@@ -331,7 +361,7 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 				if sym == "" || sym == "." || sym == "/" {
 					continue
 				}
-				m, ok := chordname.Map(sym)
+				m, ok := chord.Map(sym)
 				if !ok {
 					return nil, &Error{g.line, fmt.Sprintf("%q is not a chord (a root A–G and a quality, like Am7)", sym)}
 				}
@@ -423,7 +453,8 @@ func unescape(s string) string {
 		}
 		i++
 		if s[i] == 'u' && i+1 < len(s) && s[i+1] == '{' {
-			if end := strings.IndexByte(s[i:], '}'); end > 0 {
+			// \u{10FFFF} is the longest: looking no further keeps a line of unclosed \u{ linear.
+			if end := strings.IndexByte(s[i:min(len(s), i+10)], '}'); end > 0 {
 				if r, err := strconv.ParseUint(s[i+2:i+end], 16, 32); err == nil && utf8.ValidRune(rune(r)) {
 					b.WriteRune(rune(r))
 					i += end

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -53,4 +54,37 @@ func TestSameBarConflict(t *testing.T) {
 		t.Errorf("saved bar 3 = %v", got)
 	}
 	p.requireClean("same-bar conflict")
+}
+
+// TestSameBarConflictForm: the same conflict on a chart with form (content version 2), where their bar
+// is written as an object: the list used to throw "c.theirs.join is not a function" and show nothing.
+// Their bar is named with its form, as a chart writes it.
+func TestSameBarConflictForm(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	s := startServe(t)
+	b := newBrowser(t)
+	capability := apiCreateBoard(t, s, "duet-form", json.RawMessage(richChart))
+	p := b.newPage(t)
+	openBoard(p, s, "duet-form", capability)
+
+	editBar(p, 0, 2, "Am7")
+	theirs := strings.Replace(richChart, `{"chords":["Bb7"],"ending":1,"repeatEnd":2}`, `{"chords":["G7"],"ending":1,"repeatEnd":2}`, 1)
+	if status := apiJSON(t, "PUT", s.URL+"/api/boards/duet-form", map[string]string{"Authorization": "Bearer " + capability, "If-Match": `"1"`},
+		json.RawMessage(theirs), nil); status != 200 {
+		t.Fatalf("their save: status %d", status)
+	}
+	p.waitJS(`!document.getElementById('bar-conflicts').hidden`, "the bar in conflict is shown")
+	if got := text(p, "bar-conflicts-list"); !strings.Contains(got, "Bar 3: changed elsewhere to 1. G7 :|; yours is Am7.") {
+		t.Errorf("conflict list %q", got)
+	}
+	p.do(chromedp.Click(chromedp.CSS(`#bar-conflicts-list button:first-child`))) // Keep mine (Am7)
+	p.waitJS(`document.getElementById('bar-conflicts').hidden && !document.getElementById('save').disabled`, "mine kept, Save enabled")
+	p.do(chromedp.Click(chromedp.ID("save")))
+	p.waitJS(`document.getElementById('save-status').textContent.includes('revision 3')`, "the save is confirmed")
+	var got histDoc
+	apiJSON(t, "GET", s.URL+"/api/boards/duet-form", nil, nil, &got)
+	if bar := string(got.Content.Sections[0].Bars[2]); !sameJSON(bar, `{"chords":["Am7"],"ending":1,"repeatEnd":2}`) {
+		t.Errorf("saved bar 3 = %s, want Am7 with its ending and end repeat", bar)
+	}
+	p.requireClean("same-bar conflict on a chart with form")
 }

@@ -85,6 +85,25 @@ func TestBoardFormEditor(t *testing.T) {
 	}
 	playedLength("Plays 8 bars · 0:16 at 120 BPM")
 
+	// An emptied tempo field has no length to tell: the page says so in words until the field is fixed
+	// (issue 23: "Plays 32 bars · 1:04 at null BPM"), and so does the head of the stage and print view.
+	typeInto(p, "#f-tempo", "")
+	playedLength("Plays 8 bars · how long, once the tempo is 30–300 BPM")
+	if got := evalJS[string](p, `document.getElementById('meta-tempo').textContent`); got != "no tempo" {
+		t.Errorf("the head's tempo with the field empty: %q", got)
+	}
+	p.screenshot("board", "form-editor-no-tempo-desktop-en")
+	switchLanguageScripted(p, "zh-CN")
+	playedLength("演奏 8 个小节 · 速度填为 30–300 BPM 后显示时长")
+	if got := evalJS[string](p, `document.getElementById('meta-tempo').textContent`); got != "未设速度" {
+		t.Errorf("the head's tempo with the field empty, in Chinese: %q", got)
+	}
+	switchLanguageScripted(p, "en")
+	typeInto(p, "#f-tempo", "12")
+	playedLength("Plays 8 bars · how long, once the tempo is 30–300 BPM")
+	typeInto(p, "#f-tempo", "120")
+	playedLength("Plays 8 bars · 0:16 at 120 BPM")
+
 	// Keyboard only.
 	openBarByKeys(p, 0, 0)
 	tabTo(p, `a.id === 'bar-repeat-start'`, "repeat start")

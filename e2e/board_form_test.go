@@ -51,6 +51,7 @@ func TestBoardForm(t *testing.T) {
 			if (cur && window.__cursor.at(-1) !== cur) window.__cursor.push(cur);
 		}
 	}).observe(document.querySelector('.grid'), {subtree: true, attributes: true, attributeOldValue: true, attributeFilter: ['aria-current']})`)
+	recordReadout(p)
 	p.do(chromedp.Click(chromedp.ID("play")))
 	p.waitJS(`document.getElementById('player').dataset.state === 'stopped' && window.__cursor.length > 0`, "the player plays the form to its end")
 	got := evalJS[[]string](p, `window.__cursor.map(p => p.replace(/sections\[(\d+)\]\.bars\[(\d+)\]/, '$1.$2'))`)
@@ -59,4 +60,44 @@ func TestBoardForm(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Fatalf("cursor %s\nwant   %s", strings.Join(got, " "), want)
 	}
+	// The readout names the bar on the chart and, for a bar heard more than once, which time it is
+	// (issue 23: it said "Bar 13" while the cursor was on chart bar 1).
+	readout := evalJS[[]string](p, `window.__readout`)
+	wantReadout := []string{"Bar 1 · 1st time", "Bar 2 · 1st time", "Bar 3", "Bar 1 · 2nd time", "Bar 2 · 2nd time", "Bar 4 · 1st time",
+		"Bar 5", "Bar 6", "Bar 1 · 3rd time", "Bar 2 · 3rd time", "Bar 4 · 2nd time",
+		"Bar 7 · 1st time", "Bar 8 · 1st time", "Bar 7 · 2nd time", "Bar 8 · 2nd time", "Bar 7 · 3rd time", "Bar 8 · 3rd time"}
+	if strings.Join(readout, " | ") != strings.Join(wantReadout, " | ") {
+		t.Errorf("readout %q\nwant    %q", readout, wantReadout)
+	}
+
+	// On a phone, in Chinese and dark: the second pass of bar 1 says so, and the readout fits the window.
+	phone := b.newPage(t, viewport(390, 844), darkScheme())
+	openBoard(phone, s, "form", capability)
+	switchLanguageScripted(phone, "zh-CN")
+	recordReadout(phone)
+	phone.do(chromedp.Click(chromedp.ID("play")))
+	phone.waitJS(`window.__readout.includes('第 1 小节 · 第 2 遍') && document.getElementById('play-pos').textContent === '第 1 小节 · 第 2 遍'`, "the readout of bar 1's second pass in Chinese")
+	fits := evalJS[bool](phone, `(() => { const r = document.getElementById('play-pos').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth; })()`)
+	phone.screenshot("board", "form-player-readout-phone-zh-dark")
+	phone.do(chromedp.Click(chromedp.ID("play")))
+	if !fits {
+		t.Errorf("the readout does not fit a 390 px window")
+	}
+	if r := evalJS[[]string](phone, `window.__readout`); len(r) < 4 || strings.Join(r[:4], " | ") != "第 1 小节 · 第 1 遍 | 第 2 小节 · 第 1 遍 | 第 3 小节 | 第 1 小节 · 第 2 遍" {
+		t.Errorf("Chinese readout %q", r)
+	}
+	p.requireClean("playing the form")
+	phone.requireClean("playing the form on a phone")
+}
+
+// recordReadout records every bar the player's readout names, in order, in window.__readout: from the
+// mutation records (the text each one put in), so a page handling several cues in one task loses none.
+func recordReadout(p *Page) {
+	p.t.Helper()
+	evalJS[chromedp.Void](p, `window.__readout = []; new MutationObserver(records => {
+		for (const r of records) {
+			const text = [...r.addedNodes].map(n => n.textContent).join('');
+			if (text && !/^(Count-in|预备)/.test(text)) window.__readout.push(text);
+		}
+	}).observe(document.getElementById('play-pos'), {childList: true, characterData: true, subtree: true})`)
 }

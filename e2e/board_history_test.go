@@ -108,17 +108,16 @@ func (h *linkHost) wait(match func(map[string]json.RawMessage) bool, what string
 }
 
 // toolPut is Pi's tele_board put: content over revision rev, written by Pi.
-func (h *linkHost) toolPut(rev int64, c boardContent) boardDoc {
+func (h *linkHost) toolPut(rev int64, c any) {
 	h.t.Helper()
 	h.nextID++
 	id := h.nextID
 	h.send(map[string]any{"id": id, "call": "tool", "args": map[string]any{"action": "put", "expectedRevision": rev, "content": c}})
 	reply := h.wait(func(f map[string]json.RawMessage) bool { return string(f["id"]) == fmt.Sprint(id) }, "the tool reply")
-	var doc boardDoc
+	var doc struct{ Revision int64 }
 	if err := json.Unmarshal(reply["ok"], &doc); err != nil || doc.Revision != rev+1 {
 		h.t.Fatalf("tool put: %s %s", reply["ok"], reply["err"])
 	}
-	return doc
 }
 
 type revisionRow struct {
@@ -128,12 +127,74 @@ type revisionRow struct {
 	RestoredFrom *int64 `json:"restoredFrom"`
 }
 
+// richChart is the richest board content version 2 allows, for every history test to run on as well as
+// on plain bars: a description, a key, section roles, a repeat with three endings (the second played
+// ×3), a segno, a % bar, To Coda, a meter change, a four-chord bar, D.S. al Coda, and a coda with its
+// own repeat. Issue 23, defect 1: on such a board the revision view threw "mine.join is not a function"
+// and nothing could be viewed or restored.
+const richChart = `{"title":"Form blues","description":"Capo 3 for acoustic. Verse twice.","key":"F","tempo":132,"beatsPerBar":4,"sections":[
+ {"label":"A","role":"verse","bars":[{"chords":["F7"],"repeatStart":true,"mark":"segno"},{"chords":"%"},{"chords":["Bb7"],"ending":1,"repeatEnd":2},{"chords":["C7","Bb7"],"ending":2,"repeatEnd":3},{"chords":["F"],"ending":3,"mark":"to-coda"}]},
+ {"label":"B","role":"bridge","bars":[{"chords":["Gm7"],"beats":3},{"chords":["Gm7","C7","F","D7"],"mark":"ds-al-coda"}]},
+ {"label":"Coda","role":"outro","bars":[{"chords":["F"],"mark":"coda","repeatStart":true},{"chords":["Gb7","N.C."],"repeatEnd":3}]}]}`
+
+// richChartLines is how the revision view writes section A of richChart, its form in a chart's signs.
+var richChartLines = []string{"|: F7 §", "%", "1. Bb7 :|", "2. C7 Bb7 :| ×3", "3. F To Coda ⊕"}
+
+// histContent is board content with bars as written (a chord array, or an object with form).
+type histContent struct {
+	Title       string        `json:"title"`
+	Description string        `json:"description"`
+	Key         string        `json:"key,omitempty"`
+	Tempo       int           `json:"tempo"`
+	BeatsPerBar int           `json:"beatsPerBar"`
+	Sections    []histSection `json:"sections"`
+}
+
+type histSection struct {
+	Label string            `json:"label"`
+	Role  string            `json:"role,omitempty"`
+	Bars  []json.RawMessage `json:"bars"`
+}
+
+type histDoc struct {
+	Revision int64       `json:"revision"`
+	Content  histContent `json:"content"`
+}
+
+// withChords is bar (as written) with other chords and the same form.
+func withChords(t testing.TB, bar json.RawMessage, chords ...string) json.RawMessage {
+	t.Helper()
+	if strings.HasPrefix(strings.TrimSpace(string(bar)), "[") {
+		return mustJSON(chords)
+	}
+	var o map[string]any
+	if err := json.Unmarshal(bar, &o); err != nil {
+		t.Fatal(err)
+	}
+	o["chords"] = chords
+	return mustJSON(o)
+}
+
 // TestBoardHistory: Pi changes two bars through tele_board; the page shows the banner without taking
 // focus from the description being typed in; Undo brings the old chord back in the grid and in GET
-// /api/boards/:board; the History panel lists the three revisions by Tele, Pi and You, the last
-// "restored from 1"; a revision shows what differs; both languages, 390 px, light and dark.
+// /api/boards/:board; the History panel lists the revisions by Tele, (You,) Pi and You, the newest
+// "restored from" the one before Pi's; a revision shows what differs, its form drawn; Restore works;
+// both languages, 390 px and desktop, light and dark. It runs on the teaching example (plain bars) and
+// on richChart (every form feature of content version 2).
 func TestBoardHistory(t *testing.T) {
 	requireTool(t, "Debian chromium", chromiumPath)
+	for _, tc := range []struct {
+		name  string
+		chart string // "" keeps the teaching example the host makes
+	}{
+		{"plain", ""},
+		{"form", richChart},
+	} {
+		t.Run(tc.name, func(t *testing.T) { boardHistory(t, tc.name, tc.chart) })
+	}
+}
+
+func boardHistory(t *testing.T, name, chart string) {
 	h := startLinkHost(t, "hist")
 	b := newBrowser(t)
 	// Pi edits only the bound board, which the host made from the teaching example (revision 1, by Tele).
@@ -142,6 +203,16 @@ func TestBoardHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	capability := strings.TrimSpace(string(capBytes))
+	base := int64(1) // the revision Pi's change goes over
+	if chart != "" {
+		var doc histDoc
+		if status := apiJSON(t, "PUT", h.URL+"/api/boards/hist", map[string]string{"Authorization": "Bearer " + capability, "If-Match": `"1"`},
+			json.RawMessage(chart), &doc); status != 200 {
+			t.Fatalf("saving the chart: status %d", status)
+		}
+		base = 2
+	}
+	shot := func(p *Page, what string) { p.screenshot("board", "history-"+name+"-"+what) }
 
 	p := b.newPage(t)
 	openBoard(p, h.Server, "hist", capability)
@@ -149,12 +220,14 @@ func TestBoardHistory(t *testing.T) {
 
 	// The musician is typing in the description when Pi's change arrives.
 	typeInto(p, "#f-description", " Slowly")
-	var cur boardDoc
+	var cur histDoc
 	apiJSON(t, "GET", h.URL+"/api/boards/hist", nil, nil, &cur)
+	orig := mustJSON(cur.Content)
 	c := cur.Content
-	c.Sections[1].Bars[0] = []string{"Bb7"}
-	c.Sections[1].Bars[1] = []string{"Eb"}
-	h.toolPut(1, c)
+	chorus := c.Sections[1].Label
+	c.Sections[1].Bars[0] = withChords(t, c.Sections[1].Bars[0], "Bb7")
+	c.Sections[1].Bars[1] = withChords(t, c.Sections[1].Bars[1], "Eb")
+	h.toolPut(base, c)
 
 	p.waitJS(`!document.getElementById('pi-banner').hidden && document.getElementById('pi-banner-text').textContent.includes('2 bars changed in')`, "the Pi banner")
 	got := evalJS[map[string]any](p, `(() => ({
@@ -170,56 +243,75 @@ func TestBoardHistory(t *testing.T) {
 	if !strings.HasSuffix(got["draft"].(string), " Slowly") {
 		t.Errorf("the draft in the description was lost: %q", got["draft"])
 	}
-	p.screenshot("board", "history-pi-banner-desktop-en")
+	shot(p, "pi-banner-desktop-en")
 
 	// Discard the description edit, so Undo's restore is the only change; then Undo.
 	p.do(chromedp.Click(chromedp.ID("discard")))
 	p.do(chromedp.Click(chromedp.ID("pi-undo")))
 	p.waitJS(barTextJS(1, 0)+` === `+jsString(before), "the old chord is back in the grid")
-	var doc boardDoc
-	if status := apiJSON(t, "GET", h.URL+"/api/boards/hist", nil, nil, &doc); status != 200 || doc.Revision != 3 || doc.Content.Sections[1].Bars[0][0] != before {
-		t.Fatalf("GET after Undo: %d, revision %d, bar %v", status, doc.Revision, doc.Content.Sections[1].Bars[0])
+	var doc histDoc
+	if status := apiJSON(t, "GET", h.URL+"/api/boards/hist", nil, nil, &doc); status != 200 || doc.Revision != base+2 || !sameJSON(string(mustJSON(doc.Content)), string(orig)) {
+		t.Fatalf("GET after Undo: %d, revision %d, content\n%s\nwant\n%s", status, doc.Revision, mustJSON(doc.Content), orig)
 	}
 
 	var page struct{ Revisions []revisionRow }
 	apiJSON(t, "GET", h.URL+"/api/boards/hist/revisions", nil, nil, &page)
-	if len(page.Revisions) != 3 || page.Revisions[0].Author != "browser" || page.Revisions[1].Author != "pi" || page.Revisions[2].Author != "tele" ||
-		page.Revisions[0].RestoredFrom == nil || *page.Revisions[0].RestoredFrom != 1 {
+	wantAuthors := "browser pi tele"
+	wantRows := "3 You restored from 1|2 Pi |1 Tele "
+	if chart != "" {
+		wantAuthors = "browser pi browser tele"
+		wantRows = "4 You restored from 2|3 Pi |2 You |1 Tele "
+	}
+	var authors []string
+	for _, r := range page.Revisions {
+		authors = append(authors, r.Author)
+	}
+	if strings.Join(authors, " ") != wantAuthors || page.Revisions[0].RestoredFrom == nil || *page.Revisions[0].RestoredFrom != base {
 		t.Fatalf("history over HTTP: %+v", page.Revisions)
 	}
 
-	// The History panel: three rows, authors in the page's words, restored from 1 on the newest.
+	// The History panel: a row each, authors in the page's words, "restored from" on the newest.
 	p.do(chromedp.Click(chromedp.ID("history-toggle")))
-	p.waitJS(`document.querySelectorAll('#history-list .history-row').length === 3`, "three rows in the History panel")
+	p.waitJS(fmt.Sprintf(`document.querySelectorAll('#history-list .history-row').length === %d`, base+2), "a row per revision in the History panel")
 	rows := evalJS[[]string](p, `[...document.querySelectorAll('#history-list .history-row')].map((r) => r.dataset.rev + ' ' + r.querySelector('.history-author').textContent + ' ' + (r.querySelector('.history-restored')?.textContent || ''))`)
-	if strings.Join(rows, "|") != "3 You restored from 1|2 Pi |1 Tele " {
-		t.Errorf("rows %q", rows)
+	if strings.Join(rows, "|") != wantRows {
+		t.Errorf("rows %q, want %q", rows, wantRows)
 	}
 	// Choosing Pi's revision shows it read-only, marked against the current board.
-	p.do(chromedp.Click(`#history-list [data-rev="2"]`))
-	p.waitJS(`!document.getElementById('history-view').hidden && document.getElementById('history-summary').textContent === '2 bars changed in Chorus'`, "the revision view with its count")
+	p.do(chromedp.Click(fmt.Sprintf(`#history-list [data-rev="%d"]`, base+1)))
+	p.waitJS(`!document.getElementById('history-view').hidden && document.getElementById('history-summary').textContent === `+jsString("2 bars changed in "+chorus), "the revision view with its count")
 	if n := evalJS[float64](p, `document.querySelectorAll('#history-view [data-mark="changed"]').length`); n != 2 {
 		t.Errorf("%v bars marked changed, want 2", n)
 	}
 	if focus := evalJS[string](p, `document.activeElement.id`); focus != "history-view-heading" {
 		t.Errorf("focus after choosing a revision: %q", focus)
 	}
-	p.screenshot("board", "history-panel-desktop-en")
+	if chart != "" {
+		lines := evalJS[[]string](p, `[...document.querySelectorAll('#history-view .history-section:first-child .history-bar .chords')].map((e) => e.textContent)`)
+		if strings.Join(lines, " | ") != strings.Join(richChartLines, " | ") {
+			t.Errorf("the revision view writes section A as %q, want %q", lines, richChartLines)
+		}
+	}
+	shot(p, "panel-desktop-en")
 
-	// Restore this version (Pi's) from the panel: revision 4, restored from 2.
+	// Restore this version (Pi's) from the panel: a new revision, restored from Pi's.
 	// By keyboard, as a keyboard user restores: a mouse click computed its point while the full-page
 	// screenshot's layout settled and, now and then, landed beside the button (no request was sent).
 	p.do(chromedp.Focus(chromedp.ID("history-restore")), chromedp.KeyEvent(kb.Enter))
 	p.waitJS(barTextJS(1, 0)+` === "Bb7"`, "the restored chord in the grid")
-	p.waitJS(`document.querySelector('#history-list .history-row').dataset.rev === '4'`, "the new revision listed live")
+	p.waitJS(fmt.Sprintf(`document.querySelector('#history-list .history-row').dataset.rev === '%d'`, base+3), "the new revision listed live")
+	apiJSON(t, "GET", h.URL+"/api/boards/hist", nil, nil, &doc)
+	if !sameJSON(string(mustJSON(doc.Content)), string(mustJSON(c))) {
+		t.Errorf("the restored content is\n%s\nwant Pi's\n%s", mustJSON(doc.Content), mustJSON(c))
+	}
 
-	// 简体中文, then a phone in dark mode: no horizontal overflow, the panel still usable.
+	// 简体中文, then a phone in dark mode: no horizontal overflow, the panel and a revision still usable.
 	switchLanguageScripted(p, "zh-CN")
 	p.waitJS(`document.getElementById('history-toggle').textContent === '历史'`, "the History control in Chinese")
-	if a := evalJS[string](p, `document.querySelector('#history-list [data-rev="2"] .history-author').textContent`); a != "Pi" {
+	if a := evalJS[string](p, fmt.Sprintf(`document.querySelector('#history-list [data-rev="%d"] .history-author').textContent`, base+1)); a != "Pi" {
 		t.Errorf("author in Chinese: %q", a)
 	}
-	p.screenshot("board", "history-panel-desktop-zh")
+	shot(p, "panel-desktop-zh")
 	phone := b.newPage(t, viewport(390, 844), darkScheme())
 	openBoard(phone, h.Server, "hist", capability)
 	switchLanguageScripted(phone, "zh-CN")
@@ -227,15 +319,17 @@ func TestBoardHistory(t *testing.T) {
 	// toolbar sits after the page loads; a musician scrolls the control up before tapping it.
 	evalJS[chromedp.Void](phone, `document.getElementById('history-toggle').scrollIntoView({block: 'center'})`)
 	phone.do(chromedp.Click(chromedp.ID("history-toggle")))
-	phone.waitJS(`document.querySelectorAll('#history-list .history-row').length === 4`, "four rows on the phone")
+	phone.waitJS(fmt.Sprintf(`document.querySelectorAll('#history-list .history-row').length === %d`, base+3), "every row on the phone")
+	evalJS[chromedp.Void](phone, fmt.Sprintf(`document.querySelector('#history-list [data-rev="%d"]').click()`, base))
+	phone.waitJS(`!document.getElementById('history-view').hidden && document.getElementById('history-summary').textContent === `+jsString("“"+chorus+"”中有 2 个小节改动"), "the revision view in Chinese on the phone")
 	if w := evalJS[float64](phone, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
 		t.Errorf("the phone page overflows by %v px", w)
 	}
-	phone.screenshot("board", "history-panel-phone-zh-dark")
+	shot(phone, "panel-phone-zh-dark")
 	c.Title = "Welcome, by Pi"
-	h.toolPut(4, c)
+	h.toolPut(base+3, c)
 	phone.waitJS(`!document.getElementById('pi-banner').hidden && document.getElementById('pi-banner-text').textContent.startsWith('Pi 修改了和弦谱')`, "the Pi banner in Chinese")
-	phone.screenshot("board", "history-pi-banner-phone-zh-dark")
+	shot(phone, "pi-banner-phone-zh-dark")
 	p.requireClean("history")
 	phone.requireClean("history on a phone")
 }

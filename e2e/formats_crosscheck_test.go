@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	teleboard "tele/board"
-	"tele/chordname"
+	"tele/chord"
 	"tele/chordpro"
 	"tele/ireal"
 )
@@ -225,7 +225,7 @@ func compareIRealMeasures(t *testing.T, name string, song ireal.Song, s irealSon
 				bar = append(bar, teleboard.NoChord)
 				continue
 			}
-			r, ok := chordname.Map(sym)
+			r, ok := chord.Map(sym)
 			if !ok || !r.Exact && !strings.Contains(strings.Join(song.Notes, "\n"), sym+" became "+r.Symbol) {
 				t.Errorf("%s: ireal-reader's chord %q is not one Tele reads exactly or notes (%v, notes %q)", name, sym, r, song.Notes)
 			}

@@ -95,8 +95,14 @@ var editLinkRe = regexp.MustCompile(`http://127\.0\.0\.1:\d+/b/[A-Za-z0-9_-]+#ca
 // arguments of `tele serve` (--share …).
 func startServe(t testing.TB, args ...string) *Server {
 	t.Helper()
+	return startServeIn(t, t.TempDir(), true, args...)
+}
+
+// startServeIn is startServe on data directory data; fresh says it is a first start, after which the
+// welcome board's edit link follows the serving line.
+func startServeIn(t testing.TB, data string, fresh bool, args ...string) *Server {
+	t.Helper()
 	bin := teleBinary(t)
-	data := t.TempDir()
 	port := freePort(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--port", fmt.Sprint(port), "--data", data}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
@@ -124,7 +130,7 @@ func startServe(t testing.TB, args ...string) *Server {
 				s.EditLink = l
 			}
 			// A fresh data directory is a first start: the welcome board's edit link follows the serving line.
-			if !sent && s.URL != "" && s.EditLink != "" {
+			if !sent && s.URL != "" && (s.EditLink != "" || !fresh) {
 				sent = true
 				ready <- nil
 			}

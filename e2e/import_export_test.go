@@ -22,7 +22,7 @@ import (
 
 // importPlaylist is an iReal Pro playlist of two songs, as iReal Pro shares it (percent-encoded).
 var importPlaylist = "irealbook://" + url.PathEscape("Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 }"+
-	"===Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7 |C-9 F13b9 |Bb6 Z===Gig")
+	"===Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7 |C-9 F13#5 |Bb6 Z===Gig")
 
 // TestImportExportPage imports from the board list page, a ChordPro file through the file picker and
 // an iReal Pro playlist pasted by keyboard, and checks each new board against Tele's own reading of the
@@ -82,7 +82,7 @@ func TestImportExportPage(t *testing.T) {
 	for i, song := range songs {
 		checkImported(t, s, got[i], song.Content)
 	}
-	if !strings.Contains(got[1].Summary, "2 things were changed") || !strings.Contains(got[1].Notes, "Bb^7#11 became Bbmaj7") {
+	if !strings.Contains(got[1].Summary, "2 things were changed") || !strings.Contains(got[1].Notes, "Bb^7b9 became Bbmaj7") {
 		t.Errorf("summary of Spell: %q / %q", got[1].Summary, got[1].Notes)
 	}
 	p.screenshot("board", "import-en")

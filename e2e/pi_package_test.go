@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -19,44 +20,63 @@ import (
 // piPackageRoot holds what builtPiPackage made; TestMain removes it.
 var piPackageRoot string
 
-// builtPiPackage runs `make pi-package` for linux/amd64 once per test process and installs the packed
-// packages with npm into a prefix, as `npm install tele-pi` would; it returns the installed tele-pi.
-var builtPiPackage = sync.OnceValues(func() (string, error) {
+// packedPiPackage runs `make pi-package` for linux/amd64 once per test process and packs its packages
+// into tarballs, as they would be published; it returns the directory holding the packages' root (dist,
+// tgz).
+var packedPiPackage = sync.OnceValues(func() (string, error) {
 	root, err := os.MkdirTemp("", "tele-e2e-pi-package-")
 	if err != nil {
 		return "", err
 	}
 	piPackageRoot = root
-	out, prefix, tgz := filepath.Join(root, "dist"), filepath.Join(root, "prefix"), filepath.Join(root, "tgz")
-	run := func(dir, name string, args ...string) error {
-		cmd := exec.Command(name, args...)
-		cmd.Dir = dir
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, b)
-		}
-		return nil
+	if err := os.MkdirAll(filepath.Join(root, "tgz"), 0o755); err != nil {
+		return "", err
 	}
-	for _, d := range []string{prefix, tgz} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return "", err
-		}
+	if err := runIn("..", "make", "pi-package", "PI_PACKAGE_OUT="+filepath.Join(root, "dist"), "PI_PLATFORMS=linux/amd64"); err != nil {
+		return "", err
+	}
+	return root, runIn(root, "npm", "pack", "./dist/tele-pi", "./dist/tele-pi-linux-x64", "--pack-destination", "tgz")
+})
+
+// installPiPackage installs the packed packages with npm into a new prefix under the packages' root, as
+// `npm install tele-pi` would with the npm flags given, and returns the installed tele-pi.
+func installPiPackage(prefixName string, npmFlags ...string) (string, error) {
+	root, err := packedPiPackage()
+	if err != nil {
+		return "", err
+	}
+	prefix := filepath.Join(root, prefixName)
+	if err := os.MkdirAll(prefix, 0o755); err != nil {
+		return "", err
 	}
 	if err := os.WriteFile(filepath.Join(prefix, "package.json"), []byte(`{"private":true}`), 0o644); err != nil {
 		return "", err
 	}
-	if err := run("..", "make", "pi-package", "PI_PACKAGE_OUT="+out, "PI_PLATFORMS=linux/amd64"); err != nil {
-		return "", err
+	// "./": npm would read tgz/x.tgz as a GitHub repository. The platform package is found in the tarball
+	// directory only when named; an install that leaves it out names only tele-pi.
+	args := append([]string{"install", "--offline", "--no-audit", "--no-fund", "--prefix", prefix}, npmFlags...)
+	args = append(args, "./tgz/tele-pi-0.0.0.tgz")
+	if !slices.Contains(npmFlags, "--omit=optional") {
+		args = append(args, "./tgz/tele-pi-linux-x64-0.0.0.tgz")
 	}
-	if err := run(root, "npm", "pack", "./dist/tele-pi", "./dist/tele-pi-linux-x64", "--pack-destination", tgz); err != nil {
-		return "", err
-	}
-	// "./": npm would read tgz/x.tgz as a GitHub repository.
-	if err := run(root, "npm", "install", "--offline", "--no-audit", "--no-fund", "--prefix", prefix,
-		"./tgz/tele-pi-0.0.0.tgz", "./tgz/tele-pi-linux-x64-0.0.0.tgz"); err != nil {
+	if err := runIn(root, "npm", args...); err != nil {
 		return "", err
 	}
 	return filepath.Join(prefix, "node_modules", "tele-pi"), nil
-})
+}
+
+// builtPiPackage installs the Pi package with its platform package once per test process.
+var builtPiPackage = sync.OnceValues(func() (string, error) { return installPiPackage("prefix") })
+
+// runIn runs a command in dir; its error carries the command's output.
+func runIn(dir, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, b)
+	}
+	return nil
+}
 
 func TestPiPackage(t *testing.T) {
 	requireTool(t, "make", "make")

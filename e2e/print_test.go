@@ -107,11 +107,64 @@ func TestPrint(t *testing.T) {
 		q.requireClean("the Print control")
 	})
 
+	t.Run("the key as shown, the capo and the description on paper; chords of 16 pt and more", func(t *testing.T) {
+		// Issue 23, defect 4: a transposed or capo view printed the board's key above the shown chords and
+		// no capo line, the description was never printed, and chord roots were 10.8 pt.
+		for _, c := range []struct {
+			name, view, lang, key, line string
+			opts                        []PageOption
+		}{
+			{"plain-en", `{}`, "en", "Key Bb", "", nil},
+			{"transposed-en", `{"toKey":"G"}`, "en", "Key G", "Transposed from Bb", nil},
+			{"capo-en-dark", `{"capo":3}`, "en", "Key G", "Capo 3 (sounds in Bb)", []PageOption{darkScheme()}},
+			{"capo-transposed-zh-phone", `{"capo":2,"toKey":"C"}`, "zh-CN", "Bb 调", "变调夹 2（实际为 C 调） · 由 Bb 调移调", []PageOption{phone()}},
+		} {
+			p := b.newPage(t, c.opts...)
+			openBoard(p, s, "print-song", "")
+			evalJS[chromedp.Void](p, fmt.Sprintf(`localStorage.setItem('tele.view:print-song', %s)`, jsString(c.view)))
+			openBoard(p, s, "print-song", "")
+			switchLanguageScripted(p, c.lang)
+			for _, paper := range papers {
+				doc := parsePDF(t, printPDF(p, paper.width, paper.height, "print-view-"+c.name+"-"+paper.name))
+				if len(doc.pages) != 1 {
+					t.Errorf("%s on %s: %d pages, want 1", c.name, paper.name, len(doc.pages))
+				}
+			}
+			printMedia(p)
+			got := evalJS[map[string]any](p, `(() => {
+				const el = (id) => document.getElementById(id);
+				const roots = [...document.querySelectorAll('.chords:is([data-n="1"], [data-n="2"]) .chord:not(.nc) .root')].map((r) => parseFloat(getComputedStyle(r).fontSize));
+				return {
+					key: el('meta-key').textContent,
+					line: el('meta-view')?.checkVisibility() ? el('meta-view').textContent : '',
+					description: el('description').checkVisibility() ? el('description').textContent : '',
+					smallest: Math.min(...roots) * 72 / 96,
+					bottom: Math.max(...[...document.querySelectorAll('.bar')].map((b) => b.getBoundingClientRect().bottom)),
+				};
+			})()`)
+			if got["key"] != c.key || got["line"] != c.line {
+				t.Errorf("%s: the printed head says %q and %q, want %q and %q", c.name, got["key"], got["line"], c.key, c.line)
+			}
+			if got["description"] != "Medium swing." {
+				t.Errorf("%s: the printed description is %q", c.name, got["description"])
+			}
+			if pt := got["smallest"].(float64); pt < 16 {
+				t.Errorf("%s: a chord of one or two in its bar is printed at %.1f pt, want 16 pt or more", c.name, pt)
+			}
+			checkChordsWhole(t, p, c.name+" print")
+			p.screenshot("board", "print-view-"+c.name)
+			t.Logf("%s: smallest root of a one- or two-chord bar %.1f pt; the chart ends %.0f px down the page", c.name, got["smallest"], got["bottom"])
+			emulateMedia(p, "")
+			p.waitJS(`!('printing' in document.documentElement.dataset)`, "the screen layout is back")
+			p.requireClean("printing " + c.name)
+		}
+	})
+
 	t.Run("a 512-bar chart: pages break between rows, never inside one", func(t *testing.T) {
 		for _, c := range []struct {
 			id   string
 			cols int
-		}{{"print-long", 8}, {"print-long-7", 4}} {
+		}{{"print-long", 4}, {"print-long-7", 4}} {
 			p := b.newPage(t)
 			openBoard(p, s, c.id, "")
 			printMedia(p)

@@ -58,6 +58,8 @@ type Config struct {
 	// Browser, when set, is the command that opens the user's browser (webbrowser.Command): the host opens
 	// it on each invitation through a redirect file, never with the link on a command line. Nil: never.
 	Browser []string
+	// Quota bounds what the store keeps (board.Store.SetQuota); the zero Quota leaves the store's defaults.
+	Quota board.Quota
 	// Share, when set, is the share listener's <IPv4>:<port> (docs/band.md): the board's page can then
 	// share with the band.
 	Share string
@@ -256,6 +258,12 @@ func (h *host) start(note []byte) {
 	}
 	h.started, h.store = started, started.Store
 	store, port := started.Store, started.Port
+	if h.cfg.Quota != (board.Quota{}) {
+		if err := store.SetQuota(h.cfg.Quota); err != nil {
+			h.sendFatal(FatalInternal, err.Error())
+			return
+		}
+	}
 	h.removeLeftovers()
 	if started.ExampleCreated {
 		h.log.Info("host: created the board from the teaching example", "board", hl.board)

@@ -17,6 +17,7 @@ const (
 	CodeRevisionConflict = "revision_conflict" // put: expectedRevision is stale; currentRevision says the current one
 	CodeInvalidContent   = "invalid_content"   // put: content breaks a rule of docs/content.md; path and rule say which
 	CodeNotFound         = "not_found"         // the bound board was deleted (with its edit link, on the page)
+	CodeQuotaExceeded    = "quota_exceeded"    // put: the server keeps no more bytes of boards (--max-bytes)
 	CodeNotReady         = "not_ready"         // a call before the host is ready
 	CodeRevoked          = "revoked"           // a call after the binding was revoked
 )
@@ -140,6 +141,10 @@ func (h *host) storeError(err error) error {
 	}
 	if errors.Is(err, board.ErrNotFound) {
 		return h.deleted()
+	}
+	if qe, ok := errors.AsType[*board.QuotaError](err); ok {
+		return &link.Error{Code: CodeQuotaExceeded, Message: fmt.Sprintf("%v: the change was not saved; tell the musician, who can delete boards they no longer need or raise --max-bytes", qe),
+			Fields: map[string]any{"limit": qe.Limit}}
 	}
 	return err // internal: logged by the link, answered "internal"
 }

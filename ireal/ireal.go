@@ -8,23 +8,26 @@
 // with the music prefixed by "1r34LbKcu7" and scrambled in blocks of 50 characters.
 //
 // Music is a string of cells and signs: | bar line, [ ] double bar lines, { } repeat, Z final bar,
-// T44 time (T12 is 12/8), *A a section (*i intro, *V verse), N1 N2 N3 endings, S segno, Q coda,
-// <D.S. al Coda> and other text (<3x>: the repeat is played three times), x repeat one bar (%), r repeat
-// the two bars before (written out), n N.C., p a slash (the chord goes on), W/B (the chord before, over
-// B), spaces and commas between cells, chords like C^7 D-7 G7b9 Bh7 Eo7 C7sus/E, (…) an alternate chord
-// (left out).
+// T44 time (T12 is 12/8), *A a section (*i intro, *V verse), N1 N2 N3 endings, S segno, Q To Coda (the
+// first) and coda (the last), <D.S. al Coda> and other text (<3x> or <x3>: the repeat is played three
+// times), x repeat one bar (%), r repeat the two bars before (written out), n N.C., p a slash (the chord
+// goes on), W/B (the chord before, over B), spaces and commas between cells, chords like C^7 D-7 G7b9
+// Bh7 Eo7 C7sus/E, chord text written by hand after a root (A*m*), (…) an alternate chord (left out).
 package ireal
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"tele/board"
-	"tele/chordname"
+	"tele/chord"
 )
 
 // Song is one song of a link: its board content, or why it could not be read, and the notes on
@@ -33,6 +36,10 @@ type Song = board.Chart
 
 // MaxBytes bounds the input Parse reads.
 const MaxBytes = 4 << 20
+
+// MaxSongs bounds the songs of one input: more than the largest real books hold (about 1,500), few
+// enough that reading them all stays quick.
+const MaxSongs = 4096
 
 // ErrNoLink is Parse's refusal of input without an iReal Pro link.
 var ErrNoLink = errors.New("no irealb:// or irealbook:// link in the input: paste the link iReal Pro shares, or the HTML of a playlist")
@@ -57,8 +64,21 @@ func links(data string) [][2]string {
 
 // Parse reads every song of every iReal Pro link in data.
 func Parse(data []byte) ([]Song, error) {
+	return Read(context.Background(), data)
+}
+
+// Read is Parse that stops, with the context's error, once ctx ends. Its cost is linear in the input's
+// size whatever the input holds (work.go); an input that would cost more is ErrTooCostly.
+func Read(ctx context.Context, data []byte) ([]Song, error) {
 	if len(data) > MaxBytes {
 		return nil, fmt.Errorf("the input is %d bytes; at most %d", len(data), MaxBytes)
+	}
+	return read(newWork(ctx, len(data)), data)
+}
+
+func read(w *work, data []byte) ([]Song, error) {
+	if err := w.add(len(data)); err != nil {
+		return nil, err
 	}
 	found := links(string(data))
 	if len(found) == 0 {
@@ -66,6 +86,9 @@ func Parse(data []byte) ([]Song, error) {
 	}
 	var songs []Song
 	for _, l := range found {
+		if err := w.add(linkCost + 2*len(l[1])); err != nil {
+			return nil, err
+		}
 		text, err := url.PathUnescape(l[1])
 		if err != nil {
 			return nil, fmt.Errorf("the %s:// link is not percent-encoded correctly: %v", l[0], err)
@@ -75,10 +98,20 @@ func Parse(data []byte) ([]Song, error) {
 			parts = parts[:len(parts)-1] // the playlist's name
 		}
 		for _, p := range parts {
+			if err := w.add(songCost); err != nil {
+				return nil, err
+			}
 			if strings.TrimSpace(p) == "" {
 				continue
 			}
-			songs = append(songs, readSong(p, l[0] == "irealb"))
+			if len(songs) == MaxSongs {
+				return nil, fmt.Errorf("the input holds more than %d songs: import the playlist in parts", MaxSongs)
+			}
+			s, err := readSong(w, p, l[0] == "irealb")
+			if err != nil {
+				return nil, err
+			}
+			songs = append(songs, s)
 		}
 	}
 	return songs, nil
@@ -94,26 +127,45 @@ func unscramble(s string) string {
 
 // swapBlocks is the irealb scrambling, which is its own inverse: in every whole block of 50 characters
 // (but a last one followed by fewer than two characters) the first five swap with the last five,
-// mirrored, and characters 10–23 with 26–39.
+// mirrored, and characters 10–23 with 26–39. Characters are UTF-16 code units, as in iReal Pro and in
+// the JavaScript readers: music holding ♪ or an emoji in its text scrambles as theirs does.
 func swapBlocks(s string) string {
-	var out strings.Builder
-	for len(s) > 51 {
-		block := []byte(s[:50])
-		s = s[50:]
-		mirrored := append([]byte(nil), block...)
-		for i := 0; i < 5; i++ {
-			mirrored[i], mirrored[49-i] = block[49-i], block[i]
-		}
-		for i := 10; i < 24; i++ {
-			mirrored[i], mirrored[49-i] = block[49-i], block[i]
-		}
-		out.Write(mirrored)
+	if isASCII(s) {
+		b := []byte(s)
+		swapUnits(b)
+		return string(b)
 	}
-	out.WriteString(s)
-	return out.String()
+	u := utf16.Encode([]rune(s))
+	swapUnits(u)
+	return string(utf16.Decode(u))
 }
 
-func readSong(text string, scrambled bool) Song {
+func swapUnits[T byte | uint16](s []T) {
+	for ; len(s) > 51; s = s[50:] {
+		for i := 0; i < 5; i++ {
+			s[i], s[49-i] = s[49-i], s[i]
+		}
+		for i := 10; i < 24; i++ {
+			s[i], s[49-i] = s[49-i], s[i]
+		}
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// readSong reads one song. A song that cannot be read is a Song with Err; the error is for a reading
+// that has to stop (its context ended, or it costs too much).
+func readSong(w *work, text string, scrambled bool) (Song, error) {
+	if err := w.add(len(text)); err != nil {
+		return Song{}, err
+	}
 	f := strings.Split(text, "=")
 	var title, key, music string
 	tempo := 0
@@ -126,15 +178,18 @@ func readSong(text string, scrambled bool) Song {
 	case !scrambled && len(f) >= 6:
 		title, key, music = f[0], f[3], f[5]
 	default:
-		return Song{Title: f[0], Err: fmt.Errorf("the song %q has %d fields, not the ones iReal Pro writes", f[0], len(f))}
+		return Song{Title: f[0], Err: fmt.Errorf("the song %q has %d fields, not the ones iReal Pro writes", f[0], len(f))}, nil
 	}
 	if scrambled {
 		if !strings.HasPrefix(music, musicPrefix) {
-			return Song{Title: title, Err: fmt.Errorf("the music of %q does not start as iReal Pro's does", title)}
+			return Song{Title: title, Err: fmt.Errorf("the music of %q does not start as iReal Pro's does", title)}, nil
+		}
+		if err := w.add(3 * len(music)); err != nil {
+			return Song{}, err
 		}
 		music = unscramble(music[len(musicPrefix):])
 	}
-	r := &songReader{notes: map[string]bool{}}
+	r := &songReader{w: w, notes: map[string]bool{}}
 	c := board.Content{Title: strings.TrimSpace(title), Tempo: 120, BeatsPerBar: 4}
 	if tempo >= board.MinTempo && tempo <= board.MaxTempo {
 		c.Tempo = tempo
@@ -142,55 +197,102 @@ func readSong(text string, scrambled bool) Song {
 	if c.Title == "" {
 		c.Title = "Untitled"
 	}
-	if k := strings.Replace(key, "-", "m", 1); validKey(k) {
+	if k := strings.Replace(key, "-", "m", 1); chord.IsKey(k) {
 		c.Key = k
 	} else if key != "" {
-		r.note("the key %q is not one Tele knows: the board has no key", key)
+		r.note("key_unknown", "the key %q is not one Tele knows: the board has no key", "key", key)
 	}
 	if err := r.music(&c, music); err != nil {
-		return Song{Title: c.Title, Err: err}
+		if stopped(err) {
+			return Song{}, err
+		}
+		return Song{Title: c.Title, Err: err}, nil
 	}
-	for range board.MaxBars {
+	r.oneOfEachSign(&c)
+	// What is left can break a rule only where a sign has no jump, or stands where the jump cannot use
+	// it: each such sign is left out, at most once per kind of sign.
+	for {
+		if err := w.add(validateCost(c)); err != nil {
+			return Song{}, err
+		}
 		err := c.Validate()
 		if err == nil {
-			return Song{Title: c.Title, Content: c, Notes: r.list}
+			return Song{Title: c.Title, Content: c, Notes: r.list, Codes: r.codes}, nil
 		}
 		ve, ok := errors.AsType[*board.ValidationError](err)
 		if !ok || !strings.HasSuffix(ve.Path, ".mark") {
-			return Song{Title: c.Title, Err: fmt.Errorf("%q does not make a board Tele can play: %w", c.Title, err)}
+			return Song{Title: c.Title, Err: fmt.Errorf("%q does not make a board Tele can play: %w", c.Title, err)}, nil
 		}
 		var ref board.BarRef
 		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
 		bar := &c.Sections[ref.Section].Bars[ref.Bar]
-		r.note("the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule)
+		r.add(board.NoteCode{Code: "sign_left_out", Args: map[string]any{"sign": string(bar.Mark), "bar": flatBar(c, ref) + 1,
+			"path": ve.Path, "rule": ve.Rule, "ruleId": ve.RuleID, "ruleArgs": ve.RuleArgs}},
+			fmt.Sprintf("the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule))
 		bar.Mark = ""
 	}
-	return Song{Title: c.Title, Err: errors.New("the song does not make a board Tele can play")}
 }
 
-func validKey(k string) bool {
-	c := board.Content{Title: "k", Key: k, Tempo: 120, BeatsPerBar: 4, Sections: []board.Section{{Bars: []board.Bar{board.PlainBar("C")}}}}
-	return c.Validate() == nil
+// validateCost is the work of checking a content: about its encoded size.
+func validateCost(c board.Content) int {
+	n := 64
+	for _, s := range c.Sections {
+		n += 16 * len(s.Bars)
+	}
+	return n
+}
+
+// stopped reports whether err ends the whole reading rather than one song.
+func stopped(err error) bool {
+	return errors.Is(err, ErrTooCostly) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 type songReader struct {
+	w     *work
 	notes map[string]bool
 	list  []string
+	codes []board.NoteCode
 }
 
-func (r *songReader) note(format string, args ...any) {
-	s := fmt.Sprintf(format, args...)
-	if !r.notes[s] {
-		r.notes[s] = true
-		r.list = append(r.list, s)
+// note records a note once: its code, its English words (format, filled with the values of the name,
+// value pairs in order) and its arguments (the pairs).
+func (r *songReader) note(code, format string, pairs ...any) {
+	args := map[string]any{}
+	var values []any
+	for i := 0; i+1 < len(pairs); i += 2 {
+		args[pairs[i].(string)] = pairs[i+1]
+		values = append(values, pairs[i+1])
 	}
+	r.add(board.NoteCode{Code: code, Args: args}, fmt.Sprintf(format, values...))
+}
+
+// add records a note once, by its words.
+func (r *songReader) add(code board.NoteCode, text string) {
+	if !r.notes[text] {
+		r.notes[text] = true
+		r.list = append(r.list, text)
+		r.codes = append(r.codes, code)
+	}
+}
+
+// flatBar is the bar's index across sections.
+func flatBar(c board.Content, ref board.BarRef) int {
+	n := ref.Bar
+	for _, s := range c.Sections[:ref.Section] {
+		n += len(s.Bars)
+	}
+	return n
 }
 
 var (
 	chordRE = regexp.MustCompile(`^[A-GW][#b]?(?:[-+^ho0-9#b]|sus|alt|add)*(/[A-G][#b]?)?`)
-	textRE  = regexp.MustCompile(`^<[^>]*>`)
-	timesRE = regexp.MustCompile(`^(?:\*\d\d)?\s*([2-8])\s*[xX]\s*$`) // <3x>: the repeat is played three times
+	timesRE = regexp.MustCompile(`^(?:\*\d\d)?\s*(?:([2-8])\s*[xX]|[xX]\s*([2-8]))\s*$`) // <3x>, <x3>: the repeat is played three times
+	// alEndingRE is a D.C. or D.S. to an ending: "D.C. al 2nd ending", "D.S. al 2nd End.".
+	alEndingRE = regexp.MustCompile(`^d\.([cs])\. al ([1-4])(?:st|nd|rd|th) end(?:ing|\.)?$`)
 )
+
+// maxText bounds staff text (<…>); a < without its > within it is no text.
+const maxText = 256
 
 // signText maps staff text onto marks.
 var signText = map[string]board.Mark{
@@ -198,42 +300,136 @@ var signText = map[string]board.Mark{
 	"d.s. al fine": board.MarkDSAlFine, "d.c.": board.MarkDC, "d.s.": board.MarkDS, "fine": board.MarkFine,
 }
 
-// music reads the music string into sections of bars.
+// textSign reads staff text as a mark: one signText names, also after words that say when ("after solos,
+// D.C. al Fine"). al is the ending of a "D.C. al 2nd ending" (the mark is then its al Fine jump).
+func textSign(words string) (mark board.Mark, al int, ok bool) {
+	if m, ok := signText[words]; ok {
+		return m, 0, true
+	}
+	if m := alEndingRE.FindStringSubmatch(words); m != nil {
+		mark = board.MarkDCAlFine
+		if m[1] == "s" {
+			mark = board.MarkDSAlFine
+		}
+		return mark, int(m[2][0] - '0'), true
+	}
+	if _, after, found := strings.Cut(words, ", "); found {
+		if m, ok := signText[after]; ok && m != board.MarkFine {
+			return m, 0, true
+		}
+	}
+	return "", 0, false
+}
+
+// qSign is a Q read in the music: the bar it was read in (its flat index once written) and whether that
+// bar had chords (or was a % bar) before it.
+type qSign struct {
+	at      int
+	content bool
+}
+
+// alEnding is a "D.C./D.S. al Nth ending" read: the jump's bar and the ending.
+type alEnding struct {
+	at, ending int
+}
+
+// music reads the music string into sections of bars, at most the board's limits of them.
 func (r *songReader) music(c *board.Content, m string) error {
 	var sec *board.Section
 	var bar board.Bar
 	var cells []string // this bar's cells: chord symbols, "" for a beat that goes on
 	barBeats := 4
-	meterRead := false // the first time signature is the board's
-	times := 0         // from <Nx>: the times the next end repeat is played
-	newSection := func(label string, role board.Role) {
+	meterRead := false    // the first time signature is the board's
+	times := 0            // from <Nx>: the times the next end repeat is played
+	written := 0          // bars written so far, in all sections
+	var heard [2][]string // the chords heard in the last two bars written (a % bar's are those before it)
+	textBar := false      // the music starts with a bar of text alone (a count-in)
+	slashes := false      // the first bar is slashes alone
+	barText := false      // this bar has text
+	var qs []qSign
+	var als []alEnding
+	closed := map[int]bool{} // bars followed by ] or Z: where a last ending ends
+	newSection := func(label string, role board.Role) error {
+		if sec != nil && len(sec.Bars) == 0 {
+			sec.Label, sec.Role = label, role // a section without bars gives way to the next
+			return nil
+		}
+		if len(c.Sections) == board.MaxSections {
+			return fmt.Errorf("the song has more than %d sections", board.MaxSections)
+		}
 		c.Sections = append(c.Sections, board.Section{Label: label, Role: role})
 		sec = &c.Sections[len(c.Sections)-1]
+		return nil
 	}
-	endBar := func(repeatEnd bool) {
+	lastWritten := func() *board.Bar {
+		for i := len(c.Sections) - 1; i >= 0; i-- {
+			if b := c.Sections[i].Bars; len(b) > 0 {
+				return &b[len(b)-1]
+			}
+		}
+		return nil
+	}
+	endBar := func(repeatEnd, last bool) error {
 		if len(cells) == 0 && !bar.Simile {
-			if repeatEnd && sec != nil && len(sec.Bars) > 0 {
-				sec.Bars[len(sec.Bars)-1].RepeatEnd = max(2, times)
+			if repeatEnd && written > 0 {
+				lastWritten().RepeatEnd = max(2, times)
 				times = 0
 			}
-			return
+			if !endSign(bar.Mark) || written == 0 {
+				textBar = textBar || written == 0 && barText
+				barText = false
+				return nil // a segno or a coda carries to the next bar; an empty bar is no bar
+			}
+			if last {
+				// Text after the last bar line is the last bar's.
+				if prev := lastWritten(); prev.Mark == "" {
+					prev.Mark = bar.Mark
+				}
+				bar.Mark = ""
+				return nil
+			}
+			// A jump or Fine over a bar with no chord: the bar is played, going on with the chord before.
+			bar.Simile = true
 		}
 		if sec == nil {
-			newSection("", "")
+			if err := newSection("", ""); err != nil {
+				return err
+			}
+		}
+		if written == board.MaxBars || len(sec.Bars) == board.MaxBarsPerSection {
+			return fmt.Errorf("the song has more bars than a board holds (%d, at most %d in a section)", board.MaxBars, board.MaxBarsPerSection)
 		}
 		for _, ch := range cells {
 			if ch != "" {
 				bar.Chords = append(bar.Chords, ch)
 			}
 		}
+		if !evenCells(cells) {
+			r.note("rhythm_evened", "the chords of bar %d were written on uneven beats (%s): a board's chords share a bar evenly",
+				"bar", written+1, "written", cellWords(cells))
+		}
 		switch {
 		case bar.Simile && len(bar.Chords) > 0:
+			r.note("simile_with_chords", "a %% bar with chords in it was read as its chords (bar %d)", "bar", written+1)
 			bar.Simile = false
 		case !bar.Simile && len(bar.Chords) == 0:
 			bar.Simile = true
+			slashes = written == 0 // a first bar of slashes goes on with no chord
 		}
+		if bar.Simile && written == 0 && (textBar || slashes) {
+			// After a count-in (a bar of text alone, or slashes) there is no chord to repeat yet: both
+			// bars are N.C.
+			r.note("count_in", "the first bar repeats a count-in with no chord: it is N.C.")
+			bar.Simile, bar.Chords = false, []string{board.NoChord}
+			if textBar {
+				sec.Bars = append(sec.Bars, board.Bar{Chords: []string{board.NoChord}})
+				written++
+				heard = [2][]string{nil, bar.Chords}
+			}
+		}
+		barText = false
 		if len(bar.Chords) > board.MaxChordsPerBar {
-			r.note("a bar with %d chords kept the first four", len(bar.Chords))
+			r.note("bar_chords_cut", "a bar with %d chords kept the first four", "chords", len(bar.Chords))
 			bar.Chords = bar.Chords[:board.MaxChordsPerBar]
 		}
 		if barBeats != c.BeatsPerBar {
@@ -243,20 +439,34 @@ func (r *songReader) music(c *board.Content, m string) error {
 			bar.RepeatEnd = max(2, times)
 			times = 0
 		}
+		h := bar.Chords
+		if bar.Simile {
+			h = heard[1]
+		}
+		heard = [2][]string{heard[1], h}
 		sec.Bars = append(sec.Bars, bar)
+		written++
+		cost := 1 + len(bar.Chords)
 		bar, cells = board.Bar{}, nil
+		return r.w.add(cost)
 	}
 	first := true
 	lastChord := "" // the last chord written with its root, for W/B
 	for len(m) > 0 {
+		if err := r.w.add(1); err != nil {
+			return err
+		}
+		var err error
 		switch {
 		case strings.HasPrefix(m, "*"):
 			if len(m) < 2 {
 				m = ""
 				continue
 			}
-			endBar(false)
-			newSection(markSection(m[1:2]))
+			if err := endBar(false, false); err != nil {
+				return err
+			}
+			err = newSection(markSection(m[1:2]))
 			m = m[2:]
 		case strings.HasPrefix(m, "T") && len(m) >= 3 && m[1] >= '0' && m[1] <= '9':
 			n, _ := strconv.Atoi(m[1:3])
@@ -271,14 +481,17 @@ func (r *songReader) music(c *board.Content, m string) error {
 			barBeats = beats
 			m = m[3:]
 		case m[0] == '{':
-			endBar(false)
+			err = endBar(false, false)
 			bar.RepeatStart = true
 			m = m[1:]
 		case m[0] == '}':
-			endBar(true)
+			err = endBar(true, false)
 			m = m[1:]
 		case m[0] == '|' || m[0] == '[' || m[0] == ']' || m[0] == 'Z':
-			endBar(false)
+			err = endBar(false, false)
+			if (m[0] == ']' || m[0] == 'Z') && written > 0 {
+				closed[written-1] = true
+			}
 			m = m[1:]
 		case strings.HasPrefix(m, "N") && len(m) >= 2 && m[1] >= '0' && m[1] <= '9':
 			bar.Ending = int(m[1] - '0') // N0 (an ending without a number) reads as none
@@ -287,25 +500,32 @@ func (r *songReader) music(c *board.Content, m string) error {
 			bar.Mark = board.MarkSegno
 			m = m[1:]
 		case m[0] == 'Q':
-			if len(cells) > 0 {
-				bar.Mark = board.MarkToCoda // Q after the bar's chords: leave for the coda here
-			} else {
-				bar.Mark = board.MarkCoda
-			}
+			// Which Q is To Coda and which the coda is decided by their order (codaSigns).
+			qs = append(qs, qSign{at: written, content: len(cells) > 0 || bar.Simile})
 			m = m[1:]
 		case m[0] == '<':
-			t := textRE.FindString(m)
-			if t == "" {
+			end := strings.IndexByte(m[:min(len(m), maxText)], '>')
+			if end < 0 {
 				m = m[1:]
 				continue
 			}
+			t := m[:end+1]
+			err = r.w.add(len(t))
+			barText = true
 			words := strings.ToLower(strings.TrimSpace(strings.Trim(t, "<>*0123456789")))
 			if n := timesRE.FindStringSubmatch(t[1 : len(t)-1]); n != nil {
-				times = int(n[1][0] - '0')
-			} else if mark, ok := signText[words]; ok {
+				if n[1] == "" {
+					times = int(n[2][0] - '0')
+				} else {
+					times = int(n[1][0] - '0')
+				}
+			} else if mark, n, ok := textSign(words); ok {
 				bar.Mark = mark
+				if n != 0 {
+					als = append(als, alEnding{at: written, ending: n})
+				}
 			} else if words != "" {
-				r.note("the text %q was left out", strings.Trim(t, "<>"))
+				r.note("text_left_out", "the text %q was left out", "text", strings.Trim(t, "<>"))
 			}
 			m = m[len(t):]
 		case m[0] == 'x':
@@ -313,15 +533,18 @@ func (r *songReader) music(c *board.Content, m string) error {
 			m = m[1:]
 		case m[0] == 'r':
 			// r repeats the two bars before it; two % bars would play the second of them twice.
-			endBar(false)
-			prev := lastTwoBars(c)
-			if prev == nil {
+			if err := endBar(false, false); err != nil {
+				return err
+			}
+			if written < 2 || heard[0] == nil || heard[1] == nil {
 				return errors.New("a two-bar repeat (r) has fewer than two bars of chords before it")
 			}
-			r.note("a two-bar repeat (r) was written out as the two bars before it")
-			for _, chords := range prev {
+			r.note("two_bar_repeat", "a two-bar repeat (r) was written out as the two bars before it")
+			for _, chords := range heard {
 				cells = append([]string(nil), chords...)
-				endBar(false)
+				if err := endBar(false, false); err != nil {
+					return err
+				}
 			}
 			m = m[1:]
 		case m[0] == 'n':
@@ -335,7 +558,8 @@ func (r *songReader) music(c *board.Content, m string) error {
 			if end < 0 {
 				end = len(m) - 1
 			}
-			r.note("alternate chords in parentheses were left out")
+			err = r.w.add(end)
+			r.note("alternates_left_out", "alternate chords in parentheses were left out")
 			m = m[end+1:]
 		case m[0] >= 'A' && m[0] <= 'G' || m[0] == 'W':
 			sym := chordRE.FindString(m)
@@ -343,6 +567,13 @@ func (r *songReader) music(c *board.Content, m string) error {
 				sym = m[:1]
 			}
 			m = m[len(sym):]
+			if err := r.w.add(len(sym)); err != nil {
+				return err
+			}
+			custom := ""
+			if text, rest, ok := customText(m); ok {
+				custom, m = text, rest
+			}
 			if sym[0] == 'W' {
 				// An invisible root: the chord before goes on; W/B puts it over the bass B.
 				base, _, _ := strings.Cut(lastChord, "/")
@@ -353,58 +584,77 @@ func (r *songReader) music(c *board.Content, m string) error {
 			} else {
 				lastChord = sym
 			}
-			mapped, ok := chordname.Map(sym)
-			if !ok {
-				return fmt.Errorf("%q is not a chord", sym)
+			var mapped chord.Mapped
+			if custom != "" {
+				mapped, err = r.customChord(sym, custom)
+			} else {
+				mapped, err = r.chord(sym)
 			}
-			if !mapped.Exact {
-				r.note("%s became %s, the nearest chord in Tele's catalogue", sym, mapped.Symbol)
+			if err != nil {
+				return err
 			}
 			cells = append(cells, mapped.Symbol)
 			first = false
 		default:
 			m = m[1:] // spaces, commas, f (fermata), Y (space), s and l (chord size), U, …
 		}
-	}
-	endBar(false)
-	if len(c.Sections) == 0 {
-		return errors.New("the song has no bars")
-	}
-	// Sections without bars (a label at the very end) are dropped; endings numbered as iReal Pro does.
-	out := c.Sections[:0]
-	for _, s := range c.Sections {
-		if len(s.Bars) > 0 {
-			out = append(out, s)
+		if err != nil {
+			return err
 		}
 	}
-	c.Sections = out
+	if err := endBar(false, true); err != nil {
+		return err
+	}
+	if written == 0 {
+		return errors.New("the song has no bars")
+	}
+	if len(c.Sections[len(c.Sections)-1].Bars) == 0 {
+		c.Sections = c.Sections[:len(c.Sections)-1] // a label at the very end
+	}
 	fixEndings(c)
+	r.codaSigns(c, qs, written)
+	r.alEndings(c, als, closed)
 	return nil
 }
 
-// lastTwoBars is the chords of the last two bars read so far, a % bar standing for the chords it repeats;
-// nil if there are fewer than two.
-func lastTwoBars(c *board.Content) [][]string {
-	var bars []board.Bar
-	for _, s := range c.Sections {
-		bars = append(bars, s.Bars...)
-	}
-	if len(bars) < 2 {
-		return nil
-	}
-	chordsAt := func(i int) []string {
-		for ; i >= 0 && bars[i].Simile; i-- {
+// evenCells reports whether a bar's chords share it evenly as written: each chord on the same number of
+// cells (a p slash is a cell the chord before goes on over), the first on the first cell.
+func evenCells(cells []string) bool {
+	span, last := 0, -1
+	for i, c := range cells {
+		if c == "" {
+			continue
 		}
-		if i < 0 {
-			return nil
+		if last < 0 && i > 0 || last >= 0 && span != 0 && i-last != span {
+			return false
 		}
-		return bars[i].Chords
+		if last >= 0 {
+			span = i - last
+		}
+		last = i
 	}
-	a, b := chordsAt(len(bars)-2), chordsAt(len(bars)-1)
-	if a == nil || b == nil {
-		return nil
+	return last < 0 || span == 0 || len(cells)-last == span
+}
+
+// cellWords writes a bar's cells as a musician reads them: chords, and / for a slash.
+func cellWords(cells []string) string {
+	words := make([]string, len(cells))
+	for i, c := range cells {
+		words[i] = cmp.Or(c, "/")
 	}
-	return [][]string{a, b}
+	return strings.Join(words, " ")
+}
+
+// chord maps a chord symbol onto the catalogue, with a note when it is not the same chord.
+func (r *songReader) chord(sym string) (chord.Mapped, error) {
+	mapped, ok := chord.Map(sym)
+	if !ok {
+		return mapped, fmt.Errorf("%q is not a chord", sym)
+	}
+	if !mapped.Exact {
+		r.note("chord_nearest", "%s became %s, the nearest chord in Tele's catalogue", "from", sym, "to", mapped.Symbol)
+	}
+	return mapped, nil
 }
 
 // fixEndings gives each end repeat that closes an ending the count the next ending's number implies.

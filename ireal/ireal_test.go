@@ -1,6 +1,8 @@
 package ireal
 
 import (
+	"context"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -47,9 +49,9 @@ func TestParseSongs(t *testing.T) {
 			"Blue Form=Tele==Swing=F==1r34LbKcu7"+scramble(bluesMusic)+"=Jazz==0===Road Signs=Tele==Waltz=C-==1r34LbKcu7"+
 				scramble("T34*A[SC- |x |F-7 |G7Q |C- |Ab G7<D.S. al Coda>]*B[QC- |T24n Z")+"=Jazz=160=0===My List") + `">list</a></html>`,
 			[]board.Content{blues, coda}, nil},
-		{"nearest chords and left-out text", link("irealbook", "Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7(Gh7) |C-9 F13b9 |Bb6 <fade out>Z"),
-			[]board.Content{parseContent(t, `{"title":"Spell","description":"","key":"Bb","tempo":120,"beatsPerBar":4,"sections":[{"label":"","bars":[["Bbmaj7"],["Gm7"],["Cm9","F13"],["Bb6"]]}]}`)},
-			[]string{"Bb^7#11 became Bbmaj7", "F13b9 became F13", "alternate chords", `the text "fade out" was left out`}},
+		{"nearest chords and left-out text", link("irealbook", "Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7(Gh7) |C-9 F13b9 |Bb6 <fade out>Z"),
+			[]board.Content{parseContent(t, `{"title":"Spell","description":"","key":"Bb","tempo":120,"beatsPerBar":4,"sections":[{"label":"","bars":[["Bbmaj7"],["Gm7"],["Cm9","F13b9"],["Bb6"]]}]}`)},
+			[]string{"Bb^7b9 became Bbmaj7", "alternate chords", `the text "fade out" was left out`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			songs, err := Parse([]byte(tt.input))
@@ -79,8 +81,9 @@ func TestParseSongs(t *testing.T) {
 	}
 }
 
-// FuzzParse: Parse never panics; what it accepts is valid content, and a song iReal Pro can hold comes
-// back from Write and Parse unchanged.
+// FuzzParse: Parse never panics and costs at most workPerByte units of work a byte (work.go: a bound
+// on the work counted, not on time, so it holds on any machine); what it accepts is valid content, and a
+// song iReal Pro can hold comes back from Write and Parse unchanged.
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(link("irealbook", "Blue Form=Tele=Swing=F=n="+bluesMusic)))
 	f.Add([]byte(link("irealb", "X=Y==Z=C==1r34LbKcu7"+scramble(bluesMusic+bluesMusic)+"=a==120")))
@@ -92,8 +95,20 @@ func FuzzParse(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	for _, input := range costly() {
+		if len(input) <= 16<<10 { // larger ones slow the fuzzer down; TestCostPerByte reads them
+			f.Add([]byte(input))
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		songs, err := Parse(data)
+		if len(data) > MaxBytes {
+			return
+		}
+		w := newWork(context.Background(), len(data))
+		songs, err := read(w, data)
+		if errors.Is(err, ErrTooCostly) {
+			t.Fatalf("%d bytes cost more than %d units of work", len(data), w.limit)
+		}
 		if err != nil {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tele/board"
+	"tele/chord"
 )
 
 // Write returns the board as an irealb:// link of one song, which Parse reads back to the same content
@@ -195,11 +196,15 @@ var markText = map[board.Mark]string{
 	board.MarkDSAlFine: "D.S. al Fine", board.MarkDSAlCoda: "D.S. al Coda",
 }
 
-// spellings are iReal Pro's spellings of the catalogue's qualities where they differ.
+// spellings are iReal Pro's spellings of the catalogue's qualities where they differ (a test checks that
+// every quality is written in iReal Pro's letters and reads back to itself).
 var spellings = map[string]string{
 	"m": "-", "maj7": "^7", "m7": "-7", "m6": "-6", "m9": "-9", "maj9": "^9", "sus2": "2", "sus4": "sus",
 	"7sus4": "7sus", "dim": "o", "dim7": "o7", "m7b5": "h7", "aug": "+", "m(maj7)": "-^7", "m11": "-11",
 	"6/9": "69", "9sus4": "9sus", "13sus4": "13sus", "maj13": "^13", "m13": "-13",
+	"maj7#11": "^7#11", "maj9#11": "^9#11", "maj7#5": "^7#5", "m(add9)": "-add9", "m(maj9)": "-^9",
+	"m6/9": "-69", "mb6": "-b6", "m#5": "-#5", "m9b5": "h9", "dim(maj7)": "o^7", "6/9#11": "69#11",
+	"7sus4b9": "7b9sus", "7sus4b13": "7b13sus", "7sus4add3": "7susadd3",
 }
 
 // chordSpelling writes a catalogue chord the way iReal Pro does.
@@ -207,7 +212,7 @@ func chordSpelling(sym string) string {
 	if sym == board.NoChord {
 		return "n"
 	}
-	ch, ok := board.ParseChord(sym)
+	ch, ok := chord.Parse(sym)
 	if !ok {
 		return sym
 	}

@@ -6,18 +6,52 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"tele/web"
 )
 
+// Refusal lines of the access log: a burst of RefusalLogBurst, then at most one every RefusalLogEvery.
+// A flood of bad requests (the review's produced 193,838 lines) costs the log a line a second; the next
+// line that is written says how many were left out.
+const (
+	RefusalLogBurst = 20
+	RefusalLogEvery = time.Second
+)
+
+// refusals rate-limits the access log's 4xx lines and counts the ones it leaves out.
+type refusals struct {
+	limit      *rate.Limiter
+	mu         sync.Mutex
+	suppressed int64
+}
+
+// allow reports whether a refusal is logged now and, if so, how many were left out before it.
+func (q *refusals) allow() (bool, int64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.limit.Allow() {
+		q.suppressed++
+		return false, 0
+	}
+	n := q.suppressed
+	q.suppressed = 0
+	return true, n
+}
+
 // accessLog is the outermost layer: it recovers a panic into a 500 (when nothing was written yet) and
-// logs one line per request with the method, the path without its query, the status and the duration.
-// Never a header, a query or a body: capabilities travel in headers, secrets in fragments.
+// logs one line per request with the method, the path without its query (web.LogPath: no binding id),
+// the status and the duration. Never a header, a query or a body: capabilities travel in headers,
+// secrets in fragments.
 //
-// Levels: 5xx at Error (with the cause WriteError handed over), 4xx at Info (refusals are worth seeing),
-// everything else at Debug (a board page polls nothing, but a busy editor is not worth a line per save).
+// Levels: 5xx at Error (with the cause WriteError handed over), 4xx at Info (refusals are worth seeing,
+// but rate-limited: see RefusalLogBurst), everything else at Debug (a board page polls nothing, but a
+// busy editor is not worth a line per save).
 func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+	quiet := &refusals{limit: rate.NewLimiter(rate.Every(RefusalLogEvery), RefusalLogBurst)}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		lw := &logWriter{ResponseWriter: w}
@@ -27,7 +61,7 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 					panic(p) // the handler asked net/http to abort the response
 				}
 				lw.err = errors.New("panic")
-				log.Error("panic serving request", "method", r.Method, "path", r.URL.Path,
+				log.Error("panic serving request", "method", r.Method, "path", web.LogPath(r.URL.Path),
 					"panic", p, "stack", string(debug.Stack()))
 				if !lw.wrote {
 					web.WriteError(lw, r, errPanic)
@@ -48,14 +82,24 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			if !log.Enabled(ctx, level) {
 				return
 			}
+			var suppressed int64
+			if level == slog.LevelInfo {
+				var ok bool
+				if ok, suppressed = quiet.allow(); !ok {
+					return
+				}
+			}
 			attrs := []slog.Attr{
 				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
+				slog.String("path", web.LogPath(r.URL.Path)),
 				slog.Int("status", status),
 				slog.Duration("duration", time.Since(start)),
 			}
 			if lw.err != nil {
 				attrs = append(attrs, slog.String("err", lw.err.Error()))
+			}
+			if suppressed > 0 {
+				attrs = append(attrs, slog.Int64("suppressed", suppressed))
 			}
 			log.LogAttrs(ctx, level, "request", attrs...)
 		}()

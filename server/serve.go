@@ -70,7 +70,8 @@ func NewHTTPServer(h http.Handler) *http.Server {
 	}
 }
 
-// Serve serves h on ln until ctx ends, then stops gracefully: first it closes hubs, which ends every
+// Serve serves h on ln, at most ConnectionLimit connections at once (LimitConnections), until ctx ends,
+// then stops gracefully: first it closes hubs, which ends every
 // SSE stream (a stream would otherwise keep its request in flight forever), then it shuts the server
 // down, which stops accepting, closes idle connections and lets in-flight requests (a board write
 // being committed) finish, for at most ShutdownTimeout. It returns nil after a clean stop, the serve
@@ -78,8 +79,9 @@ func NewHTTPServer(h http.Handler) *http.Server {
 // are then cut).
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, hubs ...*sse.Hub) error {
 	srv := NewHTTPServer(h)
+	limited := LimitConnections(srv, ln, ConnectionLimit())
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(limited) }()
 
 	select {
 	case err := <-served:

@@ -114,7 +114,7 @@ func Handler(cfg Config, port int) http.Handler {
 	boards.Register(r)
 	boards.RegisterFormats(r, map[string]board.Format{
 		"chordpro": {MediaType: "text/plain; charset=utf-8", Extension: ".cho", Write: chordpro.Write, Read: chordpro.ReadCharts},
-		"ireal":    {MediaType: "text/plain; charset=utf-8", Extension: ".txt", Write: ireal.Write, Read: ireal.Parse},
+		"ireal":    {MediaType: "text/plain; charset=utf-8", Extension: ".txt", Write: ireal.Write, Read: ireal.Read},
 	})
 	if cfg.Sets != nil {
 		setlist.NewHandler(cfg.Sets, cfg.Store, log).Register(r)

@@ -142,19 +142,20 @@ func translate(data []byte, err error) error {
 	if ne, ok := errors.AsType[*nullError](err); ok {
 		se, _ := errors.AsType[*json.SemanticError](err)
 		var ptr jsontext.Pointer
+		var offset int64
 		if se != nil {
-			ptr = se.JSONPointer
+			ptr, offset = se.JSONPointer, se.ByteOffset
 		}
-		return &Error{Path: path(data, ptr), Rule: ne.Error()}
+		return &Error{Path: path(data, ptr, offset), Rule: ne.Error()}
 	}
 	if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok {
-		return &Error{Path: path(data, se.JSONPointer), Rule: syntaxRule(se)}
+		return &Error{Path: path(data, se.JSONPointer, se.ByteOffset), Rule: syntaxRule(se)}
 	}
 	if e, ok := errors.AsType[*Error](err); ok {
 		// A type that reads its own JSON (a json.UnmarshalerFrom) refused its value; e.Path is within it.
 		p := ""
 		if se, ok := errors.AsType[*json.SemanticError](err); ok {
-			p = path(data, se.JSONPointer)
+			p = path(data, se.JSONPointer, se.ByteOffset)
 		}
 		switch {
 		case p == "":
@@ -168,7 +169,7 @@ func translate(data []byte, err error) error {
 		return &Error{Path: p, Rule: e.Rule}
 	}
 	if se, ok := errors.AsType[*json.SemanticError](err); ok {
-		return &Error{Path: path(data, se.JSONPointer), Rule: semanticRule(se)}
+		return &Error{Path: path(data, se.JSONPointer, se.ByteOffset), Rule: semanticRule(se)}
 	}
 	return err // not about the data (a nil or non-pointer v): a programming error
 }
@@ -214,16 +215,27 @@ func semanticRule(se *json.SemanticError) string {
 	return "must be " + want
 }
 
-// path writes a JSON pointer (/sections/1/bars/3/0) as the documented path (sections[1].bars[3][0]).
-func path(data []byte, ptr jsontext.Pointer) string {
+// MaxPathLevels is how many levels of a JSON path an Error names; a deeper path ends in "…". JSON v2
+// nests up to 10,000 levels, and a path that long would cost the error path quadratic time and echo the
+// whole document back.
+const MaxPathLevels = 32
+
+// path writes a JSON pointer (/sections/1/bars/3/0) as the documented path (sections[1].bars[3][0]),
+// cut after MaxPathLevels levels.
+func path(data []byte, ptr jsontext.Pointer, offset int64) string {
 	if ptr == "" {
 		return ""
 	}
 	var tokens []string
+	cut := false
 	for tok := range ptr.Tokens() {
+		if len(tokens) == MaxPathLevels {
+			cut = true
+			break
+		}
 		tokens = append(tokens, tok)
 	}
-	kinds := containerKinds(data, ptr, tokens)
+	kinds := containerKinds(data, offset, tokens)
 	var b strings.Builder
 	for i, tok := range tokens {
 		switch {
@@ -239,37 +251,30 @@ func path(data []byte, ptr jsontext.Pointer) string {
 			b.WriteString("[" + string(q) + "]")
 		}
 	}
+	if cut {
+		b.WriteString("…")
+	}
 	return b.String()
 }
 
-// containerKinds returns the kind ('{' or '[') of the container each token of ptr indexes. A pointer
-// cannot tell an array index from a member name made of digits, so the document is read again up to the
-// offending value (only ever on the error path) with a decoder's stack, which knows. Where the document
-// cannot be read that far, a token of digits counts as an index.
-func containerKinds(data []byte, ptr jsontext.Pointer, tokens []string) []jsontext.Kind {
+// containerKinds returns the kind ('{' or '[') of the container each token of a pointer indexes. A
+// pointer cannot tell an array index from a member name made of digits, so the document is read again up
+// to the offending value's offset (only ever on the error path): there, the decoder's stack is the path's
+// containers, and knows. It reads each token once and never builds a pointer, so a deep or wide document
+// costs its length, not its length times its depth. Where the document cannot be read that far, a token of
+// digits counts as an index.
+func containerKinds(data []byte, offset int64, tokens []string) []jsontext.Kind {
 	kinds := make([]jsontext.Kind, len(tokens))
-	known := 0
 	dec := jsontext.NewDecoder(bytes.NewReader(data),
 		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	target := string(ptr)
-	for known < len(tokens) {
+	for dec.InputOffset() < offset {
 		if _, err := dec.ReadToken(); err != nil {
 			break
 		}
-		p := string(dec.StackPointer())
-		at := p == target || strings.HasPrefix(p, target+"/")
-		if !at && !strings.HasPrefix(target, p+"/") && p != "" {
-			continue
-		}
-		// The decoder is on the way to the offending value, or at it: every level of its stack is a
-		// container on ptr's path.
-		for level := 1; level <= min(len(tokens), dec.StackDepth()); level++ {
-			kinds[level-1], _ = dec.StackIndex(level)
-			known = max(known, level)
-		}
-		if at {
-			break
-		}
+	}
+	known := min(len(tokens), dec.StackDepth())
+	for level := 1; level <= known; level++ {
+		kinds[level-1], _ = dec.StackIndex(level)
 	}
 	for i := known; i < len(tokens); i++ {
 		kinds[i] = '{'
@@ -304,4 +309,33 @@ func isIdent(s string) bool {
 		return false
 	}
 	return true
+}
+
+// CheckDepth refuses a document that nests arrays and objects more than max levels deep, in one pass
+// over its bytes and before anything is decoded: a body nested thousands of levels deep (JSON v2 allows
+// 10,000) costs the decoder and its error path time and memory for every level, and no document of
+// Tele's needs more than a handful. It does not check anything else: Decode does.
+func CheckDepth(data []byte, max int) error {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"': // skip the string: brackets in it do not count
+			for i++; i < len(data); i += 2 {
+				j := bytes.IndexAny(data[i:], `"\`)
+				if j < 0 {
+					return nil // unterminated: Decode says so
+				}
+				if i += j; data[i] == '"' {
+					break
+				}
+			}
+		case '[', '{':
+			if depth++; depth > max {
+				return &Error{Rule: "nesting deeper than " + strconv.Itoa(max) + " levels at offset " + strconv.Itoa(i)}
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return nil
 }

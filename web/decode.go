@@ -10,11 +10,16 @@ import (
 	"tele/strict"
 )
 
+// MaxJSONDepth is how deeply a request body may nest arrays and objects. Board content nests 7 levels
+// in a create or import request; a deeper body is refused before it is decoded (docs/security.md).
+const MaxJSONDepth = 32
+
 // DecodeJSON reads r's body as exactly one JSON object into v, strictly (docs/security.md):
 //
 //   - Content-Type must be application/json, optionally with charset=utf-8; else 415 unsupported_media_type;
 //   - a body longer than limit is 413 too_large (refused from Content-Length before reading when it
 //     says so, else while reading, through http.MaxBytesReader);
+//   - the body must nest at most MaxJSONDepth levels, checked before decoding; else 400 bad_json;
 //   - the body must be one JSON object: no other value, no second object, no trailing data, no
 //     duplicate key, no unknown field, no invalid UTF-8; else 400 bad_json with the JSON path and rule.
 //
@@ -30,7 +35,11 @@ func DecodeJSON(r *http.Request, limit int64, v any) error {
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return badJSON("", "the body must be one JSON object")
 	}
-	if err := strict.Decode(data, v); err != nil {
+	err = strict.CheckDepth(data, MaxJSONDepth)
+	if err == nil {
+		err = strict.Decode(data, v)
+	}
+	if err != nil {
 		if se, ok := errors.AsType[*strict.Error](err); ok {
 			return badJSON(se.Path, se.Rule)
 		}

@@ -68,7 +68,7 @@ func recordInternal(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	attrs := []any{"err", err}
 	if r != nil && r.URL != nil {
-		attrs = append(attrs, "method", r.Method, "path", r.URL.Path)
+		attrs = append(attrs, "method", r.Method, "path", LogPath(r.URL.Path))
 	}
 	slog.Default().Error("internal error", attrs...)
 }

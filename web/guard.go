@@ -132,7 +132,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refusal = checkOrigin(r, g.originRequired(r))
 	}
 	if refusal != nil {
-		g.log.Debug("request refused", "code", refusal.Code, "method", r.Method, "path", r.URL.Path)
+		g.log.Debug("request refused", "code", refusal.Code, "method", r.Method, "path", LogPath(r.URL.Path))
 		refusal.write(w)
 		return
 	}

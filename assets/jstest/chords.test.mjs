@@ -1,24 +1,49 @@
 // The page's chord catalogue (chords.js) against the server's: the catalogue as GET /api/catalogue
 // serves it (board/testdata/catalogue.json, which a Go test keeps equal to board.CatalogueJSON()) and
-// the spellings table Go is tested against too (board/testdata/chord-spellings.json).
+// the spellings table Go is tested against too (chord/testdata/chord-spellings.json).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Catalogue, parseBar, split } from '../web/static/chords.js';
+import { Catalogue, familyOf, parseBar, read, split } from '../web/static/chords.js';
 
-const testdata = (name) => JSON.parse(readFileSync(new URL(`../../board/testdata/${name}`, import.meta.url), 'utf8'));
-const doc = testdata('catalogue.json');
-const spellings = testdata('chord-spellings.json');
+const testdata = (path) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'));
+const doc = testdata('board/testdata/catalogue.json');
+const spellings = testdata('chord/testdata/chord-spellings.json');
 const cat = new Catalogue(doc);
 
-test('the catalogue is version 2 with its aliases and accidentals', () => {
-  assert.equal(doc.version, 2);
+test('the catalogue is version 3 with its aliases, accidentals and no-chord spellings', () => {
+  assert.equal(doc.version, 3);
   assert.ok(cat.ready);
   assert.equal(cat.qualities.size, doc.qualities.length);
   assert.equal(cat.aliases.size, doc.aliases.length, 'every alias names a catalogue suffix');
   assert.equal(cat.aliases.get('ø'), 'm7b5');
   assert.equal(cat.aliases.get('69'), '6/9');
+  assert.equal(cat.aliases.get('^7'), 'maj7');
+  assert.equal(cat.aliases.get('∆7'), 'maj7');
+  assert.equal(cat.aliases.get('h7'), 'm7b5');
   assert.deepEqual(cat.accidentals, [['♭', 'b'], ['♯', '#']]);
+  assert.deepEqual([...cat.noChords], ['N.C.', 'NC', 'N.C', 'NC.', 'N']);
+  assert.equal(cat.roots.length, 17, 'the key picker offers the key roots');
+  assert.ok(cat.rootSet.has('Cb') && !cat.roots.includes('Cb'), 'Cb is a chord root, not a key');
+});
+
+test('the reader of built qualities agrees with the catalogue, as in Go', () => {
+  for (const q of doc.qualities) {
+    const r = read(q.suffix);
+    assert.ok(r.all && r.any !== undefined, q.suffix);
+    assert.equal(r.tones, q.intervals.reduce((t, iv) => t | (2 ** iv), 0), q.suffix);
+    assert.equal(familyOf(r.tones), q.family, q.suffix);
+  }
+  for (const a of doc.aliases) {
+    const q = doc.qualities.find((x) => x.suffix === a.suffix);
+    assert.equal(read(a.alias).tones, q.intervals.reduce((t, iv) => t | (2 ** iv), 0), a.alias);
+  }
+});
+
+test('the code review’s table: the same answer as the editor, the importers and the tool', () => {
+  for (const [typed, want] of spellings.everywhere) {
+    assert.equal(cat.parse(typed)?.symbol ?? cat.suggest(typed), want, typed);
+  }
 });
 
 test('accepted spellings are written the catalogue’s way, as on the server', () => {
@@ -55,7 +80,12 @@ test('every root with every quality and alias parses, and voices from the interv
 test('the bar editor: aliases respelled, refusals with a suggestion, case fixed', () => {
   assert.deepEqual(parseBar('Dø G7♭9 CΔ', cat), { chords: ['Dm7b5', 'G7b9', 'Cmaj7'], unknown: [], respelled: true });
   assert.deepEqual(parseBar('Dm7b5 G7', cat).respelled, false);
-  assert.deepEqual(parseBar('C Cø7', cat).unknown, [{ symbol: 'Cø7', suggestion: 'Cm7b5' }]);
+  assert.deepEqual(parseBar('C Cdim7b', cat).unknown, [{ symbol: 'Cdim7b', suggestion: 'Cdim7' }]);
+  assert.deepEqual(parseBar('Bb∆7 Bb^7 Emadd9 h7', cat), {
+    chords: ['Bbmaj7', 'Bbmaj7', 'Em(add9)', 'h7'],
+    unknown: [{ symbol: 'h7', suggestion: 'B7' }],
+    respelled: true,
+  });
   assert.deepEqual(parseBar('am(M7) bb69', cat).chords, ['Am(maj7)', 'Bb6/9']);
 });
 

@@ -2,7 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { barForm, playOrder, writeBar, MAX_PLAYED_BARS } from '../web/static/form.js';
+import { barForm, endingSpans, playOrder, writeBar, MAX_PLAYED_BARS } from '../web/static/form.js';
 
 const table = JSON.parse(readFileSync(new URL('../../board/formtable/play-order.json', import.meta.url)));
 
@@ -38,4 +38,26 @@ test('writeBar writes a bar with chords alone as the version-1 array', () => {
   assert.deepEqual(writeBar(barForm({ chords: ['C'] })), ['C']);
   const o = { chords: '%', beats: 3, repeatStart: true, repeatEnd: 2, ending: 1, mark: 'segno' };
   assert.deepEqual(writeBar(barForm(o)), o);
+});
+
+// Issue 23, defect 6: the player's readout said "Bar 13" while the cursor was on chart bar 1. Each played
+// bar carries its number on the chart, which time it is heard and how often in all.
+test('each played bar knows its number on the chart and its pass', () => {
+  const content = { beatsPerBar: 4, sections: [
+    { label: 'A', bars: [{ chords: ['C'], repeatStart: true }, { chords: ['F'], ending: 1, repeatEnd: 2 }, { chords: ['G'], ending: 2 }] },
+    { label: 'B', bars: [['Am'], { chords: '%', repeatEnd: 3, repeatStart: true }] },
+  ] };
+  assert.deepEqual(playOrder(content).map((p) => `${p.n}:${p.pass}/${p.times}`),
+    ['1:1/2', '2:1/1', '1:2/2', '3:1/1', '4:1/1', '5:1/3', '5:2/3', '5:3/3']);
+});
+
+// Issue 23, defect 5: an ending's bracket covered only its first bar.
+test('each ending spans its bars: to its end repeat, the last to its section end or the next repeat', () => {
+  const content = { beatsPerBar: 4, sections: [
+    { label: 'A', bars: [{ chords: ['C'], repeatStart: true }, ['D'], { chords: ['E'], ending: 1 }, { chords: ['F'], repeatEnd: 2 }, { chords: ['G'], ending: 2 }, ['A'], ['B']] },
+    { label: 'B', bars: [{ chords: ['C'], repeatStart: true }, { chords: ['D'], ending: 1, repeatEnd: 2 }, { chords: ['E'], ending: 2 }, { chords: ['F'], repeatStart: true, repeatEnd: 2 }] },
+  ] };
+  assert.deepEqual(endingSpans(content), [[0, 0, 1, 1, 2, 2, 2], [0, 1, 2, 0]]);
+  // A broken form (ending 1 with no end repeat): the marked bar only.
+  assert.deepEqual(endingSpans({ sections: [{ bars: [{ chords: ['C'], repeatStart: true }, { chords: ['D'], ending: 1 }, ['E']] }] }), [[0, 1, 0]]);
 });

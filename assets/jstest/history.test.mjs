@@ -2,7 +2,7 @@
 // Pi-change banner and the revision view say it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { summarize } from '../web/static/history-panel.js';
+import { markedBars, summarize } from '../web/static/history-panel.js';
 
 const board = (sections) => ({ title: 'T', description: '', tempo: 100, beatsPerBar: 4, sections });
 
@@ -30,4 +30,30 @@ test('bars with form (content version 2) are compared too, beside plain ones', (
   const b = board([{ label: 'A', bars: [{ chords: ['C'], repeatStart: true }, { chords: ['F'], ending: 1, repeatEnd: 2 }, { chords: ['G'], ending: 2 }] }]);
   assert.deepEqual(summarize(a, b), ['sum.bars', { n: 2, section: 'A' }]);
   assert.deepEqual(summarize(b, structuredClone(b)), ['sum.none']);
+});
+
+// Issue 23, defect 1: the revision view of a chart with form threw "mine.join is not a function".
+test('the revision view lists bars with form as chart text, marked against the current board', () => {
+  const old = board([{ label: 'A', bars: [
+    { chords: ['C'], repeatStart: true, mark: 'segno' },
+    { chords: '%' },
+    { chords: ['F'], ending: 1, repeatEnd: 2 },
+    { chords: ['G7'], ending: 2, repeatEnd: 3 },
+    { chords: ['Am', 'D7'], beats: 3, mark: 'ds-al-coda' },
+  ] }, { label: 'B', bars: [['C']] }]);
+  const cur = board([{ label: 'A', bars: [
+    { chords: ['C'], repeatStart: true, mark: 'segno' },
+    ['Dm'],
+    { chords: ['F'], ending: 1, repeatEnd: 2 },
+  ] }, { label: 'B', bars: [{ chords: ['C'] }, ['G']] }]);
+  assert.deepEqual(markedBars(old, cur), [
+    { name: 'A', bars: [
+      { mark: '', text: '|: C §' },
+      { mark: 'changed', text: '%' },
+      { mark: '', text: '1. F :|' },
+      { mark: 'added', text: '2. G7 :| ×3' },
+      { mark: 'added', text: 'Am D7 3/4 D.S. al Coda' },
+    ] },
+    { name: 'B', bars: [{ mark: '', text: 'C' }, { mark: 'removed', text: 'G' }] },
+  ]);
 });

@@ -99,6 +99,7 @@ const catalogueDoc = {
     { suffix: 'm7b5', intervals: [0, 3, 6, 10] }, { suffix: '5', intervals: [0, 7] },
   ],
   noChord: 'N.C.',
+  noChords: ['N.C.', 'NC', 'N.C', 'NC.', 'N'],
 };
 
 test('catalogue parsing follows the server rules', () => {

@@ -19,3 +19,13 @@ test('bars played follow the form; the time adds each played bar’s beats at th
   assert.equal(t('length.played', { bars: 17, time: '0:34', tempo: 120 }), 'Plays 17 bars · 0:34 at 120 BPM');
   assert.equal(t('length.played', { bars: 1, time: '0:02', tempo: 120 }), 'Plays 1 bar · 0:02 at 120 BPM');
 });
+
+// Issue 23, defect 11: an emptied tempo field showed "Plays 32 bars · 1:04 at null BPM".
+test('with no tempo the board may have, the length has no time and says why in words', () => {
+  const content = { title: 'T', tempo: null, beatsPerBar: 4, sections: [{ label: 'A', bars: [['C'], ['F']] }] };
+  for (const tempo of [null, undefined, 0, 5, 29, 301, 120.5, '120']) {
+    assert.deepEqual(playedLength({ ...content, tempo }), { bars: 2, seconds: null }, `tempo ${tempo}`);
+  }
+  assert.deepEqual(playedLength({ ...content, tempo: 30 }), { bars: 2, seconds: 16 });
+  assert.equal(t('length.playedNoTempo', { bars: 32, min: 30, max: 300 }), 'Plays 32 bars · how long, once the tempo is 30–300 BPM');
+});

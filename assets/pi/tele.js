@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { VERSION as PI_VERSION } from "@mariozechner/pi-coding-agent";
 
-const TELE = "__TELE_BINARY__"; // absolute path of the tele binary, baked in at install time
+const TELE = "__TELE_BINARY__"; // the binary's absolute path, baked in; the Pi package's: {missing} when npm left it out
 const TOOL = __TELE_TOOL__; // the tele_board tool: name, label, description, guidelines, schema (from Go)
 const BRIDGE_VERSION = "1";
 const OWNER = Symbol.for("tele.bridge.v1");
@@ -19,6 +19,11 @@ const RETRY_WINDOW_MS = 16000; // Pi's default auto-retry backoff is 2 s + 4 s +
 const RETRYABLE = /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i;
 const SHUTDOWN_REASON = { quit: "quit", reload: "reload", new: "session_switch", resume: "session_switch", fork: "fork" };
 
+const BINARY = typeof TELE === "string" ? TELE : "tele"; // a tele on PATH stands in for a missing platform package
+const cannotStart = (code) =>
+	typeof TELE === "string" || code !== "ENOENT"
+		? `cannot start ${BINARY}: ${code}; reinstall the bridge with "tele pi install"`
+		: `npm did not install ${TELE.missing}, which holds tele for this machine (an unsupported platform, or --omit=optional), and no tele is on PATH; reinstall the Pi package with its optional dependencies, or put tele on PATH (make install)`;
 const linkError = (code, message, fields) => Object.assign(new Error(message), { code, fields });
 
 export default function (pi) {
@@ -233,9 +238,9 @@ export default function (pi) {
 		if (process.stdout.isTTY) args.push("--open-browser");
 		let child;
 		try {
-			child = spawn(TELE, args, { stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+			child = spawn(BINARY, args, { stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
 		} catch (e) {
-			return say(`tele: cannot start ${TELE}: ${e.code || e.message}; reinstall the bridge with "tele pi install"`, "error", ctx);
+			return say(`tele: ${cannotStart(e.code || e.message)}`, "error", ctx);
 		}
 		let stderrTail = "";
 		let exited;
@@ -264,7 +269,7 @@ export default function (pi) {
 			teardown(c, null);
 			let why = "the host answered with an unknown protocol";
 			if (r.fatal) why = `${String(r.fatal.message || "start failed").slice(0, 300)} (${String(r.fatal.code || "fatal").slice(0, 40)})`;
-			else if (r.spawnError) why = `cannot start ${TELE}: ${r.spawnError}; reinstall the bridge with "tele pi install"`;
+			else if (r.spawnError) why = cannotStart(r.spawnError);
 			else if (r.exit) why = stderrTail.trim().split("\n").pop().slice(0, 300) || `the host exited (${r.signal || "status " + r.code})`;
 			else if (r.timeout) why = "the host did not start within 20 s";
 			return say(`tele: ${why}`, "error", ctx);

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode"
 
 	"tele/board"
 )
@@ -67,12 +66,7 @@ func runBoardHistory(_ context.Context, args []string, env *Env) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "REVISION\tAUTHOR\tTIME (UTC)\tTITLE")
 	for _, r := range rows {
-		title := strings.Map(func(r rune) rune { // one line per revision, whatever the title holds
-			if unicode.IsControl(r) {
-				return ' '
-			}
-			return r
-		}, r.Title)
+		title := printable(r.Title) // one line per revision, whatever the title holds
 		if r.RestoredFrom != 0 {
 			title += " (restored from " + strconv.FormatInt(r.RestoredFrom, 10) + ")"
 		}

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,37 +60,44 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 		if err != nil {
 			return err
 		}
-		_, err = env.Stdout.Write(append(out, '\n'))
+		_, err = fmt.Fprintln(env.Stdout, forTerminal(string(out), keepLines, jsonEscape))
 		return err
 	}
 	if format == "ireal" {
 		for _, l := range ireal.Lost(b.Content) {
-			fmt.Fprintln(env.Stderr, "tele: note: an iReal Pro link cannot hold "+l)
+			fmt.Fprintln(env.Stderr, "tele: note: an iReal Pro link cannot hold "+printable(l))
 		}
-		_, err = env.Stdout.Write(append(ireal.Write(b.Content), '\n'))
+		_, err = fmt.Fprintln(env.Stdout, forTerminal(string(ireal.Write(b.Content)), keepNothing, chordproEscape))
 		return err
 	}
-	_, err = env.Stdout.Write(chordpro.Write(b.Content))
+	_, err = fmt.Fprint(env.Stdout, forTerminal(string(chordpro.Write(b.Content)), keepLines, chordproEscape))
 	return err
 }
 
-// runBoardImport is `tele board import <file> [--id <id>]`: a ChordPro file (its grid sections), a
-// content JSON file, or a file holding iReal Pro links (a playlist: one board per song) becomes new
-// boards; what was not taken over as written is listed on stderr, with a summary for a playlist, and
-// each new board's edit link is printed (after the song's title when there are several). When a server owns the data directory the board is created
-// through it (over loopback, as the page creates boards), so its lock is never gone around; otherwise
-// the store is opened, with its lock, for the one write.
+// runBoardImport is `tele board import <file> [--id <id>] [--check]`: a ChordPro file (its grid
+// sections), a content JSON file, or a file holding iReal Pro links (a playlist: one board per song)
+// becomes new boards; what was not taken over as written is listed on stderr, with a summary for a
+// playlist, and each new board's edit link is printed (after the song's title when there are several).
+// When a server owns the data directory the boards are created through it (over loopback, as the page
+// creates boards), so its lock is never gone around; otherwise the store is opened once, with its lock,
+// for all of them. With --check nothing is written: each chart is printed as the board it would make,
+// with every note.
 func runBoardImport(ctx context.Context, args []string, env *Env) error {
 	s, rest, err := parseSettings(args, env, false)
 	if err != nil {
 		return err
 	}
+	check := false
+	rest = slices.DeleteFunc(rest, func(a string) bool {
+		check = check || a == "--check"
+		return a == "--check"
+	})
 	opts, files, err := boardFlags(rest, "id")
 	if err != nil {
 		return err
 	}
 	if len(files) != 1 {
-		return usagef("board import takes one file: use tele board import <file> [--id <id>]")
+		return usagef("board import takes one file: use tele board import <file> [--id <id>] [--check]")
 	}
 	id := opts["id"]
 	if id != "" && !board.ValidID(id) {
@@ -99,10 +107,15 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	charts, err := readCharts(data)
+	charts, err := readCharts(ctx, data)
 	if err != nil {
 		return fmt.Errorf("cannot import %s: %v", files[0], err)
 	}
+	if check {
+		return checkCharts(env, files[0], charts)
+	}
+	cr := &creator{s: &s}
+	defer cr.close()
 	imported := 0
 	for i, ch := range charts {
 		songID := id
@@ -111,28 +124,28 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 		}
 		prefix := "tele: note: "
 		if len(charts) > 1 {
-			prefix = "tele: " + oneLine(ch.title) + ": note: "
+			prefix = "tele: " + printable(ch.title) + ": note: "
 		}
 		for _, n := range ch.notes {
-			fmt.Fprintln(env.Stderr, prefix+oneLine(n))
+			fmt.Fprintln(env.Stderr, prefix+printable(n))
 		}
 		if ch.err != nil {
 			if len(charts) == 1 {
 				return fmt.Errorf("cannot import %s: %v", files[0], ch.err)
 			}
-			fmt.Fprintln(env.Stderr, "tele: "+oneLine(ch.title)+": not imported: "+oneLine(ch.err.Error()))
+			fmt.Fprintln(env.Stderr, "tele: "+printable(ch.title)+": not imported: "+errorLine(ch.err.Error()))
 			continue
 		}
-		link, err := createBoard(ctx, &s, songID, ch.content)
+		link, err := cr.create(ctx, songID, ch.content)
 		if err != nil {
 			if len(charts) == 1 {
 				return err
 			}
-			fmt.Fprintln(env.Stderr, "tele: "+oneLine(ch.title)+": not imported: "+oneLine(err.Error()))
+			fmt.Fprintln(env.Stderr, "tele: "+printable(ch.title)+": not imported: "+errorLine(err.Error()))
 			continue
 		}
 		if len(charts) > 1 {
-			fmt.Fprintln(env.Stdout, oneLine(ch.title)+": "+link)
+			fmt.Fprintln(env.Stdout, printable(ch.title)+": "+link)
 		} else {
 			fmt.Fprintln(env.Stdout, link)
 		}
@@ -147,6 +160,45 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 	return nil
 }
 
+// checkCharts prints, on stdout, what importing the charts would make: each chart's title and the shape
+// of its board (sections, bars, the bars a band plays), or why it cannot be imported, with every note.
+// It writes nothing; its exit status is import's (an error when no chart could be imported).
+func checkCharts(env *Env, file string, charts []chart) error {
+	ok := 0
+	for _, ch := range charts {
+		if ch.err != nil {
+			fmt.Fprintln(env.Stdout, printable(ch.title)+": cannot be imported: "+errorLine(ch.err.Error()))
+		} else {
+			bars := 0
+			for _, sec := range ch.content.Sections {
+				bars += len(sec.Bars)
+			}
+			line := fmt.Sprintf("%s: a board of %s, %s", printable(ch.title), count(len(ch.content.Sections), "section"), count(bars, "bar"))
+			if order, err := ch.content.PlayOrder(); err == nil && len(order) != bars {
+				line += fmt.Sprintf(", playing %s", count(len(order), "bar"))
+			}
+			fmt.Fprintln(env.Stdout, line)
+			ok++
+		}
+		for _, n := range ch.notes {
+			fmt.Fprintln(env.Stdout, "  note: "+printable(n))
+		}
+	}
+	fmt.Fprintf(env.Stdout, "%d of %s would be imported; nothing was written\n", ok, count(len(charts), "chart"))
+	if ok == 0 {
+		return fmt.Errorf("no chart of %s could be imported", file)
+	}
+	return nil
+}
+
+// count is n and a noun, plural when n is not 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 // chart is one song read for import.
 type chart struct {
 	title   string
@@ -155,9 +207,39 @@ type chart struct {
 	err     error
 }
 
-// createBoard creates a board of c with id (or, when id is "", the title's id or the next free
-// variant) and returns its edit link.
-func createBoard(ctx context.Context, s *Settings, id string, c board.Content) (string, error) {
+// creator creates the boards of one import: through the server that owns the data directory, or in
+// the store, opened once (with its lock) for every board of a playlist rather than once for each.
+type creator struct {
+	s     *Settings
+	st    *board.Store
+	ready bool
+}
+
+func (cr *creator) close() {
+	if cr.st != nil {
+		cr.st.Close()
+	}
+}
+
+// create creates a board of c with id (or, when id is "", the title's id or the next free variant)
+// and returns its edit link.
+func (cr *creator) create(ctx context.Context, id string, c board.Content) (string, error) {
+	if !cr.ready {
+		if _, port := board.RunningOwner(cr.s.DataDir); port != 0 {
+			cr.s.Port = port
+		} else {
+			st, err := board.Open(cr.s.DataDir, board.Options{Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				return "", err
+			}
+			if err := st.SetQuota(cr.s.Quota); err != nil {
+				st.Close()
+				return "", err
+			}
+			cr.st = st
+		}
+		cr.ready = true
+	}
 	ids := []string{id}
 	if id == "" {
 		ids = candidateIDs(c.Title)
@@ -166,39 +248,41 @@ func createBoard(ctx context.Context, s *Settings, id string, c board.Content) (
 	var err error
 	for _, try := range ids {
 		id = try
-		if _, port := board.RunningOwner(s.DataDir); port != 0 {
-			s.Port = port
-			capability, err = createThroughServer(ctx, port, id, c)
+		if cr.st != nil {
+			_, capability, err = cr.st.Create(id, c, board.AuthorTele)
 		} else {
-			capability, err = createInStore(s.DataDir, id, c)
+			capability, err = createThroughServer(ctx, cr.s.Port, id, c)
 		}
 		if !errors.Is(err, board.ErrExists) {
 			break
 		}
 	}
 	if errors.Is(err, board.ErrExists) {
-		return "", fmt.Errorf("a board %q already exists in %s: pick another id with --id <id>", id, s.DataDir)
+		return "", fmt.Errorf("a board %q already exists in %s: pick another id with --id <id>", id, cr.s.DataDir)
+	}
+	if qe, ok := errors.AsType[*board.QuotaError](err); ok {
+		return "", fmt.Errorf("%v: delete boards you no longer need (tele board delete), or raise --max-boards/--max-bytes", qe)
 	}
 	if err != nil {
 		return "", err
 	}
-	return editLink(s.Port, id, capability), nil
+	return editLink(cr.s.Port, id, capability), nil
 }
 
 // readCharts reads an import: iReal Pro links (one chart per song), content JSON, or a ChordPro file,
 // told apart as the import route tells them (board.SniffFormat).
-func readCharts(data []byte) ([]chart, error) {
+func readCharts(ctx context.Context, data []byte) ([]chart, error) {
 	var charts []board.Chart
 	var err error
 	switch board.SniffFormat(data) {
 	case "ireal":
-		charts, err = ireal.Parse(data)
+		charts, err = ireal.Read(ctx, data) // stops at an interrupt
 	case "json":
 		var c board.Content
 		c, err = board.ParseContent(bytes.TrimSpace(data))
 		charts = []board.Chart{{Title: c.Title, Content: c}}
 	default:
-		charts, err = chordpro.ReadCharts(data)
+		charts, err = chordpro.ReadCharts(ctx, data)
 	}
 	if err != nil {
 		return nil, err
@@ -254,17 +338,6 @@ func candidateIDs(title string) []string {
 		ids = append(ids, base+"-"+strconv.Itoa(n))
 	}
 	return ids
-}
-
-// createInStore creates the board with the data directory's lock held for the one write.
-func createInStore(dir, id string, c board.Content) (string, error) {
-	st, err := board.Open(dir, board.Options{Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		return "", err
-	}
-	defer st.Close()
-	_, capability, err := st.Create(id, c, board.AuthorTele)
-	return capability, err
 }
 
 // createThroughServer creates the board with POST /api/boards on the server that owns the directory.

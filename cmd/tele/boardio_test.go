@@ -138,7 +138,7 @@ func TestCLIImportIRealPlaylist(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	file := filepath.Join(t.TempDir(), "playlist.html")
 	songs := "Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 |Bb7 |Bo7 |F7 |D7 |G-7 |C7 |N1F7 D7 |G-7 C7 }N2F7 Bb7 |F7 Z" +
-		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7#11 |G-7 |C-9 F7 |Bb6 Z" +
+		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7 |C-9 F7 |Bb6 Z" +
 		"===Broken=Tele=Ballad=C=n=T44{C |D Z" +
 		"===My Playlist"
 	os.WriteFile(file, []byte(`<a href="irealbook://`+strings.ReplaceAll(songs, " ", "%20")+`">playlist</a>`), 0o600)
@@ -147,7 +147,7 @@ func TestCLIImportIRealPlaylist(t *testing.T) {
 	if r.code != 0 || len(lines) != 2 || !strings.HasPrefix(lines[0], "Blue Form: http://127.0.0.1:") || !strings.HasPrefix(lines[1], "Spell: ") {
 		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"tele: Spell: note: Bb^7#11 became Bbmaj7", "tele: Broken: not imported:", "tele: imported 2 of 3 songs"} {
+	for _, want := range []string{"tele: Spell: note: Bb^7b9 became Bbmaj7", "tele: Broken: not imported:", "tele: imported 2 of 3 songs"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr %q lacks %q", r.stderr, want)
 		}
@@ -155,5 +155,33 @@ func TestCLIImportIRealPlaylist(t *testing.T) {
 	b, err := board.ReadBoard(data, "blue-form")
 	if err != nil || b.Content.Sections[0].Bars[11].RepeatEnd != 2 || b.Content.Sections[0].Bars[12].Ending != 2 {
 		t.Fatalf("blue-form: %+v %v", b.Content, err)
+	}
+}
+
+// TestCLIImportCheck: `tele board import --check` prints what each chart of a playlist would become,
+// with every note and the charts that cannot be imported, and writes nothing (no data directory is made).
+func TestCLIImportCheck(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	file := filepath.Join(t.TempDir(), "playlist.html")
+	songs := "Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 |Bb7 |Bo7 |F7 |D7 |G-7 |C7 |N1F7 D7 |G-7 C7 }N2F7 Bb7 |F7 Z" +
+		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7 |C-9 F7 |Bb6 Z" +
+		"===Broken=Tele=Ballad=C=n=T44{C |D Z" +
+		"===My Playlist"
+	os.WriteFile(file, []byte(`<a href="irealbook://`+strings.ReplaceAll(songs, " ", "%20")+`">playlist</a>`), 0o600)
+	r := runTele(t, cleanEnv(t), "board", "import", "--check", file, "--data", data)
+	want := "Blue Form: a board of 1 section, 14 bars, playing 24 bars\n" +
+		"Spell: a board of 1 section, 4 bars\n" +
+		"  note: Bb^7b9 became Bbmaj7, the nearest chord in Tele's catalogue\n" +
+		"Broken: cannot be imported: \"Broken\" does not make a board Tele can play: invalid content: sections[0].bars[0].repeatStart: this repeat never ends: add repeatEnd (times played) to its last bar\n" +
+		"2 of 3 charts would be imported; nothing was written\n"
+	if r.code != 0 || r.stdout != want || r.stderr != "" {
+		t.Fatalf("check: %d\n%s\nwant\n%s\nstderr %q", r.code, r.stdout, want, r.stderr)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Fatalf("the data directory was made: %v", err)
+	}
+	os.WriteFile(file, []byte("irealbook://Broken=Tele=Ballad=C=n=T44{C%20|D%20Z"), 0o600)
+	if r := runTele(t, cleanEnv(t), "board", "import", file, "--check", "--data", data); r.code == 0 || !strings.Contains(r.stderr, "no chart of") {
+		t.Fatalf("check of a file with nothing to import: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 }

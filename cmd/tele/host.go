@@ -54,5 +54,5 @@ func runHost(ctx context.Context, args []string, env *Env) error {
 
 	in, restore := interruptibleStdin(env.Stdin)
 	defer restore()
-	return host.Run(ctx, in, env.Stdout, host.Config{Port: s.Port, DataDir: s.DataDir, Logger: log, Browser: browserCmd, Share: addr})
+	return host.Run(ctx, in, env.Stdout, host.Config{Port: s.Port, DataDir: s.DataDir, Logger: log, Browser: browserCmd, Quota: s.Quota, Share: addr})
 }

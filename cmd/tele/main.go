@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // Env is everything a command may take from the process besides its arguments. Tests fill it in.
@@ -65,7 +64,7 @@ func run(ctx context.Context, args []string, env *Env) int {
 		fmt.Fprint(env.Stdout, helpText)
 		return 0
 	}
-	fmt.Fprintln(env.Stderr, "tele: "+oneLine(err.Error()))
+	fmt.Fprintln(env.Stderr, "tele: "+errorLine(err.Error()))
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -105,8 +104,10 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 			return runBoardImport(ctx, rest[1:], env)
 		case len(rest) > 0 && rest[0] == "delete":
 			return runBoardDelete(ctx, rest[1:], env)
+		case len(rest) > 0 && rest[0] == "check":
+			return runBoardCheck(ctx, rest[1:], env)
 		}
-		return usagef("unknown board command: use tele board link, history, export, import or delete")
+		return usagef("unknown board command: use tele board link, history, export, import, delete or check")
 	case "set":
 		return runSet(ctx, rest, env)
 	case "pi":
@@ -131,12 +132,15 @@ Commands:
   tele board export <id> [--format chordpro|ireal|json]
                                 print a board as a ChordPro file of grid sections, an iReal Pro
                                 irealb:// link, or its JSON
-  tele board import <file> [--id <id>]
+  tele board import <file> [--id <id>] [--check]
                                 a new board from a ChordPro file's grid sections, a board's JSON,
                                 or iReal Pro links (a playlist: one board per song); prints each
-                                edit link (through the server when one runs)
+                                edit link (through the server when one runs); --check prints what
+                                it would make, with every note, and writes nothing
   tele board delete <id> --yes  delete a board and its whole history, for good
                                 (through the server when one runs: its open pages say so)
+  tele board check              list what the server set aside because it could not read it
+                                (a board, a revision, an edit key), why, and where it is now
   tele set list                 print the sets: id, number of songs, title
   tele set show <set>           print a set's songs in order
   tele set export <set> [--format chordpro|ireal]
@@ -155,6 +159,8 @@ Settings (every command takes them; flags beat environment):
   --data <path>       TELE_DATA   default ~/.tele (relative paths start at the working directory)
   --share-addr <ip:port>  TELE_SHARE_ADDR  default the first private IPv4 address, port 4318
                       (where --share listens; see docs/band.md)
+  --max-boards <n>    TELE_MAX_BOARDS  default 10000: the most boards tele serve keeps
+  --max-bytes <n>     TELE_MAX_BYTES   default 4G: the most bytes of boards (K, M, G, T suffixes)
 
 In Pi: /tele <board> binds a board and gives a one-time link to pair a browser; /tele off ends it.
 `
@@ -169,12 +175,6 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
-}
-
-// oneLine keeps an error to one line, whatever a lower layer put in it.
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	return strings.NewReplacer("\r\n", "; ", "\n", "; ", "\r", "; ").Replace(s)
 }
 
 // checkNoArgs refuses anything parseSettings left over, for commands that take no other arguments.

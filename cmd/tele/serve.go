@@ -46,6 +46,10 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 		}
 		return startError(err, s)
 	}
+	if err := st.Store.SetQuota(s.Quota); err != nil {
+		st.Close()
+		return err
+	}
 	origin := fmt.Sprintf("http://127.0.0.1:%d", st.Port)
 	fmt.Fprintf(env.Stdout, "tele: serving %s (data %s)\n", origin, s.DataDir)
 	if st.ExampleCreated {

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"strings"
 	"text/tabwriter"
-	"unicode"
 
 	"tele/board"
 	"tele/chordpro"
@@ -68,16 +66,6 @@ func oneSetID(cmd string, ids []string) (string, error) {
 		return "", fmt.Errorf("bad set id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", ids[0])
 	}
 	return ids[0], nil
-}
-
-// printable keeps a title to one line of a listing.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // setList prints one set a line: id, songs, title.
@@ -146,12 +134,12 @@ func setExport(s Settings, id, format string, env *Env) error {
 	if format == "ireal" {
 		for i, c := range songs {
 			for _, l := range ireal.Lost(c) {
-				fmt.Fprintf(env.Stderr, "tele: note: %s: an iReal Pro link cannot hold %s\n", set.Boards[i], l)
+				fmt.Fprintf(env.Stderr, "tele: note: %s: an iReal Pro link cannot hold %s\n", set.Boards[i], printable(l))
 			}
 		}
-		_, err = env.Stdout.Write(append(ireal.WritePlaylist(set.Title, songs), '\n'))
+		_, err = fmt.Fprintln(env.Stdout, forTerminal(string(ireal.WritePlaylist(set.Title, songs)), keepNothing, chordproEscape))
 		return err
 	}
-	_, err = env.Stdout.Write(chordpro.WriteSongbook(songs))
+	_, err = fmt.Fprint(env.Stdout, forTerminal(string(chordpro.WriteSongbook(songs)), keepLines, chordproEscape))
 	return err
 }

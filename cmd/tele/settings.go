@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"tele/band"
+	"tele/board"
 )
 
 // The settings (README.md) every subcommand takes.
@@ -20,14 +21,17 @@ const (
 	envPort        = "TELE_PORT"
 	envData        = "TELE_DATA"
 	envShareAddr   = "TELE_SHARE_ADDR"
+	envMaxBoards   = "TELE_MAX_BOARDS"
+	envMaxBytes    = "TELE_MAX_BYTES"
 )
 
 // Settings are the resolved port and data directory of one command.
 type Settings struct {
 	Port       int
-	DataDir    string // absolute and clean
-	PortSource string // "--port", "TELE_PORT" or "default": named in messages
-	DataSource string // "--data", "TELE_DATA" or "default"
+	DataDir    string      // absolute and clean
+	PortSource string      // "--port", "TELE_PORT" or "default": named in messages
+	DataSource string      // "--data", "TELE_DATA" or "default"
+	Quota      board.Quota // --max-boards/TELE_MAX_BOARDS, --max-bytes/TELE_MAX_BYTES: what the server keeps at most
 	// ShareAddr is the share listener's <IPv4>:<port> (docs/band.md), checked; "" means the default,
 	// found only when a command shares (band.DefaultAddr).
 	ShareAddr   string
@@ -47,6 +51,7 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 		portVal, dataVal, shareVal string
 		portSet, dataSet, shareSet bool
 		rest                       []string
+		quotaVals                  = map[string]string{} // flag → value
 	)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -56,7 +61,7 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 		}
 		name, val, hasVal := strings.Cut(a, "=")
 		switch name {
-		case "--port", "-port", "--data", "-data", "--share-addr", "-share-addr":
+		case "--port", "-port", "--data", "-data", "--share-addr", "-share-addr", "--max-boards", "-max-boards", "--max-bytes", "-max-bytes":
 		default:
 			rest = append(rest, a)
 			continue
@@ -69,12 +74,15 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 			i++
 			val = args[i]
 		}
-		if flag == "--port" {
+		switch flag {
+		case "--port":
 			portVal, portSet = val, true
-		} else if flag == "--share-addr" {
+		case "--share-addr":
 			shareVal, shareSet = val, true
-		} else {
+		case "--data":
 			dataVal, dataSet = val, true
+		default:
+			quotaVals[flag] = val
 		}
 	}
 
@@ -120,12 +128,62 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 		return Settings{}, nil, usagef("bad data directory (default ~/%s): %v", defaultDataDir, err)
 	}
 	s.DataDir = dir
+	if s.Quota, err = parseQuota(quotaVals, env); err != nil {
+		return Settings{}, nil, err
+	}
 	return s, rest, nil
 }
 
+// parseQuota reads --max-boards and --max-bytes (flags beat TELE_MAX_BOARDS and TELE_MAX_BYTES, which
+// beat the store's defaults). Bytes may carry a binary suffix: K, M, G or T (4G is 4 GiB).
+func parseQuota(flags map[string]string, env *Env) (board.Quota, error) {
+	q := board.Quota{MaxBoards: board.DefaultMaxBoards, MaxBytes: board.DefaultMaxBytes}
+	for _, st := range []struct{ flag, env string }{{"--max-boards", envMaxBoards}, {"--max-bytes", envMaxBytes}} {
+		val, from := flags[st.flag], st.flag
+		if _, set := flags[st.flag]; !set {
+			if val, from = env.Getenv(st.env), st.env; val == "" {
+				continue
+			}
+		}
+		n, ok := parseCount(val, st.flag == "--max-bytes")
+		if !ok {
+			if st.flag == "--max-bytes" {
+				return q, usagef("bad %s %q (from %s): use a whole number of bytes, optionally with K, M, G or T, like 4G", st.flag, val, from)
+			}
+			return q, usagef("bad %s %q (from %s): use a whole number from 1, like %d", st.flag, val, from, board.DefaultMaxBoards)
+		}
+		if st.flag == "--max-bytes" {
+			q.MaxBytes = n
+		} else {
+			q.MaxBoards = int(n)
+		}
+	}
+	return q, nil
+}
+
+// parseCount reads a whole number from 1, of at most 15 digits, with a binary suffix when size says so.
+func parseCount(v string, size bool) (int64, bool) {
+	mult := int64(1)
+	if size && v != "" {
+		if i := strings.IndexByte("KMGT", v[len(v)-1]); i >= 0 {
+			mult, v = int64(1)<<(10*(i+1)), v[:len(v)-1]
+		}
+	}
+	if v == "" || len(v) > 15 || strings.TrimLeft(v, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	return n * mult, err == nil && n >= 1
+}
+
 func flagUsage(flag string, allowZero bool) string {
-	if flag == "--data" {
+	switch flag {
+	case "--data":
 		return "--data <path>"
+	case "--max-boards":
+		return "--max-boards <n>"
+	case "--max-bytes":
+		return "--max-bytes <n>[K|M|G|T]"
 	}
 	if flag == "--share-addr" {
 		return "--share-addr <ip:port>"

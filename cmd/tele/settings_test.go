@@ -226,7 +226,7 @@ func TestRunHelpAndUnknown(t *testing.T) {
 	}{
 		{nil, "tele: no command given: run tele help\n"},
 		{[]string{"bogus"}, "tele: unknown command \"bogus\": run tele help\n"},
-		{[]string{"board"}, "tele: unknown board command: use tele board link, history, export, import or delete\n"},
+		{[]string{"board"}, "tele: unknown board command: use tele board link, history, export, import, delete or check\n"},
 		{[]string{"board", "link"}, "tele: board link needs a board id: use tele board link <id>\n"},
 		{[]string{"board", "history"}, "tele: board history needs a board id: use tele board history <id>\n"},
 		{[]string{"board", "history", "a", "b"}, "tele: board history takes one board id, got \"a\" and \"b\"\n"},

@@ -44,16 +44,18 @@ export function boardEventsURL(id) {
   return `${boardURL(id)}/events`;
 }
 
-// listBoards → [{id, title, revision, updatedAt?}]
+// listBoards → {boards: [{id, title, revision, updatedAt?}], setAside: [{board, what, revision}]}: the
+// boards, and what the server could not read and set aside (docs/api.md).
 export async function listBoards() {
   const data = await request('GET', '/api/boards');
   const list = Array.isArray(data) ? data : data?.boards || [];
-  return list.map((b) => ({
+  const boards = list.map((b) => ({
     id: b.id,
     title: b.title ?? b.content?.title ?? b.id,
     revision: b.revision,
     updatedAt: b.updatedAt,
   }));
+  return { boards, setAside: Array.isArray(data?.setAside) ? data.setAside : [] };
 }
 
 export function getBoard(id) {

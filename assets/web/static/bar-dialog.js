@@ -8,6 +8,7 @@ import { bindText } from './i18n.js';
 import { parseBar } from './chords.js';
 import { barForm } from './form.js';
 import { FormFields } from './form-fields.js';
+import { isSimile } from './fast-entry.js';
 
 export class BarDialog {
   // actions: apply(s, b, chords, form), move(s, b, delta), insertAfter(s, b), remove(s, b); each returns the
@@ -51,7 +52,10 @@ export class BarDialog {
         this.input.focus();
         return;
       }
-      this.close(this.actions.apply(this.target.s, this.target.b, result, this.formFields.value()));
+      // "%" (or iReal Pro's "x") typed for the chords makes the bar a % bar, as the checkbox does.
+      const form = this.formFields.value();
+      if (this.typedSimile()) form.simile = true;
+      this.close(this.actions.apply(this.target.s, this.target.b, result, form));
     });
     this.dialog.addEventListener('cancel', (ev) => {
       ev.preventDefault();
@@ -102,6 +106,13 @@ export class BarDialog {
       this.input.removeAttribute('aria-invalid');
       return [];
     }
+    if (this.typedSimile()) {
+      show(this.suggestBtn, false);
+      clearText(this.error);
+      bindText(this.respelled, 'dialog.simileTyped');
+      this.input.removeAttribute('aria-invalid');
+      return [];
+    }
     const { chords, unknown, respelled } = parseBar(this.input.value, this.catalogue);
     let problem = null;
     this.suggestion = null;
@@ -123,6 +134,10 @@ export class BarDialog {
     clearText(this.error);
     this.input.removeAttribute('aria-invalid');
     return chords;
+  }
+
+  typedSimile() {
+    return isSimile(this.input.value);
   }
 
   // useSuggestion puts the suggested chord in place of the refused one.

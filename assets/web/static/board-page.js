@@ -18,12 +18,13 @@ import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextL
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls } from './view-controls.js';
-import { FastEntry, parseCells, parsePaste } from './fast-entry.js';
+import { FastEntry, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
 import { barForm } from './form.js';
+import { barLine } from './form-view.js';
 import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
@@ -232,15 +233,18 @@ class BoardPage {
     // mode and on paper with it (stage.css, print.css).
     const title = byId('title');
     if (title.textContent !== c.title) title.textContent = c.title;
-    if (c.key) bindText(byId('meta-key'), 'meta.key', { key: c.key });
-    else bindText(byId('meta-key'), 'meta.noKey');
-    bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
+    // An emptied tempo field is no tempo, in words (the stage and print head show it), never "null BPM".
+    if (Number.isFinite(c.tempo)) bindText(byId('meta-tempo'), 'meta.tempo', { tempo: c.tempo });
+    else bindText(byId('meta-tempo'), 'meta.noTempo');
     bindText(byId('meta-beats'), 'meta.beats', { beats: c.beatsPerBar });
     const desc = byId('description');
     if (desc.textContent !== (c.description || '')) desc.textContent = c.description || '';
     show(desc, Boolean(c.description));
-    // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is.
-    const shown = this.viewControls.compute(c).shown;
+    // The grid shows the view (transposed, capo shapes or numbers); the board stays as it is. The head
+    // names the key of the chords shown, and how the view differs from the board (stage and paper).
+    const v = this.viewControls.compute(c);
+    const shown = v.shown;
+    paintViewHead(c, v, this.viewControls.state);
     if (first) {
       this.built = this.view.build(shown, (bars) => this.stage.render(c, bars));
     } else {
@@ -378,7 +382,7 @@ class BoardPage {
     this.dialog.input.addEventListener('paste', (ev) => {
       const text = ev.clipboardData?.getData('text/plain') || '';
       const target = this.dialog.target;
-      if (!target || !parseCells(text)) return;
+      if (!target || !parsePaste(text, this.catalogue)) return;
       ev.preventDefault();
       this.dialog.close(null);
       this.pasteBars(target.s, target.b, text);
@@ -401,8 +405,16 @@ class BoardPage {
     }
     if (!this.roomFor(extra)) return true;
     this.showMessage(null);
-    this.edit({ t: 'bar', s, b, chords: r.bars[0] });
-    r.bars.slice(1).forEach((chords, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords }));
+    // A pasted bar of chords alone keeps the form of the bar it lands on; pasted repeat signs and %
+    // bars are added to it. The bars after it are inserted as pasted.
+    const [first, ...rest] = r.bars.map(barForm);
+    if (Array.isArray(r.bars[0])) this.edit({ t: 'bar', s, b, chords: first.chords });
+    else {
+      const old = barForm(this.draft.sections[s].bars[b]);
+      const form = { ...old, simile: first.simile, repeatStart: first.repeatStart || old.repeatStart, repeatEnd: first.repeatEnd || old.repeatEnd };
+      this.edit({ t: 'bar', s, b, chords: first.chords, form });
+    }
+    rest.forEach((f, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords: f.chords, form: Array.isArray(r.bars[i + 1]) ? undefined : f }));
     this.view.barButton(s, b + extra)?.focus();
     return true;
   }
@@ -507,7 +519,8 @@ class BoardPage {
     const bars = flatten(this.draft);
     const items = conflicts.map((c) => {
       const n = bars.findIndex((x) => x.section === c.s && x.bar === c.b) + 1;
-      const params = { n, theirs: c.theirs.join(' '), mine: c.mine.join(' ') };
+      // theirs is a bar as written (a chart with form writes an object); mine, the chords typed.
+      const params = { n, theirs: barLine(barForm(c.theirs), this.draft.beatsPerBar), mine: c.mine.join(' ') };
       const keep = bindText(h('button', { type: 'button' }), 'barConflict.keepMine', params);
       const take = bindText(h('button', { type: 'button' }), 'barConflict.useTheirs', params);
       keep.addEventListener('click', () => this.resolveBarConflict(c, false));
@@ -727,7 +740,7 @@ class BoardPage {
           el.textContent = '';
           delete el.dataset.i18n;
         } else if (pos.countIn) bindText(el, 'player.countingIn', { beat: pos.countIn });
-        else bindText(el, 'player.position', { n: pos.index + 1 });
+        else bindText(el, 'player.position', { n: pos.n, pass: pos.pass, times: pos.times });
       },
       onState: (state, audio) => {
         root.dataset.state = state;
@@ -742,6 +755,27 @@ class BoardPage {
       if (ev.isTrusted) this.player.toggle();
     });
   }
+}
+
+// paintViewHead writes the head's key as the chords are shown (a transposed view's key, a capo's
+// shapes) and, beside it, what the view changes: "Capo 3 (sounds in Gm)", "Transposed from Gm",
+// "Numbers". A printout or the stage then says which key its chords are in.
+function paintViewHead(c, v, state) {
+  const numbers = state.numbers && !v.needsKey;
+  const key = !c.key ? '' : numbers ? c.key : state.capo ? v.shapesKey : v.soundingKey;
+  if (key) bindText(byId('meta-key'), 'meta.key', { key });
+  else bindText(byId('meta-key'), 'meta.noKey');
+  const params = {
+    capo: numbers ? 0 : state.capo,
+    sounds: c.key && state.capo && !numbers ? v.soundingKey : '',
+    from: c.key && v.semitones && !numbers ? c.key : '',
+    n: !c.key && v.semitones && !numbers ? (v.semitones > 0 ? `+${v.semitones}` : String(v.semitones)) : '',
+    numbers,
+  };
+  const el = byId('meta-view');
+  const any = params.capo || params.from || params.n || numbers;
+  if (any) bindText(el, 'meta.view', params);
+  show(el, Boolean(any));
 }
 
 // fingerprint names a capability as the server's `capability` event does: base64url of the first 16

@@ -9,7 +9,7 @@ import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
 import { split } from './chords.js';
 import { sectionName } from './content.js';
-import { barForm, SIMILE } from './form.js';
+import { SIMILE, barForm, endingSpans } from './form.js';
 import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
 import { AT_ONCE, StepBuild, barCount, barsShown, stepWait } from './grid-build.js';
@@ -87,6 +87,11 @@ export class BoardView {
     let barNo = 0;
     this.changed = [];
     this.beatsPerBar = content.beatsPerBar;
+    // Which ending each bar is in: a volta bracket spans every bar of its ending (one pass per content).
+    if (this.spansOf !== content) {
+      this.spansOf = content;
+      this.spans = endingSpans(content);
+    }
     shown.forEach((n, i) => {
       const s = this.sections[i] || this.createSection(i);
       this.patchSection(s, secs[i], i, barNo, secs.length, n);
@@ -171,16 +176,17 @@ export class BoardView {
     section.bars.slice(0, shown).forEach((raw, j) => {
       const bar = s.bars[j] || this.createBar(s, i, j, added);
       const n = barNo + j + 1;
-      const sig = Array.isArray(raw) ? raw.join(' ') : JSON.stringify(raw);
+      const inEnding = this.spans[i]?.[j] || 0;
+      const sig = (Array.isArray(raw) ? raw.join(' ') : JSON.stringify(raw)) + (inEnding ? ` [${inEnding}` : '');
       if (bar.sig === sig && bar.n === n && bar.beats === this.beatsPerBar) return;
       bar.sig = sig;
       bar.beats = this.beatsPerBar;
       this.changed.push(bar.li);
       const form = barForm(raw);
       this.patchBar(bar, form.simile ? [SIMILE] : form.chords, n);
-      // A bar of chords alone has no form to draw: one that had none is left as it is.
-      const plain = Array.isArray(raw);
-      if (!plain || !bar.plain) paintForm(bar.li, form, this.beatsPerBar);
+      // A bar of chords alone outside an ending has no form to draw: one that had none is left as it is.
+      const plain = Array.isArray(raw) && !inEnding;
+      if (!plain || !bar.plain) paintForm(bar.li, form, this.beatsPerBar, inEnding);
       bar.plain = plain;
     });
     if (added.firstChild) s.barsEl.append(added);

@@ -37,7 +37,7 @@ export function apply(content, op) {
       return true;
     case 'insertBar':
       if (!sec) return false;
-      sec.bars.splice(Math.min(op.b, sec.bars.length), 0, [...op.chords]);
+      sec.bars.splice(Math.min(op.b, sec.bars.length), 0, op.form ? opBar(op) : [...op.chords]);
       return true;
     case 'removeBar':
       if (!sec || op.b >= sec.bars.length) return false;

@@ -1,28 +1,72 @@
 // Fast entry on the chord grid (edit link): arrow keys move between bars, typing a chord on a focused bar
-// opens its editor with what was typed, and pasting a chart line such as "| C | Am7 | F G | N.C. |" makes
-// one bar per cell. parseCells is pure (node's unit tests import it); FastEntry wires the grid.
+// opens its editor with what was typed, and pasting a chart line such as "|: C | % | F G :| N.C. |"
+// makes one bar per cell, its repeat signs and % bars read as the form they are. parseCells and
+// parsePaste are pure (node's unit tests import them); FastEntry wires the grid.
 
 import { parseBar } from './chords.js';
+import { writeBar } from './form.js';
 
-// parseCells splits pasted text into bars: the cells between "|" (or "||", "|:" and ":|" bar lines), or
-// one cell per line when there is no "|". Empty cells are left out. null when it is a single cell.
-export function parseCells(text) {
-  const t = String(text || '').trim();
-  const cells = (t.includes('|') ? t.split(/\|+:?|:?\|+/) : t.split(/\r?\n/)).map((c) => c.trim()).filter(Boolean);
-  return cells.length > 1 ? cells : null;
+// A bar line of a pasted chart: "|", "||", "|:" (a repeat starts), ":|" (it ends; "x3" or "×3" after it
+// says how many times it is played), ":||", "||:", and ":|:" (one repeat ends, the next starts).
+const BAR_LINE = /:\|\|?:|\|\|?:|:\|\|?(?:\s*[x×]\s*([2-8])\b)?|\|\|?/g;
+
+// isSimile: the cell is a repeat-bar sign, "%" as charts print it or "x" as iReal Pro writes it.
+export function isSimile(text) {
+  return /^\s*(?:%|x|X)\s*$/.test(text);
 }
 
-// parsePaste reads each cell as a bar with the catalogue: {bars, unknown} where unknown is the first
-// refused chord ({symbol, suggestion}) or null, and bars is null when a cell is empty or too full.
+// readCells splits pasted text into its cells with their repeat signs: [{text, repeatStart, repeatEnd}],
+// the cells between bar lines, or one cell per line when there is no "|". Empty cells are left out; a
+// repeat sign on an empty cell's side goes to the bar it stands beside.
+export function readCells(text) {
+  const t = String(text || '').trim();
+  if (!t.includes('|')) return t.split(/\r?\n/).map((c) => c.trim()).filter(Boolean).map((c) => ({ text: c, repeatStart: false, repeatEnd: 0 }));
+  const cells = [];
+  let start = false;
+  let at = 0;
+  const cell = (raw) => {
+    const c = raw.trim();
+    if (!c) return;
+    cells.push({ text: c, repeatStart: start, repeatEnd: 0 });
+    start = false;
+  };
+  for (const m of t.matchAll(BAR_LINE)) {
+    cell(t.slice(at, m.index));
+    at = m.index + m[0].length;
+    if (m[0].startsWith(':')) {
+      const last = cells.at(-1);
+      if (last) last.repeatEnd = Number(m[1] || 2);
+    }
+    if (m[0].endsWith(':')) start = true;
+  }
+  cell(t.slice(at));
+  return cells;
+}
+
+// parseCells is the text of each pasted cell; null when it is a single cell (an ordinary paste).
+export function parseCells(text) {
+  const cells = readCells(text);
+  return cells.length > 1 ? cells.map((c) => c.text) : null;
+}
+
+// parsePaste reads each cell as a bar with the catalogue: {bars, unknown} where bars are written as the
+// schema writes them (a chord array, or an object for a % bar or one with a repeat sign), unknown is the
+// first refused chord ({symbol, suggestion}) or null, and bars is null when a cell is empty or too full.
+// A single bar with a repeat sign ("|: C :|") counts as a paste too: the signs are not dropped.
 export function parsePaste(text, catalogue) {
-  const cells = parseCells(text);
-  if (!cells) return null;
+  const cells = readCells(text);
+  if (cells.length < 1 || (cells.length === 1 && !cells[0].repeatStart && !cells[0].repeatEnd)) return null;
   const bars = [];
   for (const cell of cells) {
-    const { chords, unknown } = parseBar(cell, catalogue);
-    if (unknown.length) return { bars: null, unknown: unknown[0] };
-    if (chords.length < 1 || chords.length > 4) return { bars: null, unknown: null };
-    bars.push(chords);
+    const form = { simile: false, chords: [], beats: 0, repeatStart: cell.repeatStart, repeatEnd: cell.repeatEnd, ending: 0, mark: '' };
+    if (isSimile(cell.text)) form.simile = true;
+    else {
+      const { chords, unknown } = parseBar(cell.text, catalogue);
+      if (unknown.length) return { bars: null, unknown: unknown[0] };
+      if (chords.length < 1 || chords.length > 4) return { bars: null, unknown: null };
+      form.chords = chords;
+    }
+    bars.push(writeBar(form));
   }
   return { bars, unknown: null };
 }
@@ -64,9 +108,9 @@ export class FastEntry {
         to.focus();
         return;
       }
-      // A chord starts with a letter (or "n" for N.C.): typing it opens the editor, whose field takes the
+      // A chord starts with a letter (or "n" for N.C.; "%" makes a % bar): typing it opens the editor, whose field takes the
       // focus with the bar's chords selected, so the key typed lands there and replaces them.
-      if (ev.key.length === 1 && /[A-Ha-hNn]/.test(ev.key)) {
+      if (ev.key.length === 1 && /[A-Ha-hNn%]/.test(ev.key)) {
         const { s, b } = actions.locate(btn);
         actions.open(s, b);
       }

@@ -18,19 +18,34 @@ function setData(el, name, value) {
   else if (el.dataset[name] !== String(value)) el.dataset[name] = String(value);
 }
 
-// paintForm sets a bar's form on its list item li: data attributes for the bar lines and bracket, and
-// one text element for the volta number, the sign and the meter.
-export function paintForm(li, f, beatsPerBar) {
-  setData(li, 'repeatStart', f.repeatStart ? '' : null);
-  setData(li, 'repeatEnd', f.repeatEnd || null);
-  setData(li, 'ending', f.ending || null);
-  setData(li, 'mark', f.mark || null);
+// formWords are the words a chart writes beside a bar's chords: the volta number, the bar's meter when
+// it is not the board's, the sign and the repeat count when it is not 2.
+export function formWords(f, beatsPerBar) {
   const words = [];
   if (f.ending) words.push(`${f.ending}.`);
   if (f.beats && f.beats !== beatsPerBar) words.push(`${f.beats}/4`);
   if (f.mark) words.push(MARK_TEXT[f.mark] || f.mark);
   if (f.repeatEnd > 2) words.push(`×${f.repeatEnd}`);
-  const text = words.join(' ');
+  return words;
+}
+
+// barLine is a bar as one line of chart text, its form drawn in the signs of a chart
+// ("1. |: C § :|", "%", "Am 3/4"): the history view lists bars this way.
+export function barLine(f, beatsPerBar) {
+  const [ending, ...rest] = f.ending ? formWords(f, beatsPerBar) : ['', ...formWords(f, beatsPerBar)];
+  return [ending, f.repeatStart ? '|:' : '', f.simile ? '%' : f.chords.join(' '), f.repeatEnd ? ':|' : '', ...rest].filter(Boolean).join(' ');
+}
+
+// paintForm sets a bar's form on its list item li: data attributes for the bar lines and bracket, and
+// one text element for the volta number, the sign and the meter. inEnding is the ending the bar is in
+// (form.js endingSpans): the bracket runs on over the ending's other bars.
+export function paintForm(li, f, beatsPerBar, inEnding = 0) {
+  setData(li, 'repeatStart', f.repeatStart ? '' : null);
+  setData(li, 'repeatEnd', f.repeatEnd || null);
+  setData(li, 'ending', f.ending || null);
+  setData(li, 'inEnding', inEnding && !f.ending ? inEnding : null);
+  setData(li, 'mark', f.mark || null);
+  const text = formWords(f, beatsPerBar).join(' ');
   let el = li.querySelector(':scope > .form-text');
   if (!text) {
     el?.remove();

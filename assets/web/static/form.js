@@ -195,10 +195,9 @@ function expand(f, bars) {
   return order;
 }
 
-// playOrder lists the bars of content in the order they are played, each with its place in the grid,
-// the chords heard (% followed back to the bar it repeats) and its beats. A form that breaks the rules
-// is played in written order.
-export function playOrder(content) {
+// read reads content's bars in written order: their forms, their places in the grid and the form they
+// make (null when it breaks a rule).
+function read(content) {
   const bars = [];
   const places = [];
   const firsts = new Set();
@@ -210,13 +209,44 @@ export function playOrder(content) {
     });
   });
   firsts.delete(0);
-  const f = readForm(bars, firsts);
+  return { bars, places, f: readForm(bars, firsts) };
+}
+
+// endingSpans says for each section's bars which ending each is in (1–4, or 0): an ending runs from its
+// bar marked with the number to its end repeat, or for the last ending to the end of its section or the
+// next repeat, so a volta bracket spans every bar of it. A form that breaks the rules gives each ending
+// its marked bar only.
+export function endingSpans(content) {
+  const { bars, places, f } = read(content);
+  const out = (content?.sections || []).map((s) => (s.bars || []).map(() => 0));
+  bars.forEach((b, i) => {
+    if (b.ending) out[places[i].section][places[i].bar] = b.ending;
+  });
+  for (const g of f?.groups || []) {
+    g.endings.forEach((e, n) => {
+      for (let i = e.first; i <= e.last; i++) out[places[i].section][places[i].bar] = n + 1;
+    });
+  }
+  return out;
+}
+
+// playOrder lists the bars of content in the order they are played, each with its place in the grid,
+// the chords heard (% followed back to the bar it repeats) and its beats. A form that breaks the rules
+// is played in written order.
+export function playOrder(content) {
+  const { bars, places, f } = read(content);
   let order = f && expand(f, bars);
   if (!order) order = bars.map((_, i) => i);
   const beatsPerBar = Number.isInteger(content?.beatsPerBar) ? content.beatsPerBar : 4;
+  // n is the bar's number on the chart (written order, from 1); pass, which time it is heard (a musician
+  // reads "bar 1, 2nd time", not the 13th bar played); times, how often it is heard in all.
+  const times = new Map();
+  for (const i of order) times.set(i, (times.get(i) || 0) + 1);
+  const heard = new Map();
   return order.map((i, index) => {
     let k = i;
     while (k > 0 && bars[k].simile) k--;
-    return { ...places[i], index, chords: bars[k].chords, beats: bars[i].beats || beatsPerBar };
+    heard.set(i, (heard.get(i) || 0) + 1);
+    return { ...places[i], index, n: i + 1, pass: heard.get(i), times: times.get(i), chords: bars[k].chords, beats: bars[i].beats || beatsPerBar };
   });
 }

@@ -11,6 +11,8 @@ import { byId, h, show } from './dom.js';
 import { bindAttr, bindText, extend } from './i18n.js';
 import { request } from './api.js';
 import { diff, sectionName } from './content.js';
+import { barForm, writeBar } from './form.js';
+import { barLine } from './form-view.js';
 
 extend({
   en: {
@@ -84,8 +86,9 @@ extend({
 const ICONS = { browser: '●', pi: '✦', tele: '◆' }; // text glyphs: no emoji font needed
 const PAGE = 50;
 
-// barKey compares bars of either schema version: a chord array, or an object with chords and form.
-const barKey = (bar) => JSON.stringify(bar ?? null);
+// barKey compares bars of either schema version: a chord array, or an object with chords and form,
+// each as the schema writes it (the same bar written either way is the same bar).
+const barKey = (bar) => (bar == null ? 'null' : JSON.stringify(writeBar(barForm(bar))));
 
 // summarize says in one i18n entry how b differs from a: bars changed (in one section or several), or
 // that other fields changed, or nothing.
@@ -296,8 +299,11 @@ export class HistoryPanel {
   }
 }
 
-// markedSections renders content's sections read-only, each bar marked where it differs from cur.
-function markedSections(content, cur) {
+// markedBars is what the revision view shows: content's sections, each bar as a line of chart text
+// (its form included: repeats, endings, signs, %, meter) and how it differs from cur's bar at that place
+// ('changed', 'added' when cur has none there, 'removed' when only cur has one, '' when the same).
+export function markedBars(content, cur) {
+  const beats = content.beatsPerBar;
   return (content.sections || []).map((sec, i) => {
     const other = cur.sections?.[i]?.bars || [];
     const n = Math.max(sec.bars.length, other.length);
@@ -308,12 +314,22 @@ function markedSections(content, cur) {
       let mark = '';
       if (!mine) mark = 'removed';
       else if (!theirs) mark = 'added';
-      else if (mine.join(' ') !== theirs.join(' ')) mark = 'changed';
-      const li = h('li', { class: 'history-bar', 'data-mark': mark }, h('span', { class: 'chords' }, (mine || theirs).join(' ')));
-      if (mark) li.append(bindText(h('span', { class: 'history-mark' }), `hist.mark.${mark}`));
-      bars.push(li);
+      else if (barKey(mine) !== barKey(theirs)) mark = 'changed';
+      bars.push({ mark, text: barLine(barForm(mine || theirs), mine ? beats : cur.beatsPerBar) });
     }
-    return h('div', { class: 'history-section' }, h('h4', {}, sectionName(sec, i)), h('ol', { class: 'history-bars' }, ...bars));
+    return { name: sectionName(sec, i), bars };
+  });
+}
+
+// markedSections renders content's sections read-only, each bar marked where it differs from cur.
+function markedSections(content, cur) {
+  return markedBars(content, cur).map(({ name, bars }) => {
+    const items = bars.map(({ mark, text }) => {
+      const li = h('li', { class: 'history-bar', 'data-mark': mark }, h('span', { class: 'chords' }, text));
+      if (mark) li.append(bindText(h('span', { class: 'history-mark' }), `hist.mark.${mark}`));
+      return li;
+    });
+    return h('div', { class: 'history-section' }, h('h4', {}, name), h('ol', { class: 'history-bars' }, ...items));
   });
 }
 

@@ -29,6 +29,11 @@ const dictionaries = {
     'home.loading': 'Loading boards…',
     'home.loadFailed': 'Could not load the boards. Is tele serve still running?',
     'home.empty': 'No boards yet. Create the first one below.',
+    'home.setAside': (p) =>
+      `${p.n === 1 ? 'One thing' : `${p.n} things`} could not be read and ${p.n === 1 ? 'was' : 'were'} put aside, not deleted: ${p.names.map((x) => t(x.$t, x.params)).join(', ')}. Every other board works. To see why, run: tele board check`,
+    'home.setAsideBoard': 'board {id}',
+    'home.setAsideRevision': 'revision {rev} of board {id}',
+    'home.setAsideKey': 'the edit link of board {id} (it has a new one)',
     'home.count': (p) => (p.n === 1 ? '1 board' : `${p.n} boards`),
     'home.revision': 'revision {rev}',
     'home.updated': (p, loc) => `changed ${formatDate(p.date, loc)}`,
@@ -52,6 +57,12 @@ const dictionaries = {
     'meta.key': 'Key {key}',
     'meta.noKey': 'No key',
     'meta.tempo': '{tempo} BPM',
+    'meta.noTempo': 'no tempo',
+    'meta.view': (p) => [
+      p.capo ? `Capo ${p.capo}${p.sounds ? ` (sounds in ${p.sounds})` : ''}` : '',
+      p.from ? `Transposed from ${p.from}` : p.n ? `Transposed ${p.n}` : '',
+      p.numbers ? 'Nashville numbers' : '',
+    ].filter(Boolean).join(' · '),
     'meta.beats': (p) => (p.beats === 1 ? '1 beat per bar' : `${p.beats} beats per bar`),
     'field.title': 'Title',
     'field.description': 'Description',
@@ -84,6 +95,7 @@ const dictionaries = {
         : `Not a chord Tele knows: “${p.symbol}”. Write a root (C … B) and a quality, such as Am7 or F#m7b5; add /E for a bass note; N.C. means no chord.`,
     'chord.useSuggestion': 'Use {suggestion}',
     'dialog.respelled': 'Will be written {chords}',
+    'dialog.simileTyped': 'A % bar: it plays the chords of the bar before.',
     'dialog.empty': 'A bar needs at least one chord (N.C. for none).',
     'dialog.tooMany': 'A bar holds at most four chords.',
     'dialog.loading': 'The chord catalogue is still loading.',
@@ -162,7 +174,7 @@ const dictionaries = {
     'player.stop': 'Stop',
     'player.countIn': 'Count-in',
     'player.loop': 'Loop',
-    'player.position': 'Bar {n}',
+    'player.position': (p) => (p.times > 1 ? `Bar ${p.n} · ${ordinal(p.pass)} time` : `Bar ${p.n}`),
     'player.countingIn': 'Count-in {beat}',
     'player.unsupported': 'This browser cannot play audio.',
 
@@ -236,6 +248,11 @@ const dictionaries = {
     'home.loading': '正在加载和弦谱…',
     'home.loadFailed': '无法加载和弦谱。tele serve 还在运行吗？',
     'home.empty': '还没有和弦谱。在下面新建第一个。',
+    'home.setAside': (p) =>
+      `有 ${p.n} 项无法读取，已移到一旁（没有删除）：${p.names.map((x) => t(x.$t, x.params)).join('、')}。其他和弦谱都能正常使用。要查看原因，请运行：tele board check`,
+    'home.setAsideBoard': '和弦谱 {id}',
+    'home.setAsideRevision': '和弦谱 {id} 的第 {rev} 版',
+    'home.setAsideKey': '和弦谱 {id} 的编辑链接（已换成新的）',
     'home.count': (p) => `${p.n} 个和弦谱`,
     'home.revision': '第 {rev} 版',
     'home.updated': (p, loc) => `修改于 ${formatDate(p.date, loc)}`,
@@ -259,6 +276,12 @@ const dictionaries = {
     'meta.key': '{key} 调',
     'meta.noKey': '未定调',
     'meta.tempo': '每分钟 {tempo} 拍',
+    'meta.noTempo': '未设速度',
+    'meta.view': (p) => [
+      p.capo ? `变调夹 ${p.capo}${p.sounds ? `（实际为 ${p.sounds} 调）` : ''}` : '',
+      p.from ? `由 ${p.from} 调移调` : p.n ? `移调 ${p.n}` : '',
+      p.numbers ? '级数' : '',
+    ].filter(Boolean).join(' · '),
     'meta.beats': '每小节 {beats} 拍',
     'field.title': '标题',
     'field.description': '说明',
@@ -291,6 +314,7 @@ const dictionaries = {
         : `Tele 不认识这个和弦：“${p.symbol}”。请写根音（C … B）加和弦性质，例如 Am7 或 F#m7b5；加 /E 表示低音；N.C. 表示无和弦。`,
     'chord.useSuggestion': '改用 {suggestion}',
     'dialog.respelled': '将写作 {chords}',
+    'dialog.simileTyped': '% 小节：演奏前一小节的和弦。',
     'dialog.empty': '每小节至少要有一个和弦（无和弦请写 N.C.）。',
     'dialog.tooMany': '每小节最多四个和弦。',
     'dialog.loading': '和弦库还在加载。',
@@ -369,7 +393,7 @@ const dictionaries = {
     'player.stop': '停止',
     'player.countIn': '预备拍',
     'player.loop': '循环',
-    'player.position': '第 {n} 小节',
+    'player.position': (p) => (p.times > 1 ? `第 ${p.n} 小节 · 第 ${p.pass} 遍` : `第 ${p.n} 小节`),
     'player.countingIn': '预备 {beat}',
     'player.unsupported': '此浏览器无法播放音频。',
 
@@ -462,6 +486,12 @@ export function initialLocale() {
   if (LOCALES.includes(stored)) return stored;
   const lang = (navigator.languages && navigator.languages[0]) || navigator.language || '';
   return lang.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+// ordinal writes 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st (English).
+const ORDINAL = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+function ordinal(n) {
+  return `${n}${ORDINAL[new Intl.PluralRules('en', { type: 'ordinal' }).select(n)]}`;
 }
 
 // t translates key with params. A param may itself be a translation, {$t: key, params}, so a message

@@ -42,16 +42,28 @@ export async function refreshList() {
   const status = byId('list-status');
   const list = byId('board-list');
   bindText(status, 'home.loading');
-  let boards;
+  let boards, setAside;
   try {
-    boards = await api.listBoards();
+    ({ boards, setAside } = await api.listBoards());
   } catch {
     bindText(status, 'home.loadFailed');
     return;
   }
+  showSetAside(setAside);
   boards.sort((a, b) => String(b.updatedAt || '').localeCompare(String(a.updatedAt || '')) || a.id.localeCompare(b.id));
   bindText(status, boards.length ? 'home.count' : 'home.empty', { n: boards.length });
   list.replaceChildren(...boards.map(boardItem));
+}
+
+// showSetAside says which boards the server could not read and set aside (the rest all work); the
+// reasons name files, so the server keeps them for tele board check.
+function showSetAside(items) {
+  const note = byId('set-aside');
+  show(note, items.length > 0);
+  if (!items.length) return;
+  const key = { revision: 'home.setAsideRevision', capability: 'home.setAsideKey' };
+  const names = items.map((it) => ({ $t: key[it.what] || 'home.setAsideBoard', params: { id: it.board, rev: it.revision } }));
+  bindText(note, 'home.setAside', { n: items.length, names });
 }
 
 function boardItem(b) {

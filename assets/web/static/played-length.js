@@ -7,12 +7,22 @@ import { bindText } from './i18n.js';
 import { playOrder } from './form.js';
 import './form-strings.js';
 
-// playedLength → {bars, seconds}; seconds rounded to the nearest whole second.
+// The tempi a board may have (docs/content.md).
+const MIN_TEMPO = 30;
+const MAX_TEMPO = 300;
+
+// tempoOK: a tempo the board may have, an integer 30–300. An emptied or half-typed tempo field is not.
+export function tempoOK(tempo) {
+  return Number.isInteger(tempo) && tempo >= MIN_TEMPO && tempo <= MAX_TEMPO;
+}
+
+// playedLength → {bars, seconds}; seconds rounded to the nearest whole second, null while the tempo is
+// not one the board may have (there is no time to tell).
 export function playedLength(content) {
   const order = playOrder(content);
   const beats = order.reduce((n, bar) => n + bar.beats, 0);
-  const tempo = Number.isFinite(content?.tempo) && content.tempo > 0 ? content.tempo : 120;
-  return { bars: order.length, seconds: Math.round((beats * 60) / tempo) };
+  const seconds = tempoOK(content?.tempo) ? Math.round((beats * 60) / content.tempo) : null;
+  return { bars: order.length, seconds };
 }
 
 // clock writes seconds as m:ss.
@@ -21,8 +31,11 @@ export function clock(seconds) {
 }
 
 // paintPlayedLength shows content's played length in el, in the page's language.
+// While the tempo field is empty or out of range it says so in words (never "at null BPM").
 export function paintPlayedLength(el, content) {
   const { bars, seconds } = playedLength(content);
-  const params = { bars, time: clock(seconds), tempo: content.tempo };
-  if (el.dataset.i18nArgs !== JSON.stringify(params)) bindText(el, 'length.played', params);
+  const [key, params] = seconds === null
+    ? ['length.playedNoTempo', { bars, min: MIN_TEMPO, max: MAX_TEMPO }]
+    : ['length.played', { bars, time: clock(seconds), tempo: content.tempo }];
+  if (el.dataset.i18n !== key || el.dataset.i18nArgs !== JSON.stringify(params)) bindText(el, key, params);
 }

@@ -17,7 +17,7 @@ const midiHz = (m) => 440 * 2 ** ((m - 69) / 12);
 
 export class Player {
   // getContent() → the content shown; getOptions() → {countIn, loop}; onPosition({bar, section, index,
-  // countIn}) or null when stopped; onState('playing' | 'stopped', audioState).
+  // n, pass, times} of a bar (form.js playOrder's), or {countIn}) or null when stopped; onState('playing' | 'stopped', audioState).
   constructor({ catalogue, getContent, getOptions, onPosition, onState }) {
     this.catalogue = catalogue;
     this.getContent = getContent;
@@ -131,7 +131,7 @@ export class Player {
       const v = this.catalogue.voicing(symbol);
       if (v) this.chord(v, t0 + i * share, share);
     });
-    run.cues.push({ time: t0, position: { section: bar.section, bar: bar.bar, index: run.index } });
+    run.cues.push({ time: t0, position: { section: bar.section, bar: bar.bar, index: run.index, n: bar.n, pass: bar.pass, times: bar.times } });
     run.index++;
     run.nextTime = t0 + barLen;
   }

@@ -68,7 +68,7 @@ export async function bootSetsPanel() {
   const refresh = async () => {
     let sets = [];
     try {
-      [boards, { sets }] = await Promise.all([listBoards(), request('GET', '/api/sets')]);
+      [{ boards }, { sets }] = await Promise.all([listBoards(), request('GET', '/api/sets')]);
     } catch {
       return;
     }

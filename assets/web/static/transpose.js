@@ -20,6 +20,8 @@ const SHARPS = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B']
 const MAJOR_KEYS = ['C', 'Db', 'D', 'Eb', 'E', 'F', 'F#', 'G', 'Ab', 'A', 'Bb', 'B'];
 const MINOR_KEYS = ['Cm', 'C#m', 'Dm', 'Ebm', 'Em', 'Fm', 'F#m', 'Gm', 'G#m', 'Am', 'Bbm', 'Bm'];
 const CATALOGUE_ROOTS = new Set([...FLATS, ...SHARPS]);
+// A chord's root may also be Cb, Fb, E# or B# (a name the spelling above never picks, but reads).
+const CHORD_ROOT = /^[A-G][#b]?$/;
 
 const mod12 = (n) => ((n % 12) + 12) % 12;
 
@@ -78,7 +80,7 @@ export function guessKey(content) {
 export function transposeSymbol(symbol, n, key) {
   if (symbol === NO_CHORD) return symbol;
   const { root, quality, bass } = split(symbol);
-  if (!CATALOGUE_ROOTS.has(root)) return symbol;
+  if (!CHORD_ROOT.test(root)) return symbol;
   const newRoot = spell(mod12(pitchClass(root) + n), key);
   if (!bass) return newRoot + quality;
   const b = bass.slice(1);
@@ -96,7 +98,7 @@ const letterDistance = (from, to) => (LETTERS.indexOf(to[0]) - LETTERS.indexOf(f
 export function numberSymbol(symbol, key) {
   if (symbol === NO_CHORD) return symbol;
   const { root, quality, bass } = split(symbol);
-  if (!CATALOGUE_ROOTS.has(root)) return symbol;
+  if (!CHORD_ROOT.test(root)) return symbol;
   const label = DEGREES[mod12(pitchClass(root) - key.pc)];
   if (!bass) return label + quality;
   const b = bass.slice(1);

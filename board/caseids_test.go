@@ -1,0 +1,85 @@
+package board_test
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tele/board"
+	"tele/board/datadirtest"
+	"tele/server/servertest"
+)
+
+// TestIDsUniqueIgnoringCase: a new board whose id equals an existing one's ignoring case is
+// 409 board_exists on every path that makes one (create, copy, import), and nothing changes on disk: on
+// macOS and Windows "WELCOME" and "welcome" name the same files, so the create could have overwritten
+// or removed the other board's capability file. Security review 2026-12-03, case-insensitive file
+// systems.
+func TestIDsUniqueIgnoringCase(t *testing.T) {
+	e := servertest.New(t)
+	e.Create("welcome", "")
+	before := e.Snapshot()
+	hdr := http.Header{"Content-Type": {"application/json"}}
+	imp, _ := json.Marshal(map[string]string{"format": "json", "text": servertest.ValidContent, "id": "Welcome"})
+	for _, r := range []servertest.Request{
+		{Method: "POST", Path: "/api/boards", Body: `{"id":"WELCOME"}`, Header: hdr},
+		{Method: "POST", Path: "/api/boards/welcome/copy", Body: `{"id":"welcomE"}`, Header: hdr},
+		{Method: "POST", Path: "/api/import", Body: string(imp), Header: hdr},
+	} {
+		w := e.Do(r)
+		if w.Code != http.StatusConflict || servertest.Code(w.Body.Bytes()) != "board_exists" {
+			t.Errorf("%s %s %s: %d %s, want 409 board_exists", r.Method, r.Path, r.Body, w.Code, w.Body)
+		}
+	}
+	if _, _, err := e.Store.Create("WeLcOmE", board.Example(), board.AuthorPi); !errors.Is(err, board.ErrExists) {
+		t.Errorf("Store.Create: %v, want ErrExists", err)
+	}
+	datadirtest.Same(t, "refused creations", before, e.Snapshot())
+}
+
+// TestOpenSetsAsideCaseTwins: a data directory made on a case-sensitive file system may hold ids that
+// differ only in case. Open keeps the one whose id sorts first by bytes and sets the others aside, so
+// that what it serves can be copied to macOS or Windows.
+func TestOpenSetsAsideCaseTwins(t *testing.T) {
+	dir := t.TempDir()
+	s, err := board.Open(dir, board.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Create("Song", board.Example(), board.AuthorPi)
+	s.Create("other", board.Example(), board.AuthorPi)
+	s.Close()
+	// What an earlier Tele let through: another board "song" (made by hand: today's store refuses it).
+	os.MkdirAll(filepath.Join(dir, "boards", "song"), 0o700)
+	data, _ := os.ReadFile(filepath.Join(dir, "boards", "Song", "1.json"))
+	os.WriteFile(filepath.Join(dir, "boards", "song", "1.json"), []byte(strings.Replace(string(data), `"id":"Song"`, `"id":"song"`, 1)), 0o600)
+	capData, _ := os.ReadFile(filepath.Join(dir, "caps", "Song"))
+	os.WriteFile(filepath.Join(dir, "caps", "song"), capData, 0o600)
+
+	s, err = board.Open(dir, board.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Get("Song"); err != nil {
+		t.Fatalf("the first of the twins: %v", err)
+	}
+	if _, err := s.Get("song"); !errors.Is(err, board.ErrNotFound) {
+		t.Fatalf("the second of the twins is served: %v", err)
+	}
+	if _, err := s.Get("other"); err != nil {
+		t.Fatalf("another board: %v", err)
+	}
+	l := s.SetAsideList()
+	if len(l) != 1 || l[0].Board != "song" || l[0].What != board.SetAsideBoard {
+		t.Fatalf("set aside: %+v", l)
+	}
+	if _, err := os.Stat(filepath.Join(l[0].Path, "board", "1.json")); err != nil {
+		t.Fatalf("the twin's files: %v", err)
+	}
+}

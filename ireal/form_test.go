@@ -1,0 +1,205 @@
+package ireal
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"tele/board"
+)
+
+// played is the bars of c in the order a band plays them, numbered 1, 2, … across sections, and each
+// bar's chords (% followed back) in written order.
+func played(t *testing.T, c board.Content) (order, chords string) {
+	t.Helper()
+	refs, err := c.PlayOrder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := make([]int, len(c.Sections))
+	for s := 1; s < len(c.Sections); s++ {
+		first[s] = first[s-1] + len(c.Sections[s-1].Bars)
+	}
+	var nums, syms []string
+	for _, r := range refs {
+		nums = append(nums, strconv.Itoa(first[r.Section]+r.Bar+1))
+	}
+	var last []string
+	for _, s := range c.Sections {
+		for _, b := range s.Bars {
+			if !b.Simile {
+				last = b.Chords
+			}
+			syms = append(syms, strings.Join(last, " "))
+		}
+	}
+	return strings.Join(nums, " "), strings.Join(syms, " | ")
+}
+
+// TestChartsAsWritten: patterns of real iReal Pro charts (the outside corpus test of 2026-12-03, its
+// causes of lost forms and silently changed chords, each named) read with their form: the bars played
+// in order, the chords, and the notes' codes. Each failed before this reader: the form was lost (played
+// without the jump) or the chords were wrong.
+func TestChartsAsWritten(t *testing.T) {
+	for _, tt := range []struct {
+		name, source, music string
+		played, chords      string
+		codes               []string // the notes' codes, in order
+	}{
+		{
+			name:   "To Coda on a % bar",
+			source: "corpus review, road signs: Q after a % bar (…Eb7XyQKcl Q ]), 71 songs lost their D.S.",
+			music:  "T44*A[SC |D |E |x Q ]*B[F |G |A |B <D.S. al Coda>]*C[QC |D Z",
+			played: "1 2 3 4 5 6 7 8 1 2 3 4 9 10",
+			chords: "C | D | E | E | F | G | A | B | C | D",
+		},
+		{
+			name:   "To Coda just after a bar line",
+			source: "corpus review, road signs: Q right after a bar line (…D#7,]Q)",
+			music:  "T44*A[SC |D |E |F ]Q*B[G |A <D.S. al Coda>]*C[QC |D Z",
+			played: "1 2 3 4 5 6 1 2 3 4 7 8",
+			chords: "C | D | E | F | G | A | C | D",
+		},
+		{
+			name:   "D.S. al Coda over a bar with no chord",
+			source: "corpus review, road signs: jump text on a chordless bar (Boom Boom, I Just Want To Make Love To You)",
+			music:  "T44*A[SC |D Q|E |F ]*B[G | <D.S. al Coda> ]*C[QC |D Z",
+			played: "1 2 3 4 5 6 1 2 7 8",
+			chords: "C | D | E | F | G | G | C | D",
+		},
+		{
+			name:   "D.C. al Fine after the last bar line",
+			source: "corpus review, road signs: the jump text after the last bar's bar line",
+			music:  "T44[C |D <Fine>|E |F Z<D.C. al Fine>",
+			played: "1 2 3 4 1 2",
+			chords: "C | D | E | F",
+		},
+		{
+			name:   "D.C. al 2nd ending",
+			source: "corpus review, 24-song sample: Cheese Cake (<D.C. al 2nd End.>), 47 charts write al 2nd/1st ending",
+			music:  "T44*A{C |D |N1E |F }N2G |A ]*B[B |E7 <*74D.C. al 2nd End.>Z",
+			played: "1 2 3 4 1 2 5 6 7 8 1 2 5 6",
+			chords: "C | D | E | F | G | A | B | E7",
+			codes:  []string{"al_ending_fine"},
+		},
+		{
+			name:   "D.C. al 1st ending cannot be played as written",
+			source: "corpus review, road signs: al 1st ending",
+			music:  "T44*A{C |D |N1E |F }N2G |A ]*B[B |E7 <D.C. al 1st ending>Z",
+			played: "1 2 3 4 1 2 5 6 7 8",
+			chords: "C | D | E | F | G | A | B | E7",
+			codes:  []string{"al_ending_left_out"},
+		},
+		{
+			name:   "after solos, D.C. al Fine",
+			source: "corpus review, road signs: text not understood (after solos, D.C. al Fine)",
+			music:  "T44*A[C |D <Fine>]*B{E |F <after solos, D.C. al Fine>}",
+			played: "1 2 3 4 3 4 1 2",
+			chords: "C | D | E | F",
+		},
+		{
+			name:   "<x4> for <4x>",
+			source: "corpus review, repeat counts: <x4>, <X8> (80 texts) were left out and played twice",
+			music:  "T44[C |{D |E <x4>}F Z",
+			played: "1 2 3 2 3 2 3 2 3 4",
+			chords: "C | D | E | F",
+		},
+		{
+			name:   "custom chord text",
+			source: "corpus review, silent changes: Closer (C | A*m*), Martha's Prize (C*-^*), Db*+4*",
+			music:  "T44*A[C |A*m* |C*-^* |Db*+4* |E*zz*/G# Z",
+			played: "1 2 3 4 5",
+			chords: "C | Am | Cm(maj7) | Dbaug | E/G#",
+			codes:  []string{"chord_nearest", "chord_nearest"}, // C-^ is the catalogue's m(maj7): no note
+		},
+		{
+			name:   "uneven rhythm is said",
+			source: "corpus review, silent changes: Reconsider Baby (G/D Ab13, G7 p: 1+1+2 beats), at least 46 songs",
+			music:  "T44[C |G/D Ab13, G7 p|C p p G7 |C p G7 p Z",
+			played: "1 2 3 4",
+			chords: "C | G/D Ab13 G7 | C G7 | C G7",
+			codes:  []string{"rhythm_evened", "rhythm_evened"},
+		},
+		{
+			name:   "a % bar with a chord in it",
+			source: "corpus review, silent changes: x F7 in Beer Barrel Polka 1",
+			music:  "T44[C |x F7 |G Z",
+			played: "1 2 3",
+			chords: "C | F7 | G",
+			codes:  []string{"simile_with_chords"},
+		},
+		{
+			name:   "a count-in bar before x",
+			source: "corpus review, refusals row I: Yesterday, Smoke On The Water, Bouncin' Around (the first bar cannot be %)",
+			music:  "T44[<count in> |x |C |F Z",
+			played: "1 2 3 4",
+			chords: "N.C. | N.C. | C | F",
+			codes:  []string{"text_left_out", "count_in"},
+		},
+		{
+			name:   "slashes before the first chord",
+			source: "corpus review, refusals row I: a stray p in the first bar",
+			music:  "T44[p |C |F Z",
+			played: "1 2 3",
+			chords: "N.C. | C | F",
+			codes:  []string{"count_in"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			songs, err := Parse([]byte(link("irealbook", "Chart=Tele=Swing=C=n="+tt.music)))
+			if err != nil || len(songs) != 1 || songs[0].Err != nil {
+				t.Fatalf("Parse: %+v, %v", songs, err)
+			}
+			s := songs[0]
+			order, chords := played(t, s.Content)
+			if order != tt.played {
+				t.Errorf("played %s\nwant   %s\nnotes %q", order, tt.played, s.Notes)
+			}
+			if chords != tt.chords {
+				t.Errorf("chords %s\nwant   %s", chords, tt.chords)
+			}
+			var codes []string
+			for _, c := range s.Codes {
+				codes = append(codes, c.Code)
+			}
+			if !slices.Equal(codes, tt.codes) || len(s.Codes) != len(s.Notes) {
+				t.Errorf("codes %q, want %q (notes %q)", codes, tt.codes, s.Notes)
+			}
+		})
+	}
+}
+
+// scrambleRunes scrambles music as iReal Pro does, by characters (runes, which for ♪ and ♬ are UTF-16
+// units too), written apart from swapBlocks so that it checks it.
+func scrambleRunes(s string) string {
+	r := []rune(s)
+	for b := 0; len(r)-b > 51; b += 50 {
+		blk := r[b : b+50]
+		for i := 0; i < 5; i++ {
+			blk[i], blk[49-i] = blk[49-i], blk[i]
+		}
+		for i := 10; i < 24; i++ {
+			blk[i], blk[49-i] = blk[49-i], blk[i]
+		}
+	}
+	return string(r)
+}
+
+// TestUnscrambleByCharacters: music holding ♪ and ♬ in its text (Best Of My Love in the corpus review:
+// 18 of 20 such charts came out garbled or refused, swapped by bytes) reads as written.
+func TestUnscrambleByCharacters(t *testing.T) {
+	music := "[*AT44<♬ ♪ ♪ ♬ ♪ ♪ ♬>G9sus |C |G9sus |C |*B<♪ fade ♪>D-7 |G7 |C^7 |A7 |D-7 |G7 |C6 |x Z"
+	if utf8.RuneCountInString(music) == len(music) {
+		t.Fatal("the music must hold non-ASCII text")
+	}
+	songs, err := Parse([]byte(link("irealb", "Best Of My Love=Tele==Soul=C==1r34LbKcu7"+scrambleRunes(music)+"=Pop==0")))
+	if err != nil || len(songs) != 1 || songs[0].Err != nil {
+		t.Fatalf("Parse: %+v, %v", songs, err)
+	}
+	_, chords := played(t, songs[0].Content)
+	if want := "G9sus4 | C | G9sus4 | C | Dm7 | G7 | Cmaj7 | A7 | Dm7 | G7 | C6 | C6"; chords != want {
+		t.Fatalf("chords %s\nwant   %s\nnotes %q", chords, want, songs[0].Notes)
+	}
+}

@@ -1,0 +1,200 @@
+package ireal
+
+import (
+	"strings"
+
+	"tele/board"
+	"tele/chord"
+)
+
+// Road signs as iReal Pro charts write them, placed once a song's bars are read.
+
+// endSign reports whether m is read at the end of its bar (a jump, or Fine): such a sign over a bar with
+// no chord keeps the bar.
+func endSign(m board.Mark) bool {
+	switch m {
+	case board.MarkFine, board.MarkDC, board.MarkDS, board.MarkDCAlFine, board.MarkDCAlCoda, board.MarkDSAlFine, board.MarkDSAlCoda:
+		return true
+	}
+	return false
+}
+
+// barAt returns flat bar i (bars numbered across sections in written order), nil past the last.
+func barAt(c *board.Content, i int) *board.Bar {
+	if i < 0 {
+		return nil
+	}
+	for s := range c.Sections {
+		if bars := c.Sections[s].Bars; i < len(bars) {
+			return &bars[i]
+		} else {
+			i -= len(bars)
+		}
+	}
+	return nil
+}
+
+// codaSigns places the Qs of the music. A chart writes Q twice: where the band leaves for the coda (To
+// Coda), then where the coda starts, so the first Q is To Coda and the last the coda, whatever stands
+// around them (a % bar, a bar line). A Q alone is To Coda after chords of its bar, else the coda. To
+// Coda read before its bar's chords (just after a bar line) belongs to the bar before: it is read at
+// the end of a bar.
+func (r *songReader) codaSigns(c *board.Content, qs []qSign, written int) {
+	place := func(at int, m board.Mark) {
+		b := barAt(c, at)
+		if b == nil || b.Mark != "" {
+			r.note("sign_left_out_place", "the sign %s at bar %d was left out: it has no bar of its own", "sign", string(m), "bar", at+1)
+			return
+		}
+		b.Mark = m
+	}
+	toCoda := func(q qSign) {
+		if q.content {
+			place(q.at, board.MarkToCoda)
+		} else {
+			place(q.at-1, board.MarkToCoda)
+		}
+	}
+	switch n := len(qs); {
+	case n == 1 && qs[0].content:
+		toCoda(qs[0])
+	case n == 1:
+		place(qs[0].at, board.MarkCoda)
+	case n >= 2:
+		toCoda(qs[0])
+		place(qs[n-1].at, board.MarkCoda)
+		for _, q := range qs[1 : n-1] {
+			r.note("sign_repeated", "the sign %s at bar %d was left out: a chart has one", "sign", string(board.MarkCoda), "bar", q.at+1)
+		}
+	}
+}
+
+// alEndings reads "D.C. al 2nd ending" (and D.S.): back to the start, then play to that ending and end
+// there. When the ending is its repeat's last, that is D.C. al Fine with Fine on the ending's last bar
+// (the bar before its ] or Z, or its section's last); otherwise the jump is left out and said.
+func (r *songReader) alEndings(c *board.Content, als []alEnding, closed map[int]bool) {
+	var flat []*board.Bar
+	sectionStart := map[int]bool{}
+	for s := range c.Sections {
+		sectionStart[len(flat)] = true
+		for b := range c.Sections[s].Bars {
+			flat = append(flat, &c.Sections[s].Bars[b])
+		}
+	}
+	for _, al := range als {
+		j := al.at
+		if j >= len(flat) || !alFine(flat[j].Mark) {
+			j--
+		}
+		if j < 0 || !alFine(flat[j].Mark) {
+			continue
+		}
+		jump := flat[j].Mark
+		words := map[board.Mark]string{board.MarkDCAlFine: "D.C.", board.MarkDSAlFine: "D.S."}[jump]
+		fine := -1
+		for e := range flat {
+			if flat[e].Ending != al.ending {
+				continue
+			}
+			fine = e
+			for k := e + 1; k < len(flat) && !flat[k].RepeatStart && !sectionStart[k]; k++ {
+				if flat[k].Ending > al.ending {
+					fine = -1 // not the last ending: after the jump the band takes the last
+					break
+				}
+				if !closed[fine] {
+					fine = k
+				}
+			}
+			break
+		}
+		taken := false
+		for _, b := range flat {
+			taken = taken || b.Mark == board.MarkFine
+		}
+		if fine < 0 || taken || flat[fine].Mark != "" {
+			r.note("al_ending_left_out", "%s al ending %d was left out: the board plays the last ending after a jump, and ends at Fine", "jump", words, "ending", al.ending)
+			flat[j].Mark = ""
+			continue
+		}
+		flat[fine].Mark = board.MarkFine
+		r.note("al_ending_fine", "%s al ending %d was read as %s al Fine, with Fine at the end of ending %d (bar %d)", "jump", words, "ending", al.ending, "fine", words, "ending2", al.ending, "bar", fine+1)
+	}
+}
+
+func alFine(m board.Mark) bool { return m == board.MarkDCAlFine || m == board.MarkDSAlFine }
+
+// oneOfEachSign keeps the first of each kind of sign (segno, coda, Fine, To Coda, jump), as a chart has
+// one of each, and says what it left out: what is left then takes a few checks, not one per sign.
+func (r *songReader) oneOfEachSign(c *board.Content) {
+	seen := map[board.Mark]bool{}
+	n := 0
+	for s := range c.Sections {
+		for b := range c.Sections[s].Bars {
+			n++
+			bar := &c.Sections[s].Bars[b]
+			if bar.Mark == "" {
+				continue
+			}
+			kind := bar.Mark
+			if endSign(kind) && kind != board.MarkFine {
+				kind = board.MarkDC // every jump is of one kind
+			}
+			if seen[kind] {
+				r.note("sign_repeated", "the sign %s at bar %d was left out: a chart has one", "sign", string(bar.Mark), "bar", n)
+				bar.Mark = ""
+				continue
+			}
+			seen[kind] = true
+		}
+	}
+}
+
+// customText reads iReal Pro's chord text written by hand after a root (A*m*, C*-^*): the text between
+// the stars, and the music after it (with a bass, A*m*/G, kept in the text).
+func customText(m string) (text, rest string, ok bool) {
+	if !strings.HasPrefix(m, "*") {
+		return "", m, false
+	}
+	end := strings.IndexByte(m[1:min(len(m), 18)], '*')
+	if end <= 0 || strings.ContainsAny(m[1:1+end], " |[]{},<>") {
+		return "", m, false
+	}
+	text, rest = m[1:1+end], m[2+end:]
+	if len(rest) >= 2 && rest[0] == '/' && rest[1] >= 'A' && rest[1] <= 'G' {
+		n := 2
+		if len(rest) > 2 && (rest[2] == '#' || rest[2] == 'b') {
+			n = 3
+		}
+		text, rest = text+rest[:n], rest[n:]
+	}
+	return text, rest, true
+}
+
+// customChord maps a root (sym, perhaps with a quality and a bass) followed by chord text: as the chord
+// the text spells when the catalogue has it (or its nearest), otherwise as the chord without the text,
+// with a note.
+func (r *songReader) customChord(sym, text string) (chord.Mapped, error) {
+	base, bass, _ := strings.Cut(sym, "/")
+	quality, textBass, _ := strings.Cut(text, "/")
+	written := sym + "*" + quality + "*"
+	if textBass != "" {
+		bass = textBass
+		written += "/" + bass
+	}
+	spelled := base + quality
+	if bass != "" {
+		spelled += "/" + bass
+	}
+	if mapped, ok := chord.Map(spelled); ok {
+		if !mapped.Exact {
+			r.note("chord_nearest", "%s became %s, the nearest chord in Tele's catalogue", "from", written, "to", mapped.Symbol)
+		}
+		return mapped, nil
+	}
+	mapped, err := r.chord(sym)
+	if err == nil {
+		r.note("chord_text_unknown", "the chord %s (its quality written as text) is not one Tele knows: it was read as %s", "from", written, "to", mapped.Symbol)
+	}
+	return mapped, err
+}
