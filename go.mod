@@ -12,6 +12,7 @@ require (
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/time v0.16.0
+	rsc.io/qr v0.2.0
 )
 
 require (

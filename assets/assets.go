@@ -112,7 +112,7 @@ func newFrom(fsys fs.FS) (*Assets, error) {
 	}
 	a.version = "v-" + hex.EncodeToString(h.Sum(nil))[:16]
 
-	for _, name := range []string{"index", "board"} {
+	for _, name := range []string{"index", "board", "join", "follow"} {
 		tmpl, err := fs.ReadFile(fsys, "web/pages/"+name+".html")
 		if err != nil {
 			return nil, err

@@ -51,9 +51,11 @@ func TestVersionIsHashOfTree(t *testing.T) {
 	}
 	// A change of any byte of any static file changes the version; pages do not take part.
 	base := fstest.MapFS{
-		"web/static/app.js":    {Data: []byte("x")},
-		"web/pages/index.html": {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
-		"web/pages/board.html": {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
+		"web/static/app.js":     {Data: []byte("x")},
+		"web/pages/index.html":  {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
+		"web/pages/board.html":  {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
+		"web/pages/join.html":   {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
+		"web/pages/follow.html": {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
 	}
 	v1 := mustVersion(t, base)
 	base["web/static/app.js"] = &fstest.MapFile{Data: []byte("y")}

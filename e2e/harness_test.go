@@ -91,19 +91,20 @@ var serveLine = regexp.MustCompile(`^tele: serving (http://127\.0\.0\.1:\d+)`)
 var editLinkRe = regexp.MustCompile(`http://127\.0\.0\.1:\d+/b/[A-Za-z0-9_-]+#cap=[A-Za-z0-9_-]+`)
 
 // startServe starts `tele serve` on a free port with a fresh data directory and waits until it prints
-// its serving line (an event, not a sleep). The process is stopped by t.Cleanup.
-func startServe(t testing.TB) *Server {
+// its serving line (an event, not a sleep). The process is stopped by t.Cleanup. args are more
+// arguments of `tele serve` (--share …).
+func startServe(t testing.TB, args ...string) *Server {
 	t.Helper()
-	return startServeIn(t, t.TempDir(), true)
+	return startServeIn(t, t.TempDir(), true, args...)
 }
 
 // startServeIn is startServe on data directory data; fresh says it is a first start, after which the
 // welcome board's edit link follows the serving line.
-func startServeIn(t testing.TB, data string, fresh bool) *Server {
+func startServeIn(t testing.TB, data string, fresh bool, args ...string) *Server {
 	t.Helper()
 	bin := teleBinary(t)
 	port := freePort(t)
-	cmd := exec.Command(bin, "serve", "--port", fmt.Sprint(port), "--data", data)
+	cmd := exec.Command(bin, append([]string{"serve", "--port", fmt.Sprint(port), "--data", data}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

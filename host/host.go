@@ -60,6 +60,9 @@ type Config struct {
 	Browser []string
 	// Quota bounds what the store keeps (board.Store.SetQuota); the zero Quota leaves the store's defaults.
 	Quota board.Quota
+	// Share, when set, is the share listener's <IPv4>:<port> (docs/band.md): the board's page can then
+	// share with the band.
+	Share string
 }
 
 // FatalError is what Run returns after it sent a `fatal` note.
@@ -239,13 +242,15 @@ func (h *host) start(note []byte) {
 	}()
 
 	// Listen, then the data directory, then the example: see server.Start.
-	started, err := server.Start(server.Setup{Port: h.cfg.Port, DataDir: h.cfg.DataDir, Example: hl.board, Logger: h.log})
+	started, err := server.Start(server.Setup{Port: h.cfg.Port, DataDir: h.cfg.DataDir, Example: hl.board, Share: h.cfg.Share, Logger: h.log})
 	if err != nil {
 		switch le, locked := errors.AsType[*board.LockedError](err); {
 		case errors.Is(err, server.ErrPortInUse):
 			h.sendFatal(FatalPortInUse, fmt.Sprintf("port %d is in use: stop the program using it, or start Pi with --tele-port <0..65535> (or TELE_PORT) for another one", h.cfg.Port))
 		case locked:
 			h.sendFatal(FatalDataLocked, lockedMessage(le))
+		case errors.Is(err, server.ErrShareAddr):
+			h.sendFatal(FatalInternal, fmt.Sprintf("cannot share with the band: %v: give an address of this machine with TELE_SHARE_ADDR=<ip:port>", err))
 		default:
 			h.sendFatal(FatalInternal, err.Error())
 		}
@@ -324,6 +329,9 @@ func (h *host) start(note []byte) {
 		h.log.Warn("host: cannot send ready", "err", err.Error())
 		h.end("write_error")
 		return
+	}
+	if h.cfg.Share != "" {
+		h.log.Info("host: band view on http://" + h.cfg.Share + "/ (open the board and choose Share with the band)")
 	}
 	h.log.Info("host: ready", "addr", net.JoinHostPort("127.0.0.1", fmt.Sprint(port)), "board", hl.board, "data", h.cfg.DataDir, "pid", os.Getpid())
 }

@@ -15,9 +15,11 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tele/assets"
+	"tele/band"
 	"tele/board"
 	"tele/chordpro"
 	"tele/ireal"
+	"tele/setlist"
 	"tele/sse"
 	"tele/web"
 )
@@ -29,6 +31,8 @@ type ChatRoutes interface{ Register(r *httprouter.Router) }
 type Config struct {
 	Store    *board.Store
 	BoardHub *sse.Hub       // receives the store's commits (OpenStore wires it)
+	Sets     *setlist.Store // nil serves no set routes (tests of other routes)
+	Band     *band.Band     // the share; nil without --share (starting one is then 409 share_off)
 	Assets   *assets.Assets // nil serves no pages and no static files (tests)
 	Chat     ChatRoutes     // nil under `tele serve`: /api/capabilities says {"chat":false}
 	Logger   *slog.Logger   // access log and errors; nil means slog.Default()
@@ -112,6 +116,10 @@ func Handler(cfg Config, port int) http.Handler {
 		"chordpro": {MediaType: "text/plain; charset=utf-8", Extension: ".cho", Write: chordpro.Write, Read: chordpro.ReadCharts},
 		"ireal":    {MediaType: "text/plain; charset=utf-8", Extension: ".txt", Write: ireal.Write, Read: ireal.Read},
 	})
+	if cfg.Sets != nil {
+		setlist.NewHandler(cfg.Sets, cfg.Store, log).Register(r)
+	}
+	band.NewLeader(cfg.Band, cfg.Store, cfg.Sets, log).Register(r)
 	if cfg.Chat != nil {
 		cfg.Chat.Register(r)
 	}

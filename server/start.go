@@ -8,7 +8,9 @@ import (
 	"os"
 
 	"tele/assets"
+	"tele/band"
 	"tele/board"
+	"tele/setlist"
 	"tele/sse"
 )
 
@@ -17,6 +19,7 @@ type Setup struct {
 	Port    int    // 0 asks the OS for a free port
 	DataDir string // the board store's directory
 	Example string // the board made from the teaching example when it does not exist
+	Share   string // the share listener's <IPv4>:<port> (docs/band.md); "" listens on loopback only
 	Logger  *slog.Logger
 }
 
@@ -25,9 +28,13 @@ type Setup struct {
 type Started struct {
 	Port           int // the port actually bound
 	Store          *board.Store
-	ExampleCreated bool // the example board was made by this start
+	Sets           *setlist.Store // kept in the store's directory, under its lock
+	ExampleCreated bool           // the example board was made by this start
+
+	Band *band.Band // nil without a share listener
 
 	ln       net.Listener
+	shareLn  net.Listener
 	boardHub *sse.Hub
 	assets   *assets.Assets
 	log      *slog.Logger
@@ -52,9 +59,20 @@ func Start(s Setup) (*Started, error) {
 			st.Close()
 		}
 	}()
-	st.Store, st.boardHub, err = OpenStore(s.DataDir)
+	var also []func(board.Board)
+	if s.Share != "" {
+		if st.shareLn, err = ListenShare(s.Share); err != nil {
+			return nil, err
+		}
+		st.Band = band.New(st.shareLn.Addr().String())
+		also = append(also, st.Band.Commit)
+	}
+	st.Store, st.boardHub, err = OpenStore(s.DataDir, also...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the data directory %s: %w", s.DataDir, err)
+	}
+	if st.Sets, err = setlist.Open(st.Store, st.log); err != nil {
+		return nil, fmt.Errorf("cannot open the sets in %s: %w", s.DataDir, err)
 	}
 	if err := st.Store.SetOwner(os.Getpid(), st.Port); err != nil {
 		return nil, fmt.Errorf("cannot record this process as the owner of %s: %w", s.DataDir, err)
@@ -74,8 +92,26 @@ func Start(s Setup) (*Started, error) {
 // where hubs are closed, so every stream ends before the HTTP shutdown waits for requests) and the
 // store (the data directory is released).
 func (st *Started) Serve(ctx context.Context, chat ChatRoutes, hubs ...*sse.Hub) error {
-	h := Handler(Config{Store: st.Store, BoardHub: st.boardHub, Assets: st.assets, Chat: chat, Logger: st.log}, st.Port)
+	h := Handler(Config{Store: st.Store, BoardHub: st.boardHub, Sets: st.Sets, Band: st.Band, Assets: st.assets, Chat: chat, Logger: st.log}, st.Port)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	shared := make(chan error, 1)
+	if st.shareLn != nil {
+		sh := ShareHandler(st.Band, st.Store, st.Sets, st.assets, st.log)
+		go func() {
+			err := Serve(ctx, st.shareLn, sh, st.Band.Hub())
+			stop() // one listener failing stops both
+			shared <- err
+		}()
+	} else {
+		shared <- nil
+	}
 	err := Serve(ctx, st.ln, h, append([]*sse.Hub{st.boardHub}, hubs...)...)
+	stop()
+	if serr := <-shared; serr != nil && err == nil {
+		err = fmt.Errorf("the share listener: %w", serr)
+	}
+	st.Sets.Close()
 	if cerr := st.Store.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("closing the store: %w", cerr)
 	}
@@ -85,8 +121,15 @@ func (st *Started) Serve(ctx context.Context, chat ChatRoutes, hubs ...*sse.Hub)
 // Close releases a Started that will not be served: the listener, the board hub, the store.
 func (st *Started) Close() error {
 	st.ln.Close()
+	if st.shareLn != nil {
+		st.shareLn.Close()
+		st.Band.Close()
+	}
 	if st.boardHub != nil {
 		st.boardHub.Close()
+	}
+	if st.Sets != nil {
+		st.Sets.Close()
 	}
 	if st.Store != nil {
 		return st.Store.Close()

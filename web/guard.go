@@ -44,6 +44,9 @@ type GuardConfig struct {
 	OriginRequired func(r *http.Request) bool
 	// Logger receives a debug line for every refusal. nil means slog.Default().
 	Logger *slog.Logger
+	// Host, when set, is the one Host accepted instead of the loopback names: the share listener's
+	// <ip>:<port> (docs/band.md), which a follower's browser sends. Port is then unused.
+	Host string
 }
 
 // Guard applies docs/security.md to every request before next sees it:
@@ -70,7 +73,10 @@ func Guard(cfg GuardConfig, next http.Handler) http.Handler {
 		isPage:         cfg.IsPage,
 		originRequired: cfg.OriginRequired,
 		log:            cfg.Logger,
-		hosts:          [3]string{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port},
+		hosts:          []string{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port},
+	}
+	if cfg.Host != "" {
+		g.hosts = []string{cfg.Host}
 	}
 	if g.isPage == nil {
 		g.isPage = func(string) bool { return false }
@@ -89,7 +95,7 @@ type guard struct {
 	isPage         func(string) bool
 	originRequired func(*http.Request) bool
 	log            *slog.Logger
-	hosts          [3]string
+	hosts          []string
 }
 
 var (

@@ -33,8 +33,15 @@ func runHost(ctx context.Context, args []string, env *Env) error {
 		}
 		return false
 	})
+	share, rest := takeShare(rest)
 	if err := checkNoArgs("host", rest); err != nil {
 		return err
+	}
+	addr := ""
+	if share {
+		if addr, err = shareAddr(s); err != nil {
+			return err
+		}
 	}
 	var browserCmd []string
 	if openBrowser && env.Getenv("TELE_NO_BROWSER") == "" {
@@ -47,5 +54,5 @@ func runHost(ctx context.Context, args []string, env *Env) error {
 
 	in, restore := interruptibleStdin(env.Stdin)
 	defer restore()
-	return host.Run(ctx, in, env.Stdout, host.Config{Port: s.Port, DataDir: s.DataDir, Logger: log, Browser: browserCmd, Quota: s.Quota})
+	return host.Run(ctx, in, env.Stdout, host.Config{Port: s.Port, DataDir: s.DataDir, Logger: log, Browser: browserCmd, Quota: s.Quota, Share: addr})
 }

@@ -7,6 +7,7 @@
 //	tele board export <id>           print a board as ChordPro (or --format json)
 //	tele board import <file>         new boards from a ChordPro, JSON or iReal Pro file
 //	tele board delete <id> --yes     delete a board and its history
+//	tele set list|show|export <set>  print the sets, a set's songs, a set as a songbook or playlist
 //	tele pi install [--project]      install the Pi bridge
 //	tele pi print [--package]        print the Pi bridge (--package: the Pi package's)
 //	tele version                     print the version and the revision it was built from
@@ -107,6 +108,8 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 			return runBoardCheck(ctx, rest[1:], env)
 		}
 		return usagef("unknown board command: use tele board link, history, export, import, delete or check")
+	case "set":
+		return runSet(ctx, rest, env)
 	case "pi":
 		return runPi(ctx, rest, env)
 	case "version", "--version":
@@ -118,8 +121,9 @@ func dispatch(ctx context.Context, args []string, env *Env) error {
 const helpText = `tele — chord boards in the browser, and a Pi extension that can edit them.
 
 Commands:
-  tele serve                    serve boards at http://127.0.0.1:<port>/
-                                (prints the example board's edit link on first start)
+  tele serve [--share]          serve boards at http://127.0.0.1:<port>/
+                                (prints the example board's edit link on first start);
+                                --share: also a read-only band view on the local network
   tele board link <id>          print the edit link of a board (works while a server runs)
   tele board link <id> --new    make a new edit link; every earlier one stops working
   tele board history <id> [--limit <n>]
@@ -137,6 +141,11 @@ Commands:
                                 (through the server when one runs: its open pages say so)
   tele board check              list what the server set aside because it could not read it
                                 (a board, a revision, an edit key), why, and where it is now
+  tele set list                 print the sets: id, number of songs, title
+  tele set show <set>           print a set's songs in order
+  tele set export <set> [--format chordpro|ireal]
+                                print a set as one ChordPro songbook, or one iReal Pro
+                                playlist link, its songs in order
   tele pi install [--project]   install the Pi extension into ~/.pi/agent/extensions/tele.js
                                 (--project: into .pi/extensions/tele.js of this directory)
   tele pi print                 print the Pi extension, for pi -e
@@ -148,6 +157,8 @@ Commands:
 Settings (every command takes them; flags beat environment):
   --port <1..65535>   TELE_PORT   default 4317   (tele host also takes 0: any free port)
   --data <path>       TELE_DATA   default ~/.tele (relative paths start at the working directory)
+  --share-addr <ip:port>  TELE_SHARE_ADDR  default the first private IPv4 address, port 4318
+                      (where --share listens; see docs/band.md)
   --max-boards <n>    TELE_MAX_BOARDS  default 10000: the most boards tele serve keeps
   --max-bytes <n>     TELE_MAX_BYTES   default 4G: the most bytes of boards (K, M, G, T suffixes)
 

@@ -24,16 +24,26 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
+	share, rest := takeShare(rest)
 	if err := checkNoArgs("serve", rest); err != nil {
 		return err
+	}
+	addr := ""
+	if share {
+		if addr, err = shareAddr(s); err != nil {
+			return err
+		}
 	}
 	log := slog.New(slog.NewTextHandler(env.Stderr, nil))
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	st, err := server.Start(server.Setup{Port: s.Port, DataDir: s.DataDir, Example: exampleBoard, Logger: log})
+	st, err := server.Start(server.Setup{Port: s.Port, DataDir: s.DataDir, Example: exampleBoard, Share: addr, Logger: log})
 	if err != nil {
+		if serr := shareError(err, s); serr != nil {
+			return serr
+		}
 		return startError(err, s)
 	}
 	if err := st.Store.SetQuota(s.Quota); err != nil {
@@ -49,6 +59,9 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 			return fmt.Errorf("cannot read the example board's capability: %v", err)
 		}
 		fmt.Fprintf(env.Stdout, "tele: edit the example board: %s\n", editLink(st.Port, exampleBoard, capability))
+	}
+	if st.Band != nil {
+		fmt.Fprintf(env.Stdout, "tele: band view on http://%s/ (open a board here and choose Share with the band)\n", st.Band.Addr())
 	}
 	log.Info("serving", "addr", origin, "data", s.DataDir, "pid", os.Getpid())
 	if err := st.Serve(ctx, nil); err != nil {

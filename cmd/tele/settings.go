@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"tele/band"
 	"tele/board"
 )
 
@@ -19,6 +20,7 @@ const (
 	defaultDataDir = ".tele" // under $HOME
 	envPort        = "TELE_PORT"
 	envData        = "TELE_DATA"
+	envShareAddr   = "TELE_SHARE_ADDR"
 	envMaxBoards   = "TELE_MAX_BOARDS"
 	envMaxBytes    = "TELE_MAX_BYTES"
 )
@@ -30,6 +32,10 @@ type Settings struct {
 	PortSource string      // "--port", "TELE_PORT" or "default": named in messages
 	DataSource string      // "--data", "TELE_DATA" or "default"
 	Quota      board.Quota // --max-boards/TELE_MAX_BOARDS, --max-bytes/TELE_MAX_BYTES: what the server keeps at most
+	// ShareAddr is the share listener's <IPv4>:<port> (docs/band.md), checked; "" means the default,
+	// found only when a command shares (band.DefaultAddr).
+	ShareAddr   string
+	ShareSource string // "--share-addr", "TELE_SHARE_ADDR" or "default"
 }
 
 // parseSettings takes --port and --data (also --port=N, --data=PATH) out of args and returns the other
@@ -42,10 +48,10 @@ type Settings struct {
 // writable directory?), never made.
 func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string, error) {
 	var (
-		portVal, dataVal string
-		portSet, dataSet bool
-		rest             []string
-		quotaVals        = map[string]string{} // flag → value
+		portVal, dataVal, shareVal string
+		portSet, dataSet, shareSet bool
+		rest                       []string
+		quotaVals                  = map[string]string{} // flag → value
 	)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -55,7 +61,7 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 		}
 		name, val, hasVal := strings.Cut(a, "=")
 		switch name {
-		case "--port", "-port", "--data", "-data", "--max-boards", "-max-boards", "--max-bytes", "-max-bytes":
+		case "--port", "-port", "--data", "-data", "--share-addr", "-share-addr", "--max-boards", "-max-boards", "--max-bytes", "-max-bytes":
 		default:
 			rest = append(rest, a)
 			continue
@@ -71,6 +77,8 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 		switch flag {
 		case "--port":
 			portVal, portSet = val, true
+		case "--share-addr":
+			shareVal, shareSet = val, true
 		case "--data":
 			dataVal, dataSet = val, true
 		default:
@@ -78,7 +86,18 @@ func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string,
 		}
 	}
 
-	s := Settings{Port: defaultPort, PortSource: "default", DataSource: "default"}
+	s := Settings{Port: defaultPort, PortSource: "default", DataSource: "default", ShareSource: "default"}
+	if shareSet {
+		s.ShareSource = "--share-addr"
+	} else if v := env.Getenv(envShareAddr); v != "" {
+		shareVal, shareSet, s.ShareSource = v, true, envShareAddr
+	}
+	if shareSet {
+		if _, err := band.ParseAddr(shareVal); err != nil {
+			return Settings{}, nil, usagef("bad share address %q (from %s): %v", shareVal, s.ShareSource, err)
+		}
+		s.ShareAddr = shareVal
+	}
 	if !portSet {
 		if v := env.Getenv(envPort); v != "" {
 			portVal, portSet, s.PortSource = v, true, envPort
@@ -165,6 +184,9 @@ func flagUsage(flag string, allowZero bool) string {
 		return "--max-boards <n>"
 	case "--max-bytes":
 		return "--max-bytes <n>[K|M|G|T]"
+	}
+	if flag == "--share-addr" {
+		return "--share-addr <ip:port>"
 	}
 	if allowZero {
 		return "--port <0..65535>"

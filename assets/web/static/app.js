@@ -25,11 +25,22 @@ async function main() {
       const { bootChatPanel } = await loadChatPanel();
       return bootChatPanel({ fragment, onCapability, serverHasChat: () => gate.serverHasChat() });
     });
-    await Promise.all([board, chat]);
+    // Sharing with the band is the board page's; it waits for the page (share-panel.js).
+    const share = board.then(async (page) => {
+      const [{ bootSetNav }, { bootSharePanel }] = await Promise.all([import('./set-nav.js'), import('./share-panel.js')]);
+      return bootSharePanel(page, await bootSetNav(page.id));
+    });
+    await Promise.all([board, chat, share]);
+  } else if (page === 'join') {
+    const { bootJoinPage } = await import('./join-page.js');
+    await bootJoinPage({ fragment });
+  } else if (page === 'follow') {
+    const { bootFollowPage } = await import('./follow-page.js');
+    await bootFollowPage();
   } else if (page === 'index') {
-    const [{ bootIndexPage, refreshList }, { bootImportPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js')]);
+    const [{ bootIndexPage, refreshList }, { bootImportPanel }, { bootSetsPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js'), import('./sets-panel.js')]);
     bootImportPanel({ onImported: refreshList });
-    await bootIndexPage();
+    await Promise.all([bootIndexPage(), bootSetsPanel()]);
   }
   document.documentElement.dataset.ready = 'true';
 }

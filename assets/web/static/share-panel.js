@@ -1,0 +1,183 @@
+// "Share with the band" on a board page that holds the board's edit key: it starts a share session on
+// the server (POST /api/share), shows the join link and its QR code, and leads: the board shown and
+// the player's play and stop reach every phone that follows (docs/band.md). The leader token and the
+// join link stay in this tab's session storage, so opening the next song in this tab keeps leading
+// (the phones follow to it). Nothing here changes the board page; it watches the player's state.
+
+import './band-strings.js';
+import { byId, show } from './dom.js';
+import { bindText } from './i18n.js';
+import { request } from './api.js';
+import { read, remove, write } from './storage.js';
+import { copyLink } from './link-box.js';
+import { offsetFrom } from './band-clock.js';
+
+const LEADER_KEY = 'tele.band.leader';
+const JOIN_KEY = 'tele.band.join';
+const POLL_MS = 3000;
+const PLAYER_LEAD_MS = 80; // the player starts its first beat this long after Play (player.js)
+
+export function bootSharePanel(page, set) {
+  if (!byId('band-share') || !page?.id) return null;
+  return new SharePanel(page, set);
+}
+
+class SharePanel {
+  // set: {id} when the board was opened from a set (set-nav.js): the phones may read its songs.
+  constructor(page, set) {
+    this.page = page;
+    this.set = set;
+    this.leader = read('session', LEADER_KEY);
+    this.startedAt = 0;
+    this.offset = 0;
+    this.status = byId('band-status');
+    byId('band-share').addEventListener('click', () => this.start());
+    byId('band-stop').addEventListener('click', () => this.stop());
+    byId('band-new-key').addEventListener('click', () => this.newKey());
+    byId('band-copy').addEventListener('click', () => copyLink(byId('band-link'), this.status));
+    const player = byId('player');
+    new MutationObserver(() => this.playerChanged()).observe(player, { attributes: true, attributeFilter: ['data-state'] });
+    if (this.leader) this.resume();
+  }
+
+  auth() {
+    return { Authorization: `Bearer ${this.leader}` };
+  }
+
+  async start() {
+    bindText(this.status, 'band.starting');
+    show(byId('share-panel'), true);
+    try {
+      const res = await request('POST', '/api/share', { body: {} });
+      this.leader = res.leader;
+      write('session', LEADER_KEY, res.leader);
+      write('session', JOIN_KEY, res.joinUrl);
+      await this.lead();
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  async resume() {
+    show(byId('share-panel'), true);
+    try {
+      await this.lead();
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  // lead shows the link and its code, measures the clock and sends this page's board.
+  async lead() {
+    show(byId('band-live'), true);
+    byId('band-link').value = read('session', JOIN_KEY) || '';
+    await this.measureClock();
+    await this.send();
+    await this.drawCode();
+    clearInterval(this.poll);
+    this.poll = setInterval(() => this.refresh(), POLL_MS);
+  }
+
+  async measureClock() {
+    const samples = [];
+    for (let i = 0; i < 3; i++) {
+      const sent = Date.now();
+      const { serverTime } = await request('GET', '/api/share', { headers: this.auth() });
+      samples.push({ sent, serverTime, received: Date.now() });
+    }
+    this.offset = offsetFrom(samples);
+  }
+
+  transport() {
+    if (byId('player').dataset.state !== 'playing') return undefined;
+    return {
+      playing: true,
+      tempo: this.page.draft?.tempo || 120,
+      startedAt: this.startedAt,
+      countIn: byId('count-in').checked,
+      loop: byId('loop').checked,
+      from: 0,
+    };
+  }
+
+  playerChanged() {
+    const playing = byId('player').dataset.state === 'playing';
+    if (playing === this.playing) return;
+    this.playing = playing;
+    if (playing) this.startedAt = Math.round(Date.now() + this.offset + PLAYER_LEAD_MS);
+    if (this.leader) this.send().catch((err) => this.failed(err));
+  }
+
+  async send() {
+    const state = await request('POST', '/api/share/state', { headers: this.auth(), body: { board: this.page.id, set: this.set?.id, transport: this.transport() } });
+    this.showCount(state.followers);
+  }
+
+  async refresh() {
+    try {
+      this.showCount((await request('GET', '/api/share', { headers: this.auth() })).followers);
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  showCount(n) {
+    bindText(this.status, 'band.sharing', { n: n ?? 0 });
+    this.status.dataset.followers = String(n ?? 0);
+  }
+
+  // drawCode draws the QR code of the join link: fetched with the leader token (an <img> cannot send
+  // it), drawn on a canvas (the page's policy allows images from this origin only, not blob: URLs).
+  async drawCode() {
+    const res = await fetch('/api/share/qr', { headers: this.auth(), cache: 'no-store' });
+    if (!res.ok) return;
+    const bitmap = await createImageBitmap(await res.blob());
+    const canvas = byId('band-qr');
+    canvas.width = bitmap.width;
+    canvas.height = bitmap.height;
+    canvas.getContext('2d').drawImage(bitmap, 0, 0);
+    canvas.dataset.drawn = 'true';
+  }
+
+  async newKey() {
+    try {
+      const res = await request('POST', '/api/share/key', { headers: this.auth(), body: {} });
+      write('session', JOIN_KEY, res.joinUrl);
+      byId('band-link').value = res.joinUrl;
+      await this.drawCode();
+      await this.refresh();
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  async stop() {
+    try {
+      await request('DELETE', '/api/share', { headers: this.auth() });
+    } catch {
+      // Stopped already, or the lead went elsewhere: either way this page leads no more.
+    }
+    this.end();
+    bindText(this.status, 'band.stopped');
+    show(byId('share-panel'), true);
+    show(byId('band-live'), false);
+  }
+
+  end() {
+    clearInterval(this.poll);
+    this.leader = null;
+    remove('session', LEADER_KEY);
+    remove('session', JOIN_KEY);
+    byId('band-link').value = '';
+  }
+
+  failed(err) {
+    show(byId('share-panel'), true);
+    if (err.code === 'share_off') bindText(this.status, 'band.off');
+    else if (err.code === 'not_leader') {
+      this.end();
+      bindText(this.status, 'band.stopped');
+    } else bindText(this.status, 'band.failed', { message: err.message });
+    show(byId('band-live'), Boolean(this.leader));
+  }
+}
