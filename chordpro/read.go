@@ -329,7 +329,7 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 // sectionBars turns a grid's bars into board bars: beats from the cells, chords mapped onto the
 // catalogue, %% (repeat two bars) written out as the chords of the two bars it repeats.
 func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, error) {
-	perBar := cellsPerBar(s)
+	perBar := cellsPerBar(s, beatsPerBar)
 	var out []board.Bar
 	ending := 0         // the ending being read; its end repeat sends the band back for pass ending+1
 	var second []string // after %%: the chords of the blank bar that follows it
@@ -346,7 +346,9 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 		r.line = g.line
 		bar := board.Bar{RepeatStart: g.repeatStart, RepeatEnd: g.repeatEnd, Ending: g.ending, Mark: g.mark}
 		double := false
-		for _, cell := range g.cells {
+		var onsets []int // the cell each chord starts on
+		shared := false  // a cell holds several chords (C~G): they share the bar evenly
+		for i, cell := range g.cells {
 			switch cell {
 			case ".", "/", "-":
 				continue
@@ -357,10 +359,12 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 				double = true
 				continue
 			}
+			shared = shared || strings.Count(strings.Trim(cell, "~"), "~") > 0
 			for _, sym := range strings.Split(cell, "~") {
 				if sym == "" || sym == "." || sym == "/" {
 					continue
 				}
+				onsets = append(onsets, i)
 				m, ok := chord.Map(sym)
 				if !ok {
 					return nil, &Error{g.line, fmt.Sprintf("%q is not a chord (a root A–G and a quality, like Am7)", sym)}
@@ -378,6 +382,7 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 		if len(bar.Chords) > board.MaxChordsPerBar {
 			r.note("a bar with %d chords kept the first four", len(bar.Chords))
 			bar.Chords = bar.Chords[:board.MaxChordsPerBar]
+			shared = true
 		}
 		switch {
 		case double && len(out) >= 2:
@@ -398,13 +403,17 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 		if !double {
 			second = nil
 		}
-		if n := len(g.cells); perBar > 0 && n != perBar {
-			if beats := n * beatsPerBar / perBar; n*beatsPerBar%perBar == 0 && beats >= board.MinBarBeats && beats <= board.MaxBarBeats {
-				bar.Beats = beats
-			}
+		// The cells divide the bar: a bar of the meter has perBar cells, one with another count (but
+		// more than one) is a bar in another meter when its cells make whole beats (Tele writes one cell
+		// a beat), and a lone cell is a whole bar of the meter.
+		n := len(g.cells)
+		beats := beatsPerBar
+		if b := n * beatsPerBar / max(perBar, 1); n > 1 && n != perBar && n*beatsPerBar%max(perBar, 1) == 0 && b >= board.MinBarBeats && b <= board.MaxBarBeats {
+			beats = b
+			bar.Beats = b
 		}
-		if bar.Beats == beatsPerBar {
-			bar.Beats = 0
+		if !shared && !bar.Simile && len(bar.Chords) > 1 {
+			bar.Durations = r.durations(onsets, n, beats)
 		}
 		out = append(out, bar)
 	}
@@ -419,24 +428,58 @@ func chordsAt(bars []board.Bar, i int) []string {
 	return append([]string(nil), bars[i].Chords...)
 }
 
-// cellsPerBar is how many cells a bar of the board's meter has in this grid: the shape's beats when
-// it says (1+4x4+1), otherwise the most common count of cells in a bar.
-func cellsPerBar(s *gridSection) int {
-	if _, rest, ok := strings.Cut(s.shape, "x"); ok {
-		beats, _, _ := strings.Cut(rest, "+")
-		if n, err := strconv.Atoi(beats); err == nil && n > 0 {
-			return n
-		}
-	}
+// cellsPerBar is how many cells a bar of the board's meter has in this grid: the most common count of
+// cells in a bar, the meter's beats first among counts as common. (The grid's shape only lays the cells out on the page: a 4/4 grid of shape 4x8 with
+// four cells a bar has 4-beat bars.)
+func cellsPerBar(s *gridSection, beatsPerBar int) int {
 	count := map[int]int{}
 	best, bestN := 0, 0
 	for _, b := range s.bars {
 		count[len(b.cells)]++
-		if c := count[len(b.cells)]; c > bestN || c == bestN && len(b.cells) < best {
+		if c := count[len(b.cells)]; c > bestN || c == bestN && best != beatsPerBar && (len(b.cells) < best || len(b.cells) == beatsPerBar) {
 			best, bestN = len(b.cells), c
 		}
 	}
 	return best
+}
+
+// durations are the beats each chord of a bar of beats beats lasts, from the cells its chords start
+// on (onsets, of n cells): nil when they share the bar evenly. A chord starting between beats is put
+// on the nearest beat (never on the next chord's, nor past the bar), with a note; when two chords
+// would share a beat, the bar is shared evenly, with a note.
+func (r *reader) durations(onsets []int, n, beats int) []int {
+	starts := make([]int, len(onsets))
+	moved := false
+	for k, cell := range onsets {
+		at := (2*cell*beats + n) / (2 * n) // cell*beats/n to the nearest beat, a half up
+		moved = moved || cell*beats%n != 0
+		at = min(at, beats-(len(onsets)-k))
+		if k > 0 && at <= starts[k-1] {
+			r.note("a bar's chords fall closer together than a beat and were spread evenly over the bar (line %d)", r.line)
+			return nil
+		}
+		starts[k] = at
+	}
+	if starts[0] != 0 {
+		starts[0] = 0 // a bar starting with a beat of rest: its first chord is heard from the first beat
+	}
+	if moved {
+		r.note("chords between beats were put on the nearest beat (line %d)", r.line)
+	}
+	out := make([]int, len(starts))
+	even := true
+	for k := range starts {
+		end := beats
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		out[k] = end - starts[k]
+		even = even && out[k] == out[0]
+	}
+	if even {
+		return nil
+	}
+	return out
 }
 
 // unescape reads the escapes escapeValue writes: \u{hex} is that character, \ and any other character

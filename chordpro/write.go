@@ -200,7 +200,8 @@ func closeLine(bar board.Bar, sectionEnd, songEnd bool) string {
 	return "|"
 }
 
-// cells are a bar's grid cells: one per beat.
+// cells are a bar's grid cells: one per beat, each chord on the beat it starts (its durations, or an
+// even share); "." goes on with the chord before.
 func cells(bar board.Bar, beatsPerBar int) []string {
 	beats := bar.Beats
 	if beats == 0 {
@@ -213,7 +214,14 @@ func cells(bar board.Bar, beatsPerBar int) []string {
 	switch n := len(bar.Chords); {
 	case bar.Simile:
 		out[0] = "%"
-	case n > beats:
+	case len(bar.Durations) == n:
+		at := 0
+		for k, sym := range bar.Chords {
+			out[at] = sym
+			at += bar.Durations[k]
+		}
+	case beats%n != 0:
+		// Chords sharing the bar evenly but not on whole beats (three in 4/4) share one cell.
 		out[0] = strings.Join(bar.Chords, "~")
 	default:
 		for k, sym := range bar.Chords {
