@@ -502,11 +502,15 @@ func storable(c Content) (Content, error) {
 }
 
 // storedCopy returns a copy of valid content, as the store keeps it: every chord symbol in the
-// catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"). A symbol already so spelled is kept as is.
+// catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"), and durations that share the bar evenly
+// ([2, 2]) left out, as they say what no durations say. A symbol already so spelled is kept as is.
 func (c Content) storedCopy() Content {
 	out := c.Clone()
 	for _, s := range out.Sections {
-		for _, bar := range s.Bars {
+		for j, bar := range s.Bars {
+			if evenDurations(bar.Durations) {
+				s.Bars[j].Durations = nil
+			}
 			for k, sym := range bar.Chords {
 				if canonical, _ := chord.Canonical(sym); !canonical {
 					if ch, ok := chord.Parse(sym); ok {

@@ -94,3 +94,48 @@ func (c Content) SchemaVersion() int {
 	}
 	return v
 }
+
+// evenDurations reports whether durations give every chord the same beats: an even share, which a
+// bar without durations says too.
+func evenDurations(durations []int) bool {
+	for _, d := range durations {
+		if d != durations[0] {
+			return false
+		}
+	}
+	return len(durations) > 0
+}
+
+// CellDurations reads a bar drawn as n equal cells (a ChordPro grid's, iReal Pro's) whose chords start
+// on the cells onsets (increasing, from 0) into durations for a bar of beats beats: nil when they share
+// the bar evenly. A chord starting between beats is put on the nearest beat (moved reports it), never
+// on the next chord's nor past the bar; ok is false when two chords would then share a beat (the
+// bar can only be shared evenly). A bar whose first chord starts late is heard from its first beat.
+func CellDurations(onsets []int, n, beats int) (durations []int, moved, ok bool) {
+	if len(onsets) < 2 || n < 1 {
+		return nil, false, true
+	}
+	starts := make([]int, len(onsets))
+	for k, cell := range onsets {
+		at := (2*cell*beats + n) / (2 * n) // cell*beats/n to the nearest beat, a half up
+		moved = moved || cell*beats%n != 0
+		at = min(at, beats-(len(onsets)-k))
+		if k > 0 && at <= starts[k-1] {
+			return nil, moved, false
+		}
+		starts[k] = at
+	}
+	starts[0] = 0
+	out := make([]int, len(starts))
+	for k := range starts {
+		end := beats
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		out[k] = end - starts[k]
+	}
+	if evenDurations(out) {
+		return nil, moved, true
+	}
+	return out, moved, true
+}

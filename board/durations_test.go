@@ -65,6 +65,12 @@ func TestDurationsStored(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(back, c) {
 		t.Fatalf("read back %+v, %v", back, err)
 	}
+	// Durations sharing the bar evenly are stored as none: the same board, one way to write it.
+	even := c.Clone()
+	even.Sections[0].Bars[1] = Bar{Chords: []string{"F", "G"}, Durations: []int{2, 2}}
+	if s, err := storable(even); err != nil || s.Sections[0].Bars[1].Durations != nil || even.Sections[0].Bars[1].Durations == nil {
+		t.Fatalf("storable([2, 2]) = %+v, %v", s.Sections[0].Bars[1], err)
+	}
 	cp := c.Clone()
 	cp.Sections[0].Bars[0].Durations[0] = 1
 	if c.Sections[0].Bars[0].Durations[0] != 3 {
