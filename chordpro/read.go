@@ -444,42 +444,17 @@ func cellsPerBar(s *gridSection, beatsPerBar int) int {
 }
 
 // durations are the beats each chord of a bar of beats beats lasts, from the cells its chords start
-// on (onsets, of n cells): nil when they share the bar evenly. A chord starting between beats is put
-// on the nearest beat (never on the next chord's, nor past the bar), with a note; when two chords
-// would share a beat, the bar is shared evenly, with a note.
+// on (onsets, of n cells): nil when they share the bar evenly (board.CellDurations), with a note when
+// a chord was moved to the nearest beat or the bar could only be shared evenly.
 func (r *reader) durations(onsets []int, n, beats int) []int {
-	starts := make([]int, len(onsets))
-	moved := false
-	for k, cell := range onsets {
-		at := (2*cell*beats + n) / (2 * n) // cell*beats/n to the nearest beat, a half up
-		moved = moved || cell*beats%n != 0
-		at = min(at, beats-(len(onsets)-k))
-		if k > 0 && at <= starts[k-1] {
-			r.note("a bar's chords fall closer together than a beat and were spread evenly over the bar (line %d)", r.line)
-			return nil
-		}
-		starts[k] = at
-	}
-	if starts[0] != 0 {
-		starts[0] = 0 // a bar starting with a beat of rest: its first chord is heard from the first beat
-	}
-	if moved {
+	d, moved, ok := board.CellDurations(onsets, n, beats)
+	switch {
+	case !ok:
+		r.note("a bar's chords fall closer together than a beat and were spread evenly over the bar (line %d)", r.line)
+	case moved:
 		r.note("chords between beats were put on the nearest beat (line %d)", r.line)
 	}
-	out := make([]int, len(starts))
-	even := true
-	for k := range starts {
-		end := beats
-		if k+1 < len(starts) {
-			end = starts[k+1]
-		}
-		out[k] = end - starts[k]
-		even = even && out[k] == out[0]
-	}
-	if even {
-		return nil
-	}
-	return out
+	return d
 }
 
 // unescape reads the escapes escapeValue writes: \u{hex} is that character, \ and any other character
