@@ -389,13 +389,19 @@ class BoardPage {
     });
   }
 
+  // pasteBeats is the meter pasted bars have: the board's (a chord's dots must add up to it).
+  pasteBeats() {
+    const b = this.draft?.beatsPerBar;
+    return Number.isInteger(b) ? b : 4;
+  }
+
   // pasteBars puts pasted bars in place of bar b of section s and after it; false when the text is one
   // bar (an ordinary paste). Nothing changes when a cell is not a bar or the bars do not fit.
   pasteBars(s, b, text) {
-    const r = parsePaste(text, this.catalogue);
+    const r = parsePaste(text, this.catalogue, this.pasteBeats());
     if (!r) return false;
     if (!r.bars) {
-      this.refuse(r.unknown ? ['chord.unknown', r.unknown] : ['edit.pasteBad']);
+      this.refuse(r.unknown ? ['chord.unknown', r.unknown] : r.beatsWrong ? ['edit.pasteBeats', r.beatsWrong] : ['edit.pasteBad']);
       return true;
     }
     const extra = r.bars.length - 1;
