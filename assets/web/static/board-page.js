@@ -417,7 +417,7 @@ class BoardPage {
     if (Array.isArray(r.bars[0])) this.edit({ t: 'bar', s, b, chords: first.chords });
     else {
       const old = barForm(this.draft.sections[s].bars[b]);
-      const form = { ...old, simile: first.simile, repeatStart: first.repeatStart || old.repeatStart, repeatEnd: first.repeatEnd || old.repeatEnd };
+      const form = { ...old, simile: first.simile, durations: first.durations, repeatStart: first.repeatStart || old.repeatStart, repeatEnd: first.repeatEnd || old.repeatEnd };
       this.edit({ t: 'bar', s, b, chords: first.chords, form });
     }
     rest.forEach((f, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords: f.chords, form: Array.isArray(r.bars[i + 1]) ? undefined : f }));
