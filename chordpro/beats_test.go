@@ -80,3 +80,25 @@ func TestWriteDurations(t *testing.T) {
 		t.Fatalf("read back %+v, %q, %v", back.Sections, notes, err)
 	}
 }
+
+// TestTimeChanges: a {time} after the first is the meter of the grids after it (issue 24: the last
+// {time} of a file was the whole board's).
+func TestTimeChanges(t *testing.T) {
+	src := "{title: T}\n{time: 4/4}\n{start_of_grid}\n| C . . G7 | F . . . |\n{end_of_grid}\n" +
+		"{time: 3/4}\n{start_of_grid}\n| Am . E7 | Am . . |\n{end_of_grid}\n"
+	c, notes, err := Read([]byte(src))
+	if err != nil || len(notes) > 0 {
+		t.Fatalf("Read: %q, %v", notes, err)
+	}
+	want := []board.Section{
+		{Bars: []board.Bar{{Chords: []string{"C", "G7"}, Durations: []int{3, 1}}, board.PlainBar("F")}},
+		{Bars: []board.Bar{{Chords: []string{"Am", "E7"}, Durations: []int{2, 1}, Beats: 3}, {Chords: []string{"Am"}, Beats: 3}}},
+	}
+	if c.BeatsPerBar != 4 || !reflect.DeepEqual(c.Sections, want) {
+		t.Fatalf("read %d beats, %+v\nwant 4, %+v", c.BeatsPerBar, c.Sections, want)
+	}
+	back, _, err := Read(Write(c))
+	if err != nil || !reflect.DeepEqual(back, c) {
+		t.Fatalf("round trip: %v\n%s", err, Write(c))
+	}
+}

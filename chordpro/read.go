@@ -1,6 +1,7 @@
 package chordpro
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -53,6 +54,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 	var sec *gridSection
 	var secs []*gridSection
 	lyrics := false
+	timed, time := false, 0 // a {time} was read, and the meter it gives the grids after it
 	for n, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
 		r.line = n + 1
 		t := strings.TrimSpace(line)
@@ -73,7 +75,11 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 			case "time":
 				if top, bottom, ok := strings.Cut(value, "/"); ok {
 					if v, err := strconv.Atoi(strings.TrimSpace(top)); err == nil {
-						c.BeatsPerBar = v
+						// The first {time} is the board's; a later one is the meter of the grids after it.
+						if !timed {
+							c.BeatsPerBar = v
+						}
+						timed, time = true, v
 						if strings.TrimSpace(bottom) != "4" {
 							r.note("the time %s was read as %d beats per bar: a board counts beats and keeps no note value", strings.TrimSpace(value), v)
 						}
@@ -90,7 +96,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 				if sec != nil {
 					return c, nil, &Error{r.line, "a grid starts inside another: end it with {end_of_grid} first"}
 				}
-				sec = &gridSection{label: attrs["label"], role: attrs["role"], shape: attrs["shape"]}
+				sec = &gridSection{label: attrs["label"], role: attrs["role"], shape: attrs["shape"], time: time}
 				if sec.shape == "" && sec.label == "" && value != "" {
 					// The legacy form {start_of_grid: 1+4x4+1 Label}.
 					sec.shape, sec.label, _ = strings.Cut(value, " ")
@@ -211,6 +217,7 @@ func (r *reader) oneOfEachSign(c *board.Content) {
 // gridSection is a grid as read: its bars with the bar lines around them.
 type gridSection struct {
 	label, role, shape string
+	time               int // the beats of the {time} in force where the grid starts; 0: none read
 	bars               []gridBar
 	// What the last bar line read opens for the next bar (it may end the row before).
 	pendingStart  bool
@@ -328,7 +335,8 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 
 // sectionBars turns a grid's bars into board bars: beats from the cells, chords mapped onto the
 // catalogue, %% (repeat two bars) written out as the chords of the two bars it repeats.
-func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, error) {
+func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error) {
+	beatsPerBar := cmp.Or(s.time, boardBeats) // this grid's meter: a later {time} changes it
 	perBar := cellsPerBar(s, beatsPerBar)
 	var out []board.Bar
 	ending := 0         // the ending being read; its end repeat sends the band back for pass ending+1
@@ -410,7 +418,9 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 		beats := beatsPerBar
 		if b := n * beatsPerBar / max(perBar, 1); n > 1 && n != perBar && n*beatsPerBar%max(perBar, 1) == 0 && b >= board.MinBarBeats && b <= board.MaxBarBeats {
 			beats = b
-			bar.Beats = b
+		}
+		if beats != boardBeats && beats >= board.MinBarBeats && beats <= board.MaxBarBeats {
+			bar.Beats = beats // a bar in another meter than the board's first
 		}
 		if !shared && !bar.Simile && len(bar.Chords) > 1 {
 			bar.Durations = r.durations(onsets, n, beats)
