@@ -239,8 +239,13 @@ export class BoardView {
     while (el.children.length > chords.length) el.lastElementChild.remove();
     // Beat positions (content schema version 3): each chord takes its beats' share of the bar's width
     // (app.css grows it by --b); a bar without durations shares it evenly.
-    if (timed) el.dataset.timed = timed;
-    else delete el.dataset.timed;
+    if (timed) {
+      el.dataset.timed = timed;
+      el.style.setProperty('--beats', String(durations.reduce((a, d) => a + d, 0)));
+    } else {
+      delete el.dataset.timed;
+      el.style.removeProperty('--beats');
+    }
     [...el.children].forEach((c, k) => {
       if (timed) c.style.setProperty('--b', String(durations[k]));
       else c.style.removeProperty('--b');
