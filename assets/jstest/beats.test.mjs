@@ -61,3 +61,10 @@ test('a pasted chart line keeps each chord at its beat', async () => {
   assert.deepEqual(r.beatsWrong, { cell: 'Am . E7', sum: 3, beats: 4 });
   assert.deepEqual(parsePaste('| Am . E7 | Am . . |', catalogue, 3).bars, [{ chords: ['Am', 'E7'], durations: [2, 1] }, ['Am']]);
 });
+
+test('a change list shows a bar with its beats', async () => {
+  const { barText } = await import('../web/static/form.js');
+  assert.equal(barText({ chords: ['C', 'G7'], durations: [3, 1] }), 'C . . G7');
+  assert.equal(barText({ chords: ['C', 'G7'], durations: [3, 1], repeatEnd: 2 }), 'C . . G7 :|×2');
+  assert.equal(barText(['C', 'G7']), 'C G7');
+});
