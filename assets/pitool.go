@@ -14,12 +14,14 @@ var piTool = struct {
 	Name:  "tele_board",
 	Label: "Tele board",
 	Description: `Read and edit the chord board the user bound to this session with /tele (only that board). ` +
-		`action "catalogue": the chord catalogue and content rules. ` +
-		`action "get": the board as {"id","revision","content","updatedAt","author","restoredFrom"} (author: browser, pi or tele, who wrote this revision). ` +
+		`action "catalogue": the chord catalogue and content rules (schemaChanges: what each content schema version adds). ` +
+		`action "get": the board as {"id","revision","content","updatedAt","author","restoredFrom","schemaVersion"} (author: browser, pi or tele, who wrote this revision). ` +
 		`action "put": replace the whole content; pass expectedRevision = the revision you last read and content = the complete new content object ` +
 		`{"title","description","key"?,"tempo","beatsPerBar","sections":[{"label","role"?,"bars":[["Am7"],["D7","G7"]]}]}. ` +
 		`Form (schema version 2): a bar may instead be an object {"chords":["Am7"] or "%" (same as the bar before),"beats"?:3 (this bar's meter),` +
 		`"repeatStart"?:true,"repeatEnd"?:2 (times played),"ending"?:1 (a volta starts here),"mark"?:"segno"|"coda"|"fine"|"to-coda"|"dc"|"ds"|"dc-al-fine"|"dc-al-coda"|"ds-al-fine"|"ds-al-coda"}. ` +
+		`Beat positions (schema version 3): a bar object may give each chord its beats, {"chords":["C","G7"],"durations":[3,1]} (C three beats, G7 on beat 4), ` +
+		`whole numbers >= 1 adding up to the bar's beats; without durations the chords share the bar evenly. ` +
 		`Repeats do not nest; ending 1 lies inside the repeat and ends with repeatEnd 2, ending 2 starts on the next bar. ` +
 		`role is one of intro, verse, prechorus, chorus, bridge, solo, interlude, outro, tag. ` +
 		`A put with a stale revision fails with revision_conflict and the current revision: get again, reapply the change, put again. ` +

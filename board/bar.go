@@ -45,22 +45,24 @@ const (
 // Bar is one bar of a section. In JSON a bar with chords alone is the version-1 array of 1–4 chord
 // symbols (["Am7","D7"]); a bar with any form is an object:
 //
-//	{"chords": ["Am7"] | "%", "beats": 3, "repeatStart": true, "repeatEnd": 2, "ending": 1, "mark": "segno"}
+//	{"chords": ["Am7"] | "%", "durations": [3, 1], "beats": 3, "repeatStart": true, "repeatEnd": 2, "ending": 1, "mark": "segno"}
 //
 // where every member but chords is optional. Chords is nil when the bar is a simile (Simile).
+// Durations (content schema version 3) gives each chord its beats, in order; nil shares the bar evenly.
 type Bar struct {
 	Chords      []string
-	Simile      bool // "%": the chords of the bar written before this one
-	Beats       int  // this bar's meter when it differs from the board's beatsPerBar; 0: the board's
-	RepeatStart bool // |: before this bar
-	RepeatEnd   int  // :| after this bar; the repeated bars are played this many times (2–8); 0: none
-	Ending      int  // a volta bracket numbered 1–4 starts at this bar; 0: none
-	Mark        Mark // a road sign; "": none
+	Simile      bool  // "%": the chords of the bar written before this one
+	Durations   []int // each chord's beats (whole beats, at least 1, adding up to the bar's); nil: even
+	Beats       int   // this bar's meter when it differs from the board's beatsPerBar; 0: the board's
+	RepeatStart bool  // |: before this bar
+	RepeatEnd   int   // :| after this bar; the repeated bars are played this many times (2–8); 0: none
+	Ending      int   // a volta bracket numbered 1–4 starts at this bar; 0: none
+	Mark        Mark  // a road sign; "": none
 }
 
 // Plain reports whether the bar is chords alone, written as the version-1 array.
 func (b Bar) Plain() bool {
-	return !b.Simile && b.Beats == 0 && !b.RepeatStart && b.RepeatEnd == 0 && b.Ending == 0 && b.Mark == ""
+	return !b.Simile && b.Durations == nil && b.Beats == 0 && !b.RepeatStart && b.RepeatEnd == 0 && b.Ending == 0 && b.Mark == ""
 }
 
 // PlainBar returns a bar of the given chords and nothing else.
@@ -103,12 +105,13 @@ func (b Bar) check(path string) *ValidationError {
 
 // barObject is a bar as a JSON object: the members of Bar that are set.
 type barObject struct {
-	Chords      any  `json:"chords"`
-	Beats       int  `json:"beats,omitempty"`
-	RepeatStart bool `json:"repeatStart,omitempty"`
-	RepeatEnd   int  `json:"repeatEnd,omitempty"`
-	Ending      int  `json:"ending,omitempty"`
-	Mark        Mark `json:"mark,omitempty"`
+	Chords      any   `json:"chords"`
+	Durations   []int `json:"durations,omitempty"`
+	Beats       int   `json:"beats,omitempty"`
+	RepeatStart bool  `json:"repeatStart,omitempty"`
+	RepeatEnd   int   `json:"repeatEnd,omitempty"`
+	Ending      int   `json:"ending,omitempty"`
+	Mark        Mark  `json:"mark,omitempty"`
 }
 
 // MarshalJSON writes the bar as the schema does: the version-1 array of chords when it carries nothing
@@ -117,7 +120,7 @@ func (b Bar) MarshalJSON() ([]byte, error) {
 	if b.Plain() {
 		return json.Marshal(b.Chords)
 	}
-	o := barObject{Chords: b.Chords, Beats: b.Beats, RepeatStart: b.RepeatStart, RepeatEnd: b.RepeatEnd, Ending: b.Ending, Mark: b.Mark}
+	o := barObject{Chords: b.Chords, Durations: b.Durations, Beats: b.Beats, RepeatStart: b.RepeatStart, RepeatEnd: b.RepeatEnd, Ending: b.Ending, Mark: b.Mark}
 	if b.Simile {
 		o.Chords = Simile
 	}

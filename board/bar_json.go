@@ -10,6 +10,7 @@ import (
 // barDoc is a bar object as it arrives.
 type barDoc struct {
 	Chords      *barChords `json:"chords"`
+	Durations   []int      `json:"durations"`
 	Beats       int        `json:"beats"`
 	RepeatStart bool       `json:"repeatStart"`
 	RepeatEnd   int        `json:"repeatEnd"`
@@ -45,14 +46,14 @@ func (b *Bar) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if d.Chords == nil {
 			return &strict.Error{Path: "chords", Rule: ruleRequired + "; it " + ruleBarChords}
 		}
-		*b = Bar{Chords: d.Chords.symbols, Simile: d.Chords.simile, Beats: d.Beats, RepeatStart: d.RepeatStart,
+		*b = Bar{Chords: d.Chords.symbols, Simile: d.Chords.simile, Durations: d.Durations, Beats: d.Beats, RepeatStart: d.RepeatStart,
 			RepeatEnd: d.RepeatEnd, Ending: d.Ending, Mark: d.Mark}
 		return nil
 	}
 	if _, err := dec.ReadValue(); err != nil {
 		return err
 	}
-	return &strict.Error{Rule: "must be an array of 1–4 chord symbols, or a bar object {chords, beats, repeatStart, repeatEnd, ending, mark}"}
+	return &strict.Error{Rule: "must be an array of 1–4 chord symbols, or a bar object {chords, durations, beats, repeatStart, repeatEnd, ending, mark}"}
 }
 
 func (c *barChords) UnmarshalJSONFrom(dec *jsontext.Decoder) error {

@@ -2,6 +2,7 @@ package board
 
 import (
 	"encoding/json"
+	"maps"
 	"sync"
 
 	"tele/chord"
@@ -15,11 +16,24 @@ const NoChord = chord.NoChord
 type CatalogueDoc struct {
 	chord.Doc      `json:",inline"`
 	SchemaVersions []int `json:"schemaVersions"`
+	// SchemaChanges says in a sentence what each version after the first adds, keyed by version, so
+	// that the model's tool reads the rules of the form and of beat positions where it reads the chords.
+	SchemaChanges map[string]string `json:"schemaChanges"`
+}
+
+// schemaChanges is CatalogueDoc.SchemaChanges. Read only.
+var schemaChanges = map[string]string{
+	"2": `form: a bar may be an object {"chords": [...] or "%" (the chords of the bar before), "beats"?: 1-12 (this bar's meter), ` +
+		`"repeatStart"?: true, "repeatEnd"?: 2-8 (times played), "ending"?: 1-4, "mark"?: segno|coda|fine|to-coda|dc|ds|dc-al-fine|dc-al-coda|ds-al-fine|ds-al-coda}; ` +
+		`a section may have a "role" (intro, verse, prechorus, chorus, bridge, solo, interlude, outro, tag)`,
+	"3": `beat positions: a bar object may say how many beats each chord takes, "durations": [3, 1] (C for three beats, G7 on beat 4), ` +
+		`one whole number >= 1 a chord, adding up to the bar's beats (its "beats", else beatsPerBar); without durations the chords share the bar evenly; ` +
+		`a "%" bar has none (it plays the rhythm of the bar it repeats)`,
 }
 
 // Catalogue returns the chord library. The result is the caller's to keep or change.
 func Catalogue() CatalogueDoc {
-	return CatalogueDoc{Doc: chord.Catalogue(), SchemaVersions: append([]int(nil), contentSchemaVersions[:]...)}
+	return CatalogueDoc{Doc: chord.Catalogue(), SchemaVersions: append([]int(nil), contentSchemaVersions[:]...), SchemaChanges: maps.Clone(schemaChanges)}
 }
 
 // catalogueJSON is the catalogue encoded once, on first use.

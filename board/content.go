@@ -1,6 +1,7 @@
 package board
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -18,7 +19,7 @@ import (
 // see bar.go and form.go). Text lengths are UTF-16 code units, as a browser counts them (an emoji outside
 // the BMP is 2).
 const (
-	ContentSchemaVersion = 2
+	ContentSchemaVersion = 3
 
 	MaxContentBytes   = 64 << 10 // a content document, in bytes (ParseContent's input; Validate: the compact encoding)
 	MaxTitleUnits     = 120
@@ -72,7 +73,7 @@ type Content struct {
 
 // contentSchemaVersions lists the versions of the content schema this server reads; every document of
 // an earlier version is a document of the later ones too.
-var contentSchemaVersions = [...]int{1, 2}
+var contentSchemaVersions = [...]int{1, 2, 3}
 
 // Section is a labelled run of bars; each bar is 1–4 chord symbols sharing the bar evenly, with the form
 // written on it (bar.go). Role says what the section is in the song, beside its free label.
@@ -276,6 +277,9 @@ func (c Content) validate(written bool) error {
 			if err := bar.check(barPath(i, j)); err != nil {
 				return err
 			}
+			if err := bar.checkDurations(barPath(i, j), cmp.Or(bar.Beats, c.BeatsPerBar)); err != nil {
+				return err
+			}
 			for _, sym := range bar.Chords {
 				canonical, _ := chord.Canonical(sym)
 				aliased = aliased || !canonical
@@ -351,7 +355,7 @@ func encodedLenBound(c Content) int {
 			for _, sym := range bar.Chords {
 				n += 6*len(sym) + 3
 			}
-			n += 6 * len(bar.Mark)
+			n += 6*len(bar.Mark) + len(`,"durations":[]`) + 21*len(bar.Durations)
 		}
 	}
 	return n
@@ -415,6 +419,15 @@ func barEncodedLen(bar Bar) int {
 		return n
 	}
 	n += len(`{"chords":}`)
+	if bar.Durations != nil {
+		n += len(`,"durations":[]`)
+		for k, d := range bar.Durations {
+			if k > 0 {
+				n++
+			}
+			n += intLen(d)
+		}
+	}
 	if bar.Beats != 0 {
 		n += len(`,"beats":`) + intLen(bar.Beats)
 	}
@@ -489,11 +502,15 @@ func storable(c Content) (Content, error) {
 }
 
 // storedCopy returns a copy of valid content, as the store keeps it: every chord symbol in the
-// catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"). A symbol already so spelled is kept as is.
+// catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"), and durations that share the bar evenly
+// ([2, 2]) left out, as they say what no durations say. A symbol already so spelled is kept as is.
 func (c Content) storedCopy() Content {
 	out := c.Clone()
 	for _, s := range out.Sections {
-		for _, bar := range s.Bars {
+		for j, bar := range s.Bars {
+			if evenDurations(bar.Durations) {
+				s.Bars[j].Durations = nil
+			}
 			for k, sym := range bar.Chords {
 				if canonical, _ := chord.Canonical(sym); !canonical {
 					if ch, ok := chord.Parse(sym); ok {

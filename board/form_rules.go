@@ -42,6 +42,10 @@ var formRules = map[string]string{
 	"needFine":           "{jump} needs Fine: mark the bar where the piece ends with fine",
 	"fineBeforeSegno":    "Fine must come after the segno (at {at}): the band never reaches it after D.S.",
 	"fineInEnding":       "Fine cannot stand in ending {n}: after the jump back the band takes the last ending",
+	"durationsSimile":    `a % bar plays the rhythm of the bar it repeats: it has no durations of its own`,
+	"durationsCount":     "give each of the bar's {chords} chords its beats: {chords} numbers, not {got}",
+	"durationsWhole":     "a chord lasts a whole number of beats, at least 1",
+	"durationsSum":       "the chords' beats must add up to the bar's {beats} beats, not {sum}",
 	"tooLong":            "the form plays more than {max} bars with its repeats and jumps; play the repeats fewer times",
 }
 

@@ -16,11 +16,21 @@ import (
 // before it with chords (nil for a % with none before it).
 func heardChords(c Content) map[BarRef][]string {
 	heard := map[BarRef][]string{}
-	var last []string
+	for r, bar := range heardBars(c) {
+		heard[r] = bar.Chords
+	}
+	return heard
+}
+
+// heardBars is the bar whose chords and durations each bar sounds: itself, or for a % bar the last bar
+// written before it with chords.
+func heardBars(c Content) map[BarRef]Bar {
+	heard := map[BarRef]Bar{}
+	var last Bar
 	for s, sec := range c.Sections {
 		for b, bar := range sec.Bars {
 			if !bar.Simile {
-				last = bar.Chords
+				last = bar
 			}
 			heard[BarRef{s, b}] = last
 		}
@@ -58,13 +68,19 @@ func TestPlayOrderTable(t *testing.T) {
 			for s := 1; s < len(c.Sections); s++ {
 				first[s] = first[s-1] + len(c.Sections[s-1].Bars)
 			}
-			heard := heardChords(c)
-			var played, chords, beats []string
+			heard := heardBars(c)
+			var played, chords, beats, rhythm []string
 			for _, r := range order {
 				played = append(played, strconv.Itoa(first[r.Section]+r.Bar+1))
-				chords = append(chords, heard[r][0])
+				chords = append(chords, heard[r].Chords[0])
 				bar := c.Sections[r.Section].Bars[r.Bar]
-				beats = append(beats, strconv.Itoa(cmp.Or(bar.Beats, c.BeatsPerBar)))
+				n := cmp.Or(bar.Beats, c.BeatsPerBar)
+				beats = append(beats, strconv.Itoa(n))
+				var shares []string
+				for _, b := range Rhythm(heard[r].Chords, heard[r].Durations, n) {
+					shares = append(shares, strconv.FormatFloat(b, 'f', -1, 64))
+				}
+				rhythm = append(rhythm, strings.Join(shares, "+"))
 			}
 			if got := strings.Join(played, " "); got != fc.Played {
 				t.Fatalf("played %s\nwant   %s", got, fc.Played)
@@ -74,6 +90,9 @@ func TestPlayOrderTable(t *testing.T) {
 			}
 			if got := strings.Join(beats, " "); fc.Beats != "" && got != fc.Beats {
 				t.Fatalf("beats %s\nwant   %s", got, fc.Beats)
+			}
+			if got := strings.Join(rhythm, " "); fc.Rhythm != "" && got != fc.Rhythm {
+				t.Fatalf("rhythm %s\nwant   %s", got, fc.Rhythm)
 			}
 			// What was read is written back as it came (bars with chords alone as arrays).
 			var back Content

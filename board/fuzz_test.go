@@ -21,6 +21,7 @@ func FuzzParseContent(f *testing.F) {
 	f.Add([]byte(`{"title":"a","title":"b"}`))
 	f.Add([]byte(`{"title":"T","tempo":120,"beatsPerBar":4,"sections":[{"bars":[["C#mM7/G#","CΔ","Co","B♭ø"]]}]}`))
 	f.Add([]byte(`{"title":"T","tempo":1e2,"beatsPerBar":4,"sections":[]}`))
+	f.Add([]byte(`{"title":"T","tempo":90,"beatsPerBar":4,"sections":[{"bars":[{"chords":["C","G7"],"durations":[3,1]},{"chords":["Am","E7"],"durations":[2,1],"beats":3},{"chords":"%"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseContent(data)
 		if err != nil {

@@ -584,7 +584,8 @@ func boardFileBytes(raw []byte) []byte {
 	return append(append(make([]byte, 0, len(raw)+1), raw...), '\n')
 }
 
-// Clone returns a deep copy of c (two allocations for all the bars and chords).
+// Clone returns a deep copy of c (two allocations for all the bars and chords, one for each bar's
+// durations).
 func (c Content) Clone() Content {
 	if c.Sections == nil {
 		return c
@@ -610,6 +611,9 @@ func (c Content) Clone() Content {
 				k := len(chords)
 				chords = append(chords, bar.Chords...)
 				bar.Chords = chords[k:len(chords):len(chords)]
+			}
+			if bar.Durations != nil {
+				bar.Durations = append([]int{}, bar.Durations...)
 			}
 			bars = append(bars, bar)
 		}

@@ -1,6 +1,7 @@
 package chordpro
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -53,6 +54,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 	var sec *gridSection
 	var secs []*gridSection
 	lyrics := false
+	timed, time := false, 0 // a {time} was read, and the meter it gives the grids after it
 	for n, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
 		r.line = n + 1
 		t := strings.TrimSpace(line)
@@ -73,7 +75,11 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 			case "time":
 				if top, bottom, ok := strings.Cut(value, "/"); ok {
 					if v, err := strconv.Atoi(strings.TrimSpace(top)); err == nil {
-						c.BeatsPerBar = v
+						// The first {time} is the board's; a later one is the meter of the grids after it.
+						if !timed {
+							c.BeatsPerBar = v
+						}
+						timed, time = true, v
 						if strings.TrimSpace(bottom) != "4" {
 							r.note("the time %s was read as %d beats per bar: a board counts beats and keeps no note value", strings.TrimSpace(value), v)
 						}
@@ -90,7 +96,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 				if sec != nil {
 					return c, nil, &Error{r.line, "a grid starts inside another: end it with {end_of_grid} first"}
 				}
-				sec = &gridSection{label: attrs["label"], role: attrs["role"], shape: attrs["shape"]}
+				sec = &gridSection{label: attrs["label"], role: attrs["role"], shape: attrs["shape"], time: time}
 				if sec.shape == "" && sec.label == "" && value != "" {
 					// The legacy form {start_of_grid: 1+4x4+1 Label}.
 					sec.shape, sec.label, _ = strings.Cut(value, " ")
@@ -211,6 +217,7 @@ func (r *reader) oneOfEachSign(c *board.Content) {
 // gridSection is a grid as read: its bars with the bar lines around them.
 type gridSection struct {
 	label, role, shape string
+	time               int // the beats of the {time} in force where the grid starts; 0: none read
 	bars               []gridBar
 	// What the last bar line read opens for the next bar (it may end the row before).
 	pendingStart  bool
@@ -328,8 +335,9 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 
 // sectionBars turns a grid's bars into board bars: beats from the cells, chords mapped onto the
 // catalogue, %% (repeat two bars) written out as the chords of the two bars it repeats.
-func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, error) {
-	perBar := cellsPerBar(s)
+func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error) {
+	beatsPerBar := cmp.Or(s.time, boardBeats) // this grid's meter: a later {time} changes it
+	perBar := cellsPerBar(s, beatsPerBar)
 	var out []board.Bar
 	ending := 0         // the ending being read; its end repeat sends the band back for pass ending+1
 	var second []string // after %%: the chords of the blank bar that follows it
@@ -346,7 +354,9 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 		r.line = g.line
 		bar := board.Bar{RepeatStart: g.repeatStart, RepeatEnd: g.repeatEnd, Ending: g.ending, Mark: g.mark}
 		double := false
-		for _, cell := range g.cells {
+		var onsets []int // the cell each chord starts on
+		shared := false  // a cell holds several chords (C~G): they share the bar evenly
+		for i, cell := range g.cells {
 			switch cell {
 			case ".", "/", "-":
 				continue
@@ -357,10 +367,12 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 				double = true
 				continue
 			}
+			shared = shared || strings.Count(strings.Trim(cell, "~"), "~") > 0
 			for _, sym := range strings.Split(cell, "~") {
 				if sym == "" || sym == "." || sym == "/" {
 					continue
 				}
+				onsets = append(onsets, i)
 				m, ok := chord.Map(sym)
 				if !ok {
 					return nil, &Error{g.line, fmt.Sprintf("%q is not a chord (a root A–G and a quality, like Am7)", sym)}
@@ -378,6 +390,7 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 		if len(bar.Chords) > board.MaxChordsPerBar {
 			r.note("a bar with %d chords kept the first four", len(bar.Chords))
 			bar.Chords = bar.Chords[:board.MaxChordsPerBar]
+			shared = true
 		}
 		switch {
 		case double && len(out) >= 2:
@@ -398,13 +411,19 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 		if !double {
 			second = nil
 		}
-		if n := len(g.cells); perBar > 0 && n != perBar {
-			if beats := n * beatsPerBar / perBar; n*beatsPerBar%perBar == 0 && beats >= board.MinBarBeats && beats <= board.MaxBarBeats {
-				bar.Beats = beats
-			}
+		// The cells divide the bar: a bar of the meter has perBar cells, one with another count (but
+		// more than one) is a bar in another meter when its cells make whole beats (Tele writes one cell
+		// a beat), and a lone cell is a whole bar of the meter.
+		n := len(g.cells)
+		beats := beatsPerBar
+		if b := n * beatsPerBar / max(perBar, 1); n > 1 && n != perBar && n*beatsPerBar%max(perBar, 1) == 0 && b >= board.MinBarBeats && b <= board.MaxBarBeats {
+			beats = b
 		}
-		if bar.Beats == beatsPerBar {
-			bar.Beats = 0
+		if beats != boardBeats && beats >= board.MinBarBeats && beats <= board.MaxBarBeats {
+			bar.Beats = beats // a bar in another meter than the board's first
+		}
+		if !shared && !bar.Simile && len(bar.Chords) > 1 {
+			bar.Durations = r.durations(onsets, n, beats)
 		}
 		out = append(out, bar)
 	}
@@ -419,24 +438,33 @@ func chordsAt(bars []board.Bar, i int) []string {
 	return append([]string(nil), bars[i].Chords...)
 }
 
-// cellsPerBar is how many cells a bar of the board's meter has in this grid: the shape's beats when
-// it says (1+4x4+1), otherwise the most common count of cells in a bar.
-func cellsPerBar(s *gridSection) int {
-	if _, rest, ok := strings.Cut(s.shape, "x"); ok {
-		beats, _, _ := strings.Cut(rest, "+")
-		if n, err := strconv.Atoi(beats); err == nil && n > 0 {
-			return n
-		}
-	}
+// cellsPerBar is how many cells a bar of the board's meter has in this grid: the most common count of
+// cells in a bar, the meter's beats first among counts as common. (The grid's shape only lays the cells out on the page: a 4/4 grid of shape 4x8 with
+// four cells a bar has 4-beat bars.)
+func cellsPerBar(s *gridSection, beatsPerBar int) int {
 	count := map[int]int{}
 	best, bestN := 0, 0
 	for _, b := range s.bars {
 		count[len(b.cells)]++
-		if c := count[len(b.cells)]; c > bestN || c == bestN && len(b.cells) < best {
+		if c := count[len(b.cells)]; c > bestN || c == bestN && best != beatsPerBar && (len(b.cells) < best || len(b.cells) == beatsPerBar) {
 			best, bestN = len(b.cells), c
 		}
 	}
 	return best
+}
+
+// durations are the beats each chord of a bar of beats beats lasts, from the cells its chords start
+// on (onsets, of n cells): nil when they share the bar evenly (board.CellDurations), with a note when
+// a chord was moved to the nearest beat or the bar could only be shared evenly.
+func (r *reader) durations(onsets []int, n, beats int) []int {
+	d, moved, ok := board.CellDurations(onsets, n, beats)
+	switch {
+	case !ok:
+		r.note("a bar's chords fall closer together than a beat and were spread evenly over the bar (line %d)", r.line)
+	case moved:
+		r.note("chords between beats were put on the nearest beat (line %d)", r.line)
+	}
+	return d
 }
 
 // unescape reads the escapes escapeValue writes: \u{hex} is that character, \ and any other character

@@ -44,7 +44,15 @@ func Write(c board.Content) []byte {
 		}
 	}
 	last := len(c.Sections) - 1
+	time := c.BeatsPerBar
 	for si, s := range c.Sections {
+		// A section whose every bar is in another meter is written under its own {time}, so that its
+		// grid reads as bars of that meter and not as short bars of the board's.
+		if m := sectionMeter(s, c.BeatsPerBar); m != time {
+			b.WriteString("\n")
+			directive(&b, "time", fmt.Sprintf("%d/4", m))
+			time = m
+		}
 		b.WriteString("\n{start_of_grid:")
 		if s.Label != "" {
 			b.WriteString(` label="` + escape(s.Label) + `"`)
@@ -58,6 +66,20 @@ func Write(c board.Content) []byte {
 		b.WriteString("{end_of_grid}\n")
 	}
 	return []byte(b.String())
+}
+
+// sectionMeter is the beats of every bar of s when they all have the same meter, else the board's.
+func sectionMeter(s board.Section, boardBeats int) int {
+	m := s.Bars[0].Beats
+	for _, bar := range s.Bars {
+		if bar.Beats != m {
+			return boardBeats
+		}
+	}
+	if m == 0 {
+		return boardBeats
+	}
+	return m
 }
 
 func directive(b *strings.Builder, name, value string) {
@@ -200,7 +222,8 @@ func closeLine(bar board.Bar, sectionEnd, songEnd bool) string {
 	return "|"
 }
 
-// cells are a bar's grid cells: one per beat.
+// cells are a bar's grid cells: one per beat, each chord on the beat it starts (its durations, or an
+// even share); "." goes on with the chord before.
 func cells(bar board.Bar, beatsPerBar int) []string {
 	beats := bar.Beats
 	if beats == 0 {
@@ -213,7 +236,14 @@ func cells(bar board.Bar, beatsPerBar int) []string {
 	switch n := len(bar.Chords); {
 	case bar.Simile:
 		out[0] = "%"
-	case n > beats:
+	case len(bar.Durations) == n:
+		at := 0
+		for k, sym := range bar.Chords {
+			out[at] = sym
+			at += bar.Durations[k]
+		}
+	case beats%n != 0:
+		// Chords sharing the bar evenly but not on whole beats (three in 4/4) share one cell.
 		out[0] = strings.Join(bar.Chords, "~")
 	default:
 		for k, sym := range bar.Chords {

@@ -131,6 +131,7 @@ func TestIRealAgainstIRealReader(t *testing.T) {
 			{"chords":["F7"],"repeatStart":true},["Bb7"],{"chords":["F7","D7"],"ending":1},{"chords":["Gm7","C7"],"repeatEnd":2},{"chords":["F6"],"ending":2}]},
 			{"label":"B","bars":[{"chords":["Bbmaj7"],"repeatStart":true},{"chords":["Bdim7"],"repeatEnd":2},["C7sus4"]]}]}`,
 		"waltz": `{"title":"Waltz","description":"","key":"Eb","tempo":180,"beatsPerBar":3,"sections":[{"label":"Intro","role":"intro","bars":[["Eb"],{"chords":["Ab"],"beats":2}]},{"label":"A","bars":[["Eb"],["Bb7"],["Eb6"],["Eb6"]]}]}`,
+		"beats": `{"title":"Beats","description":"","key":"C","tempo":100,"beatsPerBar":4,"sections":[{"label":"A","bars":[{"chords":["C","G7"],"durations":[3,1]},{"chords":["F","G","C"],"durations":[2,1,1]},["Am","D7"],{"chords":["G","G7"],"durations":[1,3]}]}]}`,
 		"signs": `{"title":"Signs","description":"","key":"C","tempo":100,"beatsPerBar":4,"sections":[{"label":"A","bars":[{"chords":["C"],"mark":"segno"},["Am"],{"chords":["F"],"mark":"to-coda"},{"chords":["G7"],"repeatStart":true,"repeatEnd":3},{"chords":["C"],"mark":"ds-al-coda"}]},{"label":"C","bars":[{"chords":["Fm6"],"mark":"coda"},["C6/9"]]}]}`,
 	} {
 		c, err := teleboard.ParseContent([]byte(js))

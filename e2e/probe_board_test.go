@@ -163,10 +163,12 @@ func (p *probe) conflictIsAToolError(t *testing.T) string {
 }
 
 // The chord the catalogue step puts: written with aliases (mM7 for m(maj7)), stored in the catalogue's
-// spelling; both qualities are new in catalogue version 2.
+// spelling; both qualities are new in catalogue version 2. The bar gives them beat positions (content
+// schema version 3): CmM7 for three beats, F7alt on beat 4.
 var (
-	newQualityTyped  = []string{"CmM7", "F7alt"}
-	newQualityStored = []string{"Cm(maj7)", "F7alt"}
+	newQualityTyped     = []string{"CmM7", "F7alt"}
+	newQualityStored    = []string{"Cm(maj7)", "F7alt"}
+	newQualityDurations = []int{3, 1}
 )
 
 // catalogueReply: the model reads the catalogue, then the board, then puts bar 1 with new qualities.
@@ -187,7 +189,7 @@ func (p *probe) catalogueReply(tools []ModelMessage) Reply {
 		if len(sections) > 0 {
 			if s, ok := sections[0].(map[string]any); ok {
 				if bars, ok := s["bars"].([]any); ok && len(bars) > 0 {
-					bars[0] = newQualityTyped
+					bars[0] = map[string]any{"chords": newQualityTyped, "durations": newQualityDurations}
 				}
 			}
 		}
@@ -220,24 +222,30 @@ func (p *probe) catalogueAndNewQuality(t *testing.T) string {
 	if cat.Get(`aliases.#(alias=="mM7").suffix`).String() != "m(maj7)" {
 		t.Fatalf("the catalogue lacks the alias mM7 → m(maj7): %.300s", cat.Get("aliases").Raw)
 	}
+	if !slices.Contains(intsOf(cat.Get("schemaVersions")), 3) || !strings.Contains(cat.Get("schemaChanges.3").String(), `"durations"`) {
+		t.Fatalf("the catalogue does not say schema version 3's durations: %.300s", cat.Get("schemaChanges").Raw)
+	}
+	timed := func(bar gjson.Result) bool {
+		return slices.Equal(stringsOf(bar.Get("chords")), newQualityStored) && slices.Equal(intsOf(bar.Get("durations")), newQualityDurations)
+	}
 	put := gjson.Parse(reqs[3].Last().Text())
 	rev := put.Get("revision").Int()
-	if got := stringsOf(put.Get("content.sections.0.bars.0")); !slices.Equal(got, newQualityStored) {
-		t.Fatalf("put result bar 1 = %q, want %q: %.300s", got, newQualityStored, reqs[3].Last().Text())
+	if bar := put.Get("content.sections.0.bars.0"); !timed(bar) || put.Get("schemaVersion").Int() != 3 {
+		t.Fatalf("put result bar 1 = %s (schema version %d), want %q on %v: %.300s", bar.Raw, put.Get("schemaVersion").Int(), newQualityStored, newQualityDurations, reqs[3].Last().Text())
 	}
 	disk, err := os.ReadFile(filepath.Join(p.pi.DataDir, "boards", board, itoa(rev)+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := stringsOf(gjson.GetBytes(disk, "content.sections.0.bars.0")); !slices.Equal(got, newQualityStored) {
-		t.Fatalf("bar 1 on disk = %q, want %q", got, newQualityStored)
+	if bar := gjson.GetBytes(disk, "content.sections.0.bars.0"); !timed(bar) {
+		t.Fatalf("bar 1 on disk = %s, want %q on %v", bar.Raw, newQualityStored, newQualityDurations)
 	}
 	code, v := p.c.request(t, "GET", "/api/boards/"+board, nil)
-	if got := stringsOf(v.Get("content.sections.0.bars.0")); code != 200 || v.Get("revision").Int() != rev || !slices.Equal(got, newQualityStored) {
-		t.Fatalf("board over HTTP: %d revision %d bar 1 %q", code, v.Get("revision").Int(), got)
+	if bar := v.Get("content.sections.0.bars.0"); code != 200 || v.Get("revision").Int() != rev || !timed(bar) {
+		t.Fatalf("board over HTTP: %d revision %d bar 1 %s", code, v.Get("revision").Int(), bar.Raw)
 	}
-	return "catalogue version " + cat.Get("version").String() + " read by the model (m(maj7), 7alt, alias mM7); put " +
-		strings.Join(newQualityTyped, " ") + " stored as " + strings.Join(newQualityStored, " ") + " on disk and over HTTP"
+	return "catalogue version " + cat.Get("version").String() + " read by the model (m(maj7), 7alt, alias mM7, schema version 3's durations); put " +
+		strings.Join(newQualityTyped, " ") + " on beats 3+1 stored as " + strings.Join(newQualityStored, " ") + " with durations [3, 1] on disk and over HTTP"
 }
 
 // formContent is a version-2 section: |: C | Am7 |1. Dm7 G7 :| |2. C ||

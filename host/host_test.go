@@ -330,8 +330,8 @@ func TestToolGetAndCatalogueNeverCarryTheCapability(t *testing.T) {
 	r := fb.call("tool", `{"action":"get"}`)
 	var got map[string]json.RawMessage
 	json.Unmarshal(r.m["ok"], &got)
-	if len(got) != 5 || got["id"] == nil || got["revision"] == nil || got["content"] == nil ||
-		string(got["author"]) != `"tele"` || string(got["restoredFrom"]) != "null" {
+	if len(got) != 6 || got["id"] == nil || got["revision"] == nil || got["content"] == nil ||
+		string(got["author"]) != `"tele"` || string(got["restoredFrom"]) != "null" || string(got["schemaVersion"]) != "1" {
 		t.Fatalf("get result %s", r.m["ok"])
 	}
 	cat := fb.call("tool", `{"action":"catalogue"}`)

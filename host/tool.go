@@ -30,10 +30,13 @@ type boardResult struct {
 	Content      board.Content `json:"content"`
 	Author       board.Author  `json:"author"`
 	RestoredFrom *int64        `json:"restoredFrom"`
+	// SchemaVersion is the earliest content schema version the content is of (the catalogue's
+	// schemaChanges say what each adds), so the model knows which rules the board already uses.
+	SchemaVersion int `json:"schemaVersion"`
 }
 
 func resultOf(b board.Board) boardResult {
-	r := boardResult{ID: b.ID, Revision: b.Revision, Content: b.Content, Author: b.Author}
+	r := boardResult{ID: b.ID, Revision: b.Revision, Content: b.Content, Author: b.Author, SchemaVersion: b.Content.SchemaVersion()}
 	if b.RestoredFrom != 0 {
 		r.RestoredFrom = &b.RestoredFrom
 	}

@@ -404,9 +404,19 @@ func (r *songReader) music(c *board.Content, m string) error {
 				bar.Chords = append(bar.Chords, ch)
 			}
 		}
-		if !evenCells(cells) {
-			r.note("rhythm_evened", "the chords of bar %d were written on uneven beats (%s): a board's chords share a bar evenly",
-				"bar", written+1, "written", cellWords(cells))
+		if onsets := chordCells(cells); len(onsets) > 1 && len(bar.Chords) <= board.MaxChordsPerBar && !evenCells(cells) {
+			// Each chord at its beat: the cells (a p slash is a cell the chord before goes on over)
+			// divide the bar evenly.
+			d, moved, ok := board.CellDurations(onsets, len(cells), barBeats)
+			bar.Durations = d
+			switch {
+			case !ok:
+				r.note("rhythm_evened", "the chords of bar %d were written closer together than a beat (%s): they share the bar evenly",
+					"bar", written+1, "written", cellWords(cells))
+			case moved:
+				r.note("rhythm_nearest", "the chords of bar %d were written between beats (%s): each was put on the nearest beat",
+					"bar", written+1, "written", cellWords(cells))
+			}
 		}
 		switch {
 		case bar.Simile && len(bar.Chords) > 0:
@@ -615,6 +625,17 @@ func (r *songReader) music(c *board.Content, m string) error {
 	r.codaSigns(c, qs, written)
 	r.alEndings(c, als, closed)
 	return nil
+}
+
+// chordCells lists the cells of a bar that start a chord.
+func chordCells(cells []string) []int {
+	var out []int
+	for i, c := range cells {
+		if c != "" {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // evenCells reports whether a bar's chords share it evenly as written: each chord on the same number of

@@ -60,6 +60,10 @@ func Write(c board.Content) []byte {
 						m.WriteString(" ")
 					}
 					m.WriteString(chordSpelling(sym))
+					if len(bar.Durations) == len(bar.Chords) {
+						// One cell a beat: a p slash for each further beat the chord lasts.
+						m.WriteString(strings.Repeat(" p", bar.Durations[k]-1))
+					}
 				}
 			}
 			switch bar.Mark {

@@ -24,6 +24,7 @@ for (const c of table.cases) {
     assert.equal(order.map((p) => first[p.section] + p.bar + 1).join(' '), c.played);
     if (c.chords) assert.equal(order.map((p) => p.chords[0]).join(' '), c.chords);
     if (c.beats) assert.equal(order.map((p) => p.beats).join(' '), c.beats);
+    if (c.rhythm) assert.equal(order.map((p) => p.rhythm.join('+')).join(' '), c.rhythm);
     order.forEach((p, i) => assert.equal(p.index, i));
   });
 }
@@ -38,6 +39,8 @@ test('writeBar writes a bar with chords alone as the version-1 array', () => {
   assert.deepEqual(writeBar(barForm({ chords: ['C'] })), ['C']);
   const o = { chords: '%', beats: 3, repeatStart: true, repeatEnd: 2, ending: 1, mark: 'segno' };
   assert.deepEqual(writeBar(barForm(o)), o);
+  const timed = { chords: ['C', 'G7'], durations: [3, 1] };
+  assert.deepEqual(writeBar(barForm(timed)), timed);
 });
 
 // Issue 23, defect 6: the player's readout said "Bar 13" while the cursor was on chart bar 1. Each played

@@ -20,6 +20,7 @@ type Case struct {
 	Played   string          `json:"played"`   // the bars played, numbered 1, 2, … across sections
 	Chords   string          `json:"chords"`   // the first chord heard in each bar played
 	Beats    string          `json:"beats"`    // each bar played's beats
+	Rhythm   string          `json:"rhythm"`   // each bar played's chords' beats, like 3+1 (content schema version 3)
 	Error    *struct {
 		Path string `json:"path"`
 		Rule string `json:"rule"` // a part of the refusal's rule text

@@ -7,6 +7,7 @@ import { byId, show } from './dom.js';
 import { bindText } from './i18n.js';
 import { parseBar } from './chords.js';
 import { barForm } from './form.js';
+import { durationsOf, readTimed, rhythmsFor, withRhythm } from './beats.js';
 import { FormFields } from './form-fields.js';
 import { isSimile } from './fast-entry.js';
 
@@ -27,6 +28,9 @@ export class BarDialog {
     this.quality = byId('pick-quality');
     this.bass = byId('pick-bass');
     this.preview = byId('pick-preview');
+    this.rhythm = byId('bar-rhythm');
+    this.durations = null; // the beats of each chord typed or picked; null: an even share
+    this.boardBeats = 4;
     this.target = null; // {s, b, returnFocus}
     this.formFields = new FormFields(byId('bar-form-fields'), {
       onSimile: (on) => {
@@ -36,6 +40,9 @@ export class BarDialog {
     });
 
     this.input.addEventListener('input', () => this.validate());
+    this.rhythm.addEventListener('change', () => this.pickRhythm());
+    // The bar's meter (a radio of the form fields) changes which rhythms fit: check again.
+    byId('bar-form-fields').addEventListener('change', () => this.validate());
     for (const sel of [this.root, this.quality, this.bass]) sel.addEventListener('change', () => this.updatePreview());
     this.suggestBtn.addEventListener('click', () => this.useSuggestion());
     byId('pick-replace').addEventListener('click', () => this.pick(false));
@@ -55,6 +62,7 @@ export class BarDialog {
       // "%" (or iReal Pro's "x") typed for the chords makes the bar a % bar, as the checkbox does.
       const form = this.formFields.value();
       if (this.typedSimile()) form.simile = true;
+      form.durations = form.simile ? null : this.durations;
       this.close(this.actions.apply(this.target.s, this.target.b, result, form));
     });
     this.dialog.addEventListener('cancel', (ev) => {
@@ -89,7 +97,8 @@ export class BarDialog {
 
   pick(append) {
     const sym = this.picked();
-    const current = this.input.value.trim();
+    // A chord added to a rhythm typed with dots makes a new count of chords: they share the bar evenly.
+    const current = readTimed(this.input.value).text;
     this.input.value = append && current ? `${current} ${sym}` : sym;
     this.validate();
     this.input.focus();
@@ -100,6 +109,7 @@ export class BarDialog {
   validate() {
     if (this.formFields.simile.input.checked) {
       // A % bar plays the chords of the bar before: what the chords field holds is set aside.
+      this.rhythm.disabled = true;
       show(this.suggestBtn, false);
       clearText(this.error);
       clearText(this.respelled);
@@ -113,7 +123,12 @@ export class BarDialog {
       this.input.removeAttribute('aria-invalid');
       return [];
     }
-    const { chords, unknown, respelled } = parseBar(this.input.value, this.catalogue);
+    const timed = readTimed(this.input.value);
+    const { chords, unknown, respelled } = parseBar(timed.text, this.catalogue);
+    const beats = this.barBeats();
+    const sum = timed.counts ? timed.counts.reduce((a, c) => a + c, 0) : beats;
+    this.durations = durationsOf(timed.counts, beats);
+    this.fillRhythms(chords.length, beats);
     let problem = null;
     this.suggestion = null;
     if (!this.catalogue.ready) problem = ['dialog.loading'];
@@ -122,6 +137,8 @@ export class BarDialog {
       problem = ['chord.unknown', unknown[0]];
       if (unknown[0].suggestion) this.suggestion = unknown[0];
     } else if (chords.length > 4) problem = ['dialog.tooMany'];
+    else if (timed.lead) problem = ['dialog.beatsLead'];
+    else if (sum !== beats) problem = ['dialog.beatsSum', { sum, beats }];
     show(this.suggestBtn, Boolean(this.suggestion));
     if (this.suggestion) bindText(this.suggestBtn, 'chord.useSuggestion', { suggestion: this.suggestion.suggestion });
     if (!problem && respelled) bindText(this.respelled, 'dialog.respelled', { chords: chords.join(' ') });
@@ -134,6 +151,42 @@ export class BarDialog {
     clearText(this.error);
     this.input.removeAttribute('aria-invalid');
     return chords;
+  }
+
+  // barBeats is the meter the bar will have: its own (the form fields), else the board's.
+  barBeats() {
+    return Number(this.formFields.value().beats) || this.boardBeats;
+  }
+
+  // fillRhythms offers the rhythms n chords can have in a bar of beats beats (none for one chord),
+  // the one typed selected.
+  fillRhythms(n, beats) {
+    const list = n > 1 && n <= 4 ? rhythmsFor(n, beats) : [];
+    const want = this.durations ? this.durations.join('+') : '';
+    if (want && !list.some((r) => r.join('+') === want)) list.push(this.durations);
+    const key = `${n}/${beats}/${list.map((r) => r.join('+')).join(',')}`;
+    if (this.rhythmKey !== key) {
+      this.rhythmKey = key;
+      const even = document.createElement('option');
+      even.value = '';
+      bindText(even, n > 1 ? 'dialog.rhythmEven' : 'dialog.rhythmOne');
+      this.rhythm.replaceChildren(even, ...list.map((r) => {
+        const o = document.createElement('option');
+        o.value = o.textContent = r.join('+');
+        return o;
+      }));
+    }
+    this.rhythm.value = want;
+    this.rhythm.disabled = n < 2 || n > 4;
+  }
+
+  // pickRhythm writes the rhythm picked into the chords field, where it can be read and changed.
+  pickRhythm() {
+    const { text } = readTimed(this.input.value);
+    const chords = text.split(' ').filter(Boolean);
+    const picked = this.rhythm.value ? this.rhythm.value.split('+').map(Number) : null;
+    this.input.value = withRhythm(chords, picked && picked.length === chords.length ? picked : null);
+    this.validate();
   }
 
   typedSimile() {
@@ -159,9 +212,10 @@ export class BarDialog {
     bindText(this.heading, 'dialog.heading', { n });
     const form = barForm(bar);
     const chords = form.chords;
+    this.boardBeats = boardBeats;
     this.formFields.set(form, boardBeats);
     this.input.disabled = form.simile;
-    this.input.value = chords.join(' ');
+    this.input.value = withRhythm(chords, form.durations);
     this.validate();
     const first = this.catalogue.parse(chords[0]);
     if (first && !first.nc) {

@@ -389,13 +389,19 @@ class BoardPage {
     });
   }
 
+  // pasteBeats is the meter pasted bars have: the board's (a chord's dots must add up to it).
+  pasteBeats() {
+    const b = this.draft?.beatsPerBar;
+    return Number.isInteger(b) ? b : 4;
+  }
+
   // pasteBars puts pasted bars in place of bar b of section s and after it; false when the text is one
   // bar (an ordinary paste). Nothing changes when a cell is not a bar or the bars do not fit.
   pasteBars(s, b, text) {
-    const r = parsePaste(text, this.catalogue);
+    const r = parsePaste(text, this.catalogue, this.pasteBeats());
     if (!r) return false;
     if (!r.bars) {
-      this.refuse(r.unknown ? ['chord.unknown', r.unknown] : ['edit.pasteBad']);
+      this.refuse(r.unknown ? ['chord.unknown', r.unknown] : r.beatsWrong ? ['edit.pasteBeats', r.beatsWrong] : ['edit.pasteBad']);
       return true;
     }
     const extra = r.bars.length - 1;
@@ -411,7 +417,7 @@ class BoardPage {
     if (Array.isArray(r.bars[0])) this.edit({ t: 'bar', s, b, chords: first.chords });
     else {
       const old = barForm(this.draft.sections[s].bars[b]);
-      const form = { ...old, simile: first.simile, repeatStart: first.repeatStart || old.repeatStart, repeatEnd: first.repeatEnd || old.repeatEnd };
+      const form = { ...old, simile: first.simile, durations: first.durations, repeatStart: first.repeatStart || old.repeatStart, repeatEnd: first.repeatEnd || old.repeatEnd };
       this.edit({ t: 'bar', s, b, chords: first.chords, form });
     }
     rest.forEach((f, i) => this.edit({ t: 'insertBar', s, b: b + 1 + i, chords: f.chords, form: Array.isArray(r.bars[i + 1]) ? undefined : f }));

@@ -183,7 +183,7 @@ export class BoardView {
       bar.beats = this.beatsPerBar;
       this.changed.push(bar.li);
       const form = barForm(raw);
-      this.patchBar(bar, form.simile ? [SIMILE] : form.chords, n);
+      this.patchBar(bar, form.simile ? [SIMILE] : form.chords, n, form.simile ? null : form.durations);
       // A bar of chords alone outside an ending has no form to draw: one that had none is left as it is.
       const plain = Array.isArray(raw) && !inEnding;
       if (!plain || !bar.plain) paintForm(bar.li, form, this.beatsPerBar, inEnding);
@@ -211,7 +211,7 @@ export class BoardView {
     return bar;
   }
 
-  patchBar(bar, chords, n) {
+  patchBar(bar, chords, n, durations = null) {
     const key = chords.join(' ');
     if (bar.key !== key || bar.n !== n) {
       bindAttr(bar.target, 'aria-label', this.editable ? 'bar.edit' : 'bar.aria', { n, chords: key });
@@ -220,8 +220,10 @@ export class BoardView {
       bar.n = n;
       bar.num.textContent = String(n);
     }
-    if (bar.key === key) return;
+    const timed = durations && durations.length === chords.length ? durations.join(' ') : '';
+    if (bar.key === key && bar.timed === timed) return;
     bar.key = key;
+    bar.timed = timed;
     const el = bar.chordsEl;
     if (bar.count !== chords.length) {
       bar.count = chords.length;
@@ -235,6 +237,19 @@ export class BoardView {
       else el.append(chordElement(symbol));
     });
     while (el.children.length > chords.length) el.lastElementChild.remove();
+    // Beat positions (content schema version 3): each chord takes its beats' share of the bar's width
+    // (app.css grows it by --b); a bar without durations shares it evenly.
+    if (timed) {
+      el.dataset.timed = timed;
+      el.style.setProperty('--beats', String(durations.reduce((a, d) => a + d, 0)));
+    } else {
+      delete el.dataset.timed;
+      el.style.removeProperty('--beats');
+    }
+    [...el.children].forEach((c, k) => {
+      if (timed) c.style.setProperty('--b', String(durations[k]));
+      else c.style.removeProperty('--b');
+    });
   }
 
   // Player cursor: the bar being heard, or null.

@@ -5,6 +5,7 @@
 
 import { parseBar } from './chords.js';
 import { writeBar } from './form.js';
+import { durationsOf, readTimed } from './beats.js';
 
 // A bar line of a pasted chart: "|", "||", "|:" (a repeat starts), ":|" (it ends; "x3" or "×3" after it
 // says how many times it is played), ":||", "||:", and ":|:" (one repeat ends, the next starts).
@@ -53,18 +54,25 @@ export function parseCells(text) {
 // schema writes them (a chord array, or an object for a % bar or one with a repeat sign), unknown is the
 // first refused chord ({symbol, suggestion}) or null, and bars is null when a cell is empty or too full.
 // A single bar with a repeat sign ("|: C :|") counts as a paste too: the signs are not dropped.
-export function parsePaste(text, catalogue) {
+//
+// A cell's chords may carry their beats as dots ("C . . G7": C for three beats, G7 for one); beats is
+// the board's meter they must add up to, else bars is null and beatsWrong says {cell, sum, beats}.
+export function parsePaste(text, catalogue, beats = 4) {
   const cells = readCells(text);
   if (cells.length < 1 || (cells.length === 1 && !cells[0].repeatStart && !cells[0].repeatEnd)) return null;
   const bars = [];
   for (const cell of cells) {
-    const form = { simile: false, chords: [], beats: 0, repeatStart: cell.repeatStart, repeatEnd: cell.repeatEnd, ending: 0, mark: '' };
+    const form = { simile: false, chords: [], durations: null, beats: 0, repeatStart: cell.repeatStart, repeatEnd: cell.repeatEnd, ending: 0, mark: '' };
     if (isSimile(cell.text)) form.simile = true;
     else {
-      const { chords, unknown } = parseBar(cell.text, catalogue);
+      const timed = readTimed(cell.text);
+      const { chords, unknown } = parseBar(timed.text, catalogue);
       if (unknown.length) return { bars: null, unknown: unknown[0] };
-      if (chords.length < 1 || chords.length > 4) return { bars: null, unknown: null };
+      if (chords.length < 1 || chords.length > 4 || timed.lead) return { bars: null, unknown: null };
+      const sum = timed.counts ? timed.counts.reduce((a, c) => a + c, 0) : beats;
+      if (sum !== beats) return { bars: null, unknown: null, beatsWrong: { cell: cell.text, sum, beats } };
       form.chords = chords;
+      form.durations = durationsOf(timed.counts, beats);
     }
     bars.push(writeBar(form));
   }

@@ -107,6 +107,10 @@ export const STRINGS = {
     'form.rule.needFine': (p) => `${mark(p.jump)} needs Fine: mark the bar where the piece ends with Fine.`,
     'form.rule.fineBeforeSegno': 'Fine must come after the segno (at bar {at}): the band never reaches it after D.S.',
     'form.rule.fineInEnding': 'Fine cannot stand in ending {n}: after the jump back the band takes the last ending.',
+    'form.rule.durationsSimile': 'a % bar plays the rhythm of the bar it repeats: it has no beats of its own.',
+    'form.rule.durationsCount': 'give each of the bar’s {chords} chords its beats: {chords} numbers, not {got}.',
+    'form.rule.durationsWhole': 'a chord lasts a whole number of beats, at least 1.',
+    'form.rule.durationsSum': 'the chords’ beats must add up to the bar’s {beats} beats, not {sum}.',
     'form.rule.tooLong': 'with its repeats and jumps the form plays more than {max} bars; play the repeats fewer times.',
   },
   'zh-CN': {
@@ -197,6 +201,10 @@ export const STRINGS = {
     'form.rule.needFine': (p) => `${mark(p.jump)} 需要 Fine：请在乐曲结束的小节标上 Fine。`,
     'form.rule.fineBeforeSegno': 'Fine 必须在记号 §（第 {at} 小节）之后：D.S. 之后乐队到不了它。',
     'form.rule.fineInEnding': 'Fine 不能在第 {n} 房子里：跳回之后乐队演奏最后一个房子。',
+    'form.rule.durationsSimile': '% 小节沿用它所重复的小节的节奏，自己不能再标拍数。',
+    'form.rule.durationsCount': '请给这个小节的 {chords} 个和弦各写拍数：应为 {chords} 个数字，不是 {got} 个。',
+    'form.rule.durationsWhole': '每个和弦持续整数拍，至少 1 拍。',
+    'form.rule.durationsSum': '各和弦的拍数加起来必须等于这个小节的 {beats} 拍，而不是 {sum} 拍。',
     'form.rule.tooLong': '加上反复和跳回，这个曲式要演奏超过 {max} 个小节；请减少反复的遍数。',
   },
 };

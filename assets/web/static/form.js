@@ -14,12 +14,13 @@ const JUMPS = new Set(['dc', 'ds', 'dc-al-fine', 'dc-al-coda', 'ds-al-fine', 'ds
 
 // barForm reads a bar as written (an array of chords, or an object) into one shape.
 export function barForm(bar) {
-  if (Array.isArray(bar)) return { chords: bar, simile: false, beats: 0, repeatStart: false, repeatEnd: 0, ending: 0, mark: '' };
+  if (Array.isArray(bar)) return { chords: bar, simile: false, durations: null, beats: 0, repeatStart: false, repeatEnd: 0, ending: 0, mark: '' };
   const o = bar || {};
   const simile = o.chords === SIMILE;
   return {
     chords: simile ? [] : Array.isArray(o.chords) ? o.chords : [],
     simile,
+    durations: Array.isArray(o.durations) ? o.durations : null,
     beats: o.beats | 0,
     repeatStart: o.repeatStart === true,
     repeatEnd: o.repeatEnd | 0,
@@ -30,9 +31,10 @@ export function barForm(bar) {
 
 // writeBar is the schema's way of writing a bar: the plain array when it carries chords alone.
 export function writeBar(f) {
-  const plain = !f.simile && !f.beats && !f.repeatStart && !f.repeatEnd && !f.ending && !f.mark;
+  const plain = !f.simile && !f.durations && !f.beats && !f.repeatStart && !f.repeatEnd && !f.ending && !f.mark;
   if (plain) return [...f.chords];
   const o = { chords: f.simile ? SIMILE : [...f.chords] };
+  if (f.durations) o.durations = [...f.durations];
   if (f.beats) o.beats = f.beats;
   if (f.repeatStart) o.repeatStart = true;
   if (f.repeatEnd) o.repeatEnd = f.repeatEnd;
@@ -49,10 +51,21 @@ export function mapChords(bar, fn) {
   return bar;
 }
 
-// withChords is the bar with other chords and the same form (no longer a %).
+// withChords is the bar with other chords and the same form (no longer a %). Its durations are kept
+// while there is one for each chord, and dropped (an even share) when the count changes.
 export function withChords(bar, chords) {
   if (Array.isArray(bar) || !bar) return [...chords];
-  return writeBar({ ...barForm(bar), chords: [...chords], simile: false });
+  const f = barForm(bar);
+  const durations = f.durations && f.durations.length === chords.length ? f.durations : null;
+  return writeBar({ ...f, chords: [...chords], simile: false, durations });
+}
+
+// rhythm is how many beats each chord of a bar of beats beats lasts: its durations when they fit (one
+// whole number per chord, adding up to beats), otherwise an even share (board.Rhythm).
+export function rhythm(chords, durations, beats) {
+  if (Array.isArray(durations) && durations.length === chords.length && durations.every((d) => Number.isInteger(d) && d >= 1)
+    && durations.reduce((a, d) => a + d, 0) === beats) return [...durations];
+  return chords.map(() => beats / chords.length);
 }
 
 // barText is a bar as text, form included ("|: Am7 D7 :|×2", "[1] %", "C (segno)"), for change lists.
@@ -61,11 +74,17 @@ export function barText(bar) {
   const parts = [];
   if (f.repeatStart) parts.push('|:');
   if (f.ending) parts.push(`[${f.ending}]`);
-  parts.push(f.simile ? SIMILE : f.chords.join(' '));
+  parts.push(f.simile ? SIMILE : f.durations ? timedText(f.chords, f.durations) : f.chords.join(' '));
   if (f.beats) parts.push(`(${f.beats})`);
   if (f.repeatEnd) parts.push(`:|×${f.repeatEnd}`);
   if (f.mark) parts.push(`(${f.mark})`);
   return parts.join(' ');
+}
+
+// timedText writes chords with their durations as fast entry reads them: each chord, then a dot for
+// each further beat it lasts ("C . . G7" is C for three beats and G7 for one).
+export function timedText(chords, durations) {
+  return chords.map((c, k) => [c, ...Array(Math.max(0, (durations[k] | 0) - 1)).fill('.')].join(' ')).join(' ');
 }
 
 // readForm finds the repeats, endings and signs as board/form.go does, or returns null when the form
@@ -247,6 +266,8 @@ export function playOrder(content) {
     let k = i;
     while (k > 0 && bars[k].simile) k--;
     heard.set(i, (heard.get(i) || 0) + 1);
-    return { ...places[i], index, n: i + 1, pass: heard.get(i), times: times.get(i), chords: bars[k].chords, beats: bars[i].beats || beatsPerBar };
+    const beats = bars[i].beats || beatsPerBar;
+    return { ...places[i], index, n: i + 1, pass: heard.get(i), times: times.get(i), chords: bars[k].chords, beats,
+      rhythm: rhythm(bars[k].chords, bars[k].durations, beats) };
   });
 }

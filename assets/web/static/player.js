@@ -126,10 +126,13 @@ export class Player {
     const bar = bars[run.index];
     const t0 = run.nextTime;
     const barLen = beat * bar.beats;
-    const share = barLen / bar.chords.length;
+    // Each chord at its beat: the bar's durations (content schema version 3), or an even share.
+    let at = t0;
     bar.chords.forEach((symbol, i) => {
+      const len = beat * bar.rhythm[i];
       const v = this.catalogue.voicing(symbol);
-      if (v) this.chord(v, t0 + i * share, share);
+      if (v) this.chord(v, at, len);
+      at += len;
     });
     run.cues.push({ time: t0, position: { section: bar.section, bar: bar.bar, index: run.index, n: bar.n, pass: bar.pass, times: bar.times } });
     run.index++;
