@@ -146,6 +146,30 @@ func TestChartsAsWritten(t *testing.T) {
 			chords: "N.C. | C | F",
 			codes:  []string{"count_in"},
 		},
+		{
+			name:   "D.C. al Fine written over the bar before the last",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Caravan (G7XyQ<D.C. al Fine>|Db7 Z); also Estate, I'll Remember April, Love For Sale, Yes And No",
+			music:  "T44*A[C7 |F- <Fine>]*B[F7 |G7 <D.C. al Fine>|Db7 Z",
+			played: "1 2 3 4 5 1 2",
+			chords: "C7 | Fm | F7 | G7 | Db7",
+			codes:  []string{"jump_moved"},
+		},
+		{
+			name:   "D.C. al Coda written a bar before the coda's double bar",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Invitation (D7alt<D.C. al Coda>|G7alt]…Q); also Nica's Dream, Meditation, Speak Low",
+			music:  "T44*A[C |D Q|E |F ]*B[G |A <D.C. al Coda>|B ]*C[QC |D Z",
+			played: "1 2 3 4 5 6 7 1 2 8 9",
+			chords: "C | D | E | F | G | A | B | C | D",
+			codes:  []string{"jump_moved"},
+		},
+		{
+			name:   "a plain D.C. in a chart with To Coda and a coda",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, I Got Rhythm (Eb7 Eo7,Q … Bb6 < D.C.>F7 ZYQ…); Save Your Love For Me with D.S.",
+			music:  "T44*A[C |D Q|E |F < D.C.>]*C[QG |A Z",
+			played: "1 2 3 4 1 2 5 6",
+			chords: "C | D | E | F | G | A",
+			codes:  []string{"jump_al_coda"},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			songs, err := Parse([]byte(link("irealbook", "Chart=Tele=Swing=C=n="+tt.music)))

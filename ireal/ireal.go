@@ -209,6 +209,7 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		return Song{Title: c.Title, Err: err}, nil
 	}
 	r.oneOfEachSign(&c)
+	r.jumpsWhereIRealPlaysThem(&c)
 	// What is left can break a rule only where a sign has no jump, or stands where the jump cannot use
 	// it: each such sign is left out, at most once per kind of sign.
 	for {

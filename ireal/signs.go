@@ -198,3 +198,54 @@ func (r *songReader) customChord(sym, text string) (chord.Mapped, error) {
 	}
 	return mapped, err
 }
+
+// jumpsWhereIRealPlaysThem moves a D.C. or D.S. written over a bar before the end of the form to where
+// iReal Pro plays it: its text is only drawn over that bar, and the player takes the jump at the end of
+// the form, the last bar before the coda (al Coda) or the chart's last bar. Charts put the text a bar or
+// two early, over the turnaround (Caravan: "G7 <D.C. al Fine> | Db7 Z"); read where it stands, the bars
+// after it could never be played and the jump was left out. A jump is moved only onto a bar without a
+// sign, and only forward.
+func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
+	n := 0
+	for _, s := range c.Sections {
+		n += len(s.Bars)
+	}
+	jump, coda, toCoda := -1, -1, -1
+	for i := range n {
+		switch m := barAt(c, i).Mark; {
+		case m == board.MarkCoda:
+			coda = i
+		case m == board.MarkToCoda:
+			toCoda = i
+		case endSign(m) && m != board.MarkFine:
+			jump = i
+		}
+	}
+	if jump < 0 {
+		return
+	}
+	m := barAt(c, jump).Mark
+	if (m == board.MarkDC || m == board.MarkDS) && toCoda >= 0 && toCoda < jump && coda > jump {
+		// A plain D.C. or D.S. in a chart with To Coda and a coda after it (I Got Rhythm: "< D.C.>"
+		// then the coda) is played as al Coda: the coda after it is where the band ends.
+		al := map[board.Mark]board.Mark{board.MarkDC: board.MarkDCAlCoda, board.MarkDS: board.MarkDSAlCoda}[m]
+		r.note("jump_al_coda", "the %s at bar %d was read as %s: the chart has To Coda and a coda after it", "sign", string(m), "bar", jump+1, "read", string(al))
+		m = al
+		barAt(c, jump).Mark = m
+	}
+	to := n - 1
+	switch {
+	case m == board.MarkDCAlCoda || m == board.MarkDSAlCoda:
+		if coda <= jump {
+			return
+		}
+		to = coda - 1
+	case coda > jump:
+		return // a coda after a jump that does not lead to it: no end of form to move to
+	}
+	if to <= jump || barAt(c, to).Mark != "" {
+		return
+	}
+	barAt(c, to).Mark, barAt(c, jump).Mark = m, ""
+	r.note("jump_moved", "the %s written over bar %d was read at bar %d, the end of the form, where iReal Pro plays it", "sign", string(m), "from", jump+1, "to", to+1)
+}
