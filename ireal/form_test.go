@@ -170,6 +170,38 @@ func TestChartsAsWritten(t *testing.T) {
 			chords: "C | D | E | F | G | A",
 			codes:  []string{"jump_al_coda"},
 		},
+		{
+			name:   "first and second endings with no start repeat",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Freddie Freeloader, Lover Man, Our Delight, Ol' Man River (N1 … } with no {): 16 charts were refused",
+			music:  "T44*A[C |F |N1G }|N2D Z",
+			played: "1 2 3 1 2 4",
+			chords: "C | F | G | D",
+			codes:  []string{"repeat_from"},
+		},
+		{
+			name:   "an end repeat with no start after an earlier repeat",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Moanin', Little Dancer, Warm Valley (} with no {): 7 charts were refused",
+			music:  "T44*A{C |D }*B[E |F }G Z",
+			played: "1 2 1 2 3 4 3 4 5",
+			chords: "C | D | E | F | G",
+			codes:  []string{"repeat_from"},
+		},
+		{
+			name:   "a section ending in } with no { after a last ending",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Here's To Life (… N2Bb^7 Kcl ][*B … Bb7sus Kcl }): the B section was played three times",
+			music:  "T44*A[C |N1D }|N2E ]*B[F |G }*C[A Z",
+			played: "1 2 1 3 4 5 4 5 6",
+			chords: "C | D | E | F | G | A",
+			codes:  []string{"repeat_from", "repeat_from"},
+		},
+		{
+			name:   "a start repeat that never ends",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Prism, They All Laughed ({ with no }): 4 charts were refused",
+			music:  "T44*A{C |D |E |F Z",
+			played: "1 2 3 4",
+			chords: "C | D | E | F",
+			codes:  []string{"repeat_start_left_out"},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			songs, err := Parse([]byte(link("irealbook", "Chart=Tele=Swing=C=n="+tt.music)))

@@ -210,6 +210,9 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 	}
 	r.oneOfEachSign(&c)
 	r.jumpsWhereIRealPlaysThem(&c)
+	if err := r.repeatsAsMusiciansRead(&c); err != nil {
+		return Song{}, err
+	}
 	// What is left can break a rule only where a sign has no jump, or stands where the jump cannot use
 	// it: each such sign is left out, at most once per kind of sign.
 	for {
@@ -658,13 +661,15 @@ func (r *songReader) chord(sym string) (chord.Mapped, error) {
 	return mapped, nil
 }
 
-// fixEndings gives each end repeat that closes an ending the count the next ending's number implies.
+// fixEndings gives each end repeat that closes an ending the count the next ending's number implies. A
+// last ending ends where a section starts (as the form reads it), so an end repeat after it closes a
+// repeat of its own (Here's To Life: N2 …, then a section ending in } with no {).
 func fixEndings(c *board.Content) {
 	ending := 0
 	for si := range c.Sections {
 		for bi := range c.Sections[si].Bars {
 			b := &c.Sections[si].Bars[bi]
-			if b.RepeatStart {
+			if b.RepeatStart || bi == 0 {
 				ending = 0
 			}
 			if b.Ending != 0 {

@@ -1,6 +1,8 @@
 package ireal
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"tele/board"
@@ -248,4 +250,69 @@ func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
 	}
 	barAt(c, to).Mark, barAt(c, jump).Mark = m, ""
 	r.note("jump_moved", "the %s written over bar %d was read at bar %d, the end of the form, where iReal Pro plays it", "sign", string(m), "from", jump+1, "to", to+1)
+}
+
+// repeatsAsMusiciansRead reads the repeat signs a chart leaves unmatched as a musician does, where the
+// form would otherwise refuse the chart: an end repeat (or a first ending) with no start repeats from
+// the bar after the last repeat before it, or from the top (Freddie Freeloader, Lover Man: N1 … } with
+// no {); a start that never ends is left out (Prism, They All Laughed). Each is said in a note. Other
+// faults of the form are left for the validation that follows.
+func (r *songReader) repeatsAsMusiciansRead(c *board.Content) error {
+	for range board.MaxBars {
+		if err := r.w.add(validateCost(*c)); err != nil {
+			return err
+		}
+		ve, ok := errors.AsType[*board.ValidationError](c.Validate())
+		if !ok {
+			return nil
+		}
+		var ref board.BarRef
+		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
+		at := flatBar(*c, ref)
+		switch {
+		case ve.RuleID == "neverEnds":
+			barAt(c, at).RepeatStart = false
+			r.note("repeat_start_left_out", "the start repeat at bar %d never ends: it was left out", "bar", at+1)
+		case ve.RuleID == "endNoStart" || ve.RuleID == "endingOutside" && barAt(c, at).Ending == 1:
+			from, ok := repeatFrom(c, at)
+			if !ok {
+				return nil
+			}
+			barAt(c, from).RepeatStart = true
+			r.note("repeat_from", "the repeat sign at bar %d has no start repeat: the repeat was read from bar %d, as musicians read it", "bar", at+1, "from", from+1)
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// repeatFrom is the bar a repeat with no start begins at, for the end repeat or first ending at flat
+// bar at: the bar after the last end repeat before it, or the first bar. A bar after an end repeat that
+// starts another ending belongs to that repeat: the next section starts the new one. ok is false where
+// there is no such bar.
+func repeatFrom(c *board.Content, at int) (int, bool) {
+	last := -1
+	for i := at - 1; i >= 0; i-- {
+		if barAt(c, i).RepeatEnd != 0 {
+			last = i
+			break
+		}
+	}
+	from := last + 1
+	if last >= 0 && barAt(c, from).Ending != 0 {
+		from = -1
+		first := 0
+		for _, s := range c.Sections {
+			if first > last+1 && first <= at {
+				from = first
+				break
+			}
+			first += len(s.Bars)
+		}
+	}
+	if from < 0 || from > at || barAt(c, from).RepeatStart {
+		return 0, false
+	}
+	return from, true
 }
