@@ -210,9 +210,7 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 	}
 	r.oneOfEachSign(&c)
 	r.jumpsWhereIRealPlaysThem(&c)
-	if err := r.repeatsAsMusiciansRead(&c); err != nil {
-		return Song{}, err
-	}
+	r.repeatsAsMusiciansRead(&c)
 	// What is left can break a rule only where a sign has no jump, or stands where the jump cannot use
 	// it: each such sign is left out, at most once per kind of sign.
 	for {

@@ -1,8 +1,6 @@
 package ireal
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 
 	"tele/board"
@@ -254,65 +252,68 @@ func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
 
 // repeatsAsMusiciansRead reads the repeat signs a chart leaves unmatched as a musician does, where the
 // form would otherwise refuse the chart: an end repeat (or a first ending) with no start repeats from
-// the bar after the last repeat before it, or from the top (Freddie Freeloader, Lover Man: N1 … } with
-// no {); a start that never ends is left out (Prism, They All Laughed). Each is said in a note. Other
-// faults of the form are left for the validation that follows.
-func (r *songReader) repeatsAsMusiciansRead(c *board.Content) error {
-	for range board.MaxBars {
-		if err := r.w.add(validateCost(*c)); err != nil {
-			return err
+// the bar after the last repeat before it (after its last ending, which ends where a section starts), or
+// from the top (Freddie Freeloader, Lover Man: N1 … } with no {); a start that never ends is left out
+// (Prism, They All Laughed). Each is said in a note. It follows the bars once, as the form's check does
+// (board/form.go), and leaves every other fault of the form to the validation that follows.
+func (r *songReader) repeatsAsMusiciansRead(c *board.Content) {
+	var bars []*board.Bar
+	var sectionStart []bool
+	for s := range c.Sections {
+		for b := range c.Sections[s].Bars {
+			bars = append(bars, &c.Sections[s].Bars[b])
+			sectionStart = append(sectionStart, b == 0)
 		}
-		ve, ok := errors.AsType[*board.ValidationError](c.Validate())
-		if !ok {
-			return nil
+	}
+	open, start, endings, await := false, 0, false, false
+	from := 0 // where a repeat with no start begins; -1 while a last ending may still run
+	begin := func(i int) {
+		if from < 0 || from > i || bars[from].RepeatStart {
+			return
 		}
-		var ref board.BarRef
-		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
-		at := flatBar(*c, ref)
-		switch {
-		case ve.RuleID == "neverEnds":
-			barAt(c, at).RepeatStart = false
-			r.note("repeat_start_left_out", "the start repeat at bar %d never ends: it was left out", "bar", at+1)
-		case ve.RuleID == "endNoStart" || ve.RuleID == "endingOutside" && barAt(c, at).Ending == 1:
-			from, ok := repeatFrom(c, at)
-			if !ok {
-				return nil
+		bars[from].RepeatStart = true
+		open, start, endings = true, from, false
+		r.note("repeat_from", "the repeat sign at bar %d has no start repeat: the repeat was read from bar %d, as musicians read it", "bar", i+1, "from", from+1)
+	}
+	for i, bar := range bars {
+		if i > 0 && sectionStart[i] && open && endings && !await {
+			open = false // the last ending ends where a section starts
+			from = i
+		}
+		if await && bar.Ending == 0 {
+			return // not an ending where one is due: the validation says so
+		}
+		if bar.RepeatStart {
+			if open {
+				return
 			}
-			barAt(c, from).RepeatStart = true
-			r.note("repeat_from", "the repeat sign at bar %d has no start repeat: the repeat was read from bar %d, as musicians read it", "bar", at+1, "from", from+1)
-		default:
-			return nil
+			open, start, endings = true, i, false
 		}
-	}
-	return nil
-}
-
-// repeatFrom is the bar a repeat with no start begins at, for the end repeat or first ending at flat
-// bar at: the bar after the last end repeat before it, or the first bar. A bar after an end repeat that
-// starts another ending belongs to that repeat: the next section starts the new one. ok is false where
-// there is no such bar.
-func repeatFrom(c *board.Content, at int) (int, bool) {
-	last := -1
-	for i := at - 1; i >= 0; i-- {
-		if barAt(c, i).RepeatEnd != 0 {
-			last = i
-			break
-		}
-	}
-	from := last + 1
-	if last >= 0 && barAt(c, from).Ending != 0 {
-		from = -1
-		first := 0
-		for _, s := range c.Sections {
-			if first > last+1 && first <= at {
-				from = first
-				break
+		if bar.Ending != 0 {
+			if !open && bar.Ending == 1 {
+				begin(i)
 			}
-			first += len(s.Bars)
+			if !open {
+				return
+			}
+			endings, await = true, false
+		}
+		if bar.RepeatEnd != 0 {
+			if !open {
+				begin(i)
+				if !open {
+					return
+				}
+			}
+			if endings {
+				await = true
+			} else {
+				open, from = false, i+1
+			}
 		}
 	}
-	if from < 0 || from > at || barAt(c, from).RepeatStart {
-		return 0, false
+	if open && !endings {
+		bars[start].RepeatStart = false
+		r.note("repeat_start_left_out", "the start repeat at bar %d never ends: it was left out", "bar", start+1)
 	}
-	return from, true
 }
