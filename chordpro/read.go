@@ -195,7 +195,7 @@ func read(data []byte) (c board.Content, r *reader, err error) {
 		var ref board.BarRef
 		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
 		bar := &c.Sections[ref.Section].Bars[ref.Bar]
-		r.note("sign_left_out", map[string]any{"sign": string(bar.Mark), "path": ve.Path, "rule": ve.Rule}, "the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule)
+		r.note("sign_left_out", map[string]any{"sign": string(bar.Mark), "bar": flatBar(c, ref) + 1, "path": ve.Path, "rule": ve.Rule, "ruleId": ve.RuleID, "ruleArgs": ve.RuleArgs}, "the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule)
 		bar.Mark = ""
 	}
 	return board.Content{}, nil, errors.New("the grids do not make a board Tele can play")
@@ -220,6 +220,15 @@ func (r *reader) note(code string, args map[string]any, format string, a ...any)
 	}
 }
 
+// flatBar numbers a bar across sections, from 0.
+func flatBar(c board.Content, ref board.BarRef) int {
+	n := ref.Bar
+	for _, s := range c.Sections[:ref.Section] {
+		n += len(s.Bars)
+	}
+	return n
+}
+
 // oneOfEachSign keeps the first sign of each kind (segno, coda, Fine, To Coda, a jump), as a chart has
 // one of each, and says what it left out.
 func (r *reader) oneOfEachSign(c *board.Content) {
@@ -235,7 +244,7 @@ func (r *reader) oneOfEachSign(c *board.Content) {
 				continue
 			}
 			if seen[kind] {
-				r.note("sign_repeated", map[string]any{"sign": string(bar.Mark), "path": fmt.Sprintf("sections[%d].bars[%d]", s, b)}, "the sign %s was left out (sections[%d].bars[%d]): a chart has one", bar.Mark, s, b)
+				r.note("sign_repeated", map[string]any{"sign": string(bar.Mark), "bar": flatBar(*c, board.BarRef{Section: s, Bar: b}) + 1, "path": fmt.Sprintf("sections[%d].bars[%d]", s, b)}, "the sign %s was left out (sections[%d].bars[%d]): a chart has one", bar.Mark, s, b)
 				bar.Mark = ""
 			}
 			seen[kind] = true
@@ -425,7 +434,7 @@ func (r *reader) sectionBars(s *gridSection, beatsPerBar int) ([]board.Bar, erro
 		}
 		if bar.Simile && len(bar.Chords) > 0 {
 			bar.Simile = false
-			r.note("simile_with_chords", nil, "a %% bar with chords in it was read as its chords")
+			r.note("simile_with_chords", map[string]any{"line": g.line}, "a %% bar with chords in it was read as its chords")
 		}
 		if len(bar.Chords) > board.MaxChordsPerBar {
 			r.note("bar_chords_cut", map[string]any{"chords": len(bar.Chords)}, "a bar with %d chords kept the first four", len(bar.Chords))
