@@ -100,6 +100,20 @@ func TestChartsAsWritten(t *testing.T) {
 			chords: "C | D | E | F",
 		},
 		{
+			name:   "After solos D.C. al fine, without a comma",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Slipped Disc (<After solos D.C. al fine>Ab6XyQZ): the text was left out",
+			music:  "T44*A[C |D <Fine>]*B{E |F <After solos D.C. al fine>}",
+			played: "1 2 3 4 3 4 1 2",
+			chords: "C | D | E | F",
+		},
+		{
+			name:   "a sentence before D.S. al Coda",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Midnight Blue (<Solos on CD, after solos D.S. al Coda>): the text was left out",
+			music:  "T44*A[SC |D Q|E |F <Solos on CD, after solos D.S. al Coda>]*C[QG |A Z",
+			played: "1 2 3 4 1 2 5 6",
+			chords: "C | D | E | F | G | A",
+		},
+		{
 			name:   "<x4> for <4x>",
 			source: "corpus review, repeat counts: <x4>, <X8> (80 texts) were left out and played twice",
 			music:  "T44[C |{D |E <x4>}F Z",

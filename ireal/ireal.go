@@ -303,10 +303,16 @@ var signText = map[string]board.Mark{
 }
 
 // textSign reads staff text as a mark: one signText names, also after words that say when ("after solos,
-// D.C. al Fine"). al is the ending of a "D.C. al 2nd ending" (the mark is then its al Fine jump).
+// D.C. al Fine", "After solos D.C. al fine", "Solos on CD, after solos D.S. al Coda"). al is the ending
+// of a "D.C. al 2nd ending" (the mark is then its al Fine jump).
 func textSign(words string) (mark board.Mark, al int, ok bool) {
 	if m, ok := signText[words]; ok {
 		return m, 0, true
+	}
+	if i := max(strings.LastIndex(words, "d.c."), strings.LastIndex(words, "d.s.")); i > 0 && words[i-1] == ' ' {
+		if m, al, ok := textSign(words[i:]); ok && m != board.MarkFine {
+			return m, al, true
+		}
 	}
 	if m := alEndingRE.FindStringSubmatch(words); m != nil {
 		mark = board.MarkDCAlFine
@@ -314,11 +320,6 @@ func textSign(words string) (mark board.Mark, al int, ok bool) {
 			mark = board.MarkDSAlFine
 		}
 		return mark, int(m[2][0] - '0'), true
-	}
-	if _, after, found := strings.Cut(words, ", "); found {
-		if m, ok := signText[after]; ok && m != board.MarkFine {
-			return m, 0, true
-		}
 	}
 	return "", 0, false
 }
