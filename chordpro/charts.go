@@ -13,9 +13,9 @@ func ReadCharts(ctx context.Context, data []byte) ([]board.Chart, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	c, notes, err := Read(data)
+	c, r, err := read(data)
 	if err != nil {
 		return nil, err
 	}
-	return []board.Chart{{Title: c.Title, Content: c, Notes: notes}}, nil
+	return []board.Chart{{Title: c.Title, Content: c, Notes: r.noteList, Codes: r.codes}}, nil
 }

@@ -97,7 +97,7 @@ func TestReadRefusals(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		{"lyrics", "{title: X}\n[C]words [G]here\n", "only ChordPro grid sections"},
 		{"unclosed", "{start_of_grid}\n| C . . . |\n", "no {end_of_grid}"},
-		{"not a chord", "{start_of_grid}\n| C . . . | Xmaj . . . |\n{end_of_grid}\n", `"Xmaj" is not a chord`},
+		{"no line of chords", "{start_of_grid}\n| C . . . | Xmaj . . . |\n{end_of_grid}\n", `no grid line holds bars Tele can read: the grid line "| C . . . | Xmaj . . . |" was left out: "Xmaj" is not a chord`},
 		{"unplayable", "{start_of_grid}\n| C . . . :|\n{end_of_grid}\n", "end repeat has no start"},
 		{"binary", "\xff\xfe", "not UTF-8"},
 	} {

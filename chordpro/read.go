@@ -41,13 +41,22 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg
 // words, what was not taken over as written (a chord mapped to the nearest in the catalogue, lyrics and
 // other sections left out, …). The content is valid (Validate) when err is nil.
 func Read(data []byte) (c board.Content, notes []string, err error) {
+	c, r, err := read(data)
+	if err != nil {
+		return board.Content{}, nil, err
+	}
+	return c, r.noteList, nil
+}
+
+// read is Read with the reader, whose codes say the notes again (ReadCharts gives them).
+func read(data []byte) (c board.Content, r *reader, err error) {
 	if len(data) > MaxFileBytes {
 		return c, nil, fmt.Errorf("the file is %d bytes; a ChordPro file can be at most %d", len(data), MaxFileBytes)
 	}
 	if !utf8.Valid(data) {
 		return c, nil, errors.New("the file is not UTF-8 text")
 	}
-	r := reader{notes: map[string]bool{}}
+	r = &reader{notes: map[string]bool{}}
 	c.Tempo, c.BeatsPerBar = 120, 4
 	var desc []string
 	grids := 0
@@ -70,7 +79,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 				if v, err := strconv.Atoi(strings.TrimSpace(value)); err == nil {
 					c.Tempo = v
 				} else {
-					r.note("the tempo %q is not a number of beats per minute: the board plays at 120", value)
+					r.note("tempo_unknown", map[string]any{"tempo": value}, "the tempo %q is not a number of beats per minute: the board plays at 120", value)
 				}
 			case "time":
 				if top, bottom, ok := strings.Cut(value, "/"); ok {
@@ -81,9 +90,20 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 						}
 						timed, time = true, v
 						if strings.TrimSpace(bottom) != "4" {
-							r.note("the time %s was read as %d beats per bar: a board counts beats and keeps no note value", strings.TrimSpace(value), v)
+							r.note("time_read", map[string]any{"time": strings.TrimSpace(value), "beats": v}, "the time %s was read as %d beats per bar: a board counts beats and keeps no note value", strings.TrimSpace(value), v)
 						}
 					}
+				}
+			case "transpose":
+				// {transpose: N} moves the chords after it N semitones; {transpose} alone ends that.
+				v, err := strconv.Atoi(strings.TrimSpace(value))
+				if err != nil && strings.TrimSpace(value) != "" || v < -12 || v > 12 {
+					r.note("transpose_unknown", map[string]any{"transpose": value}, "{transpose: %s} is not a number of semitones from -12 to 12: the chords after it were read as written", value)
+					v = 0
+				}
+				r.transpose = v
+				if v != 0 {
+					r.note("transposed", map[string]any{"semitones": v}, "the chords after {transpose: %d} were moved %d semitones, as the file asks", v, v)
 				}
 			case "comment", "c", "comment_italic", "ci", "comment_box", "cb":
 				if grids == 0 && sec == nil {
@@ -109,7 +129,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 				sec = nil
 				grids++
 			case "start_of_verse", "sov", "start_of_chorus", "soc", "start_of_bridge", "sob", "start_of_tab", "sot":
-				r.note("the %s section was left out: only grid sections import", name)
+				r.note("section_left_out", map[string]any{"section": name}, "the %s section was left out: only grid sections import", name)
 			}
 			continue
 		}
@@ -131,14 +151,14 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 		return c, nil, ErrNoGrid
 	}
 	if lyrics {
-		r.note("lyrics and chords over lyrics were left out: only grid sections import")
+		r.note("lyrics_left_out", nil, "lyrics and chords over lyrics were left out: only grid sections import")
 	}
 	if c.Title == "" {
 		c.Title = "Untitled"
-		r.note("the file has no {title}: the board is called Untitled")
+		r.note("title_missing", nil, "the file has no {title}: the board is called Untitled")
 	}
 	if c.Key != "" && !chord.IsKey(c.Key) {
-		r.note("the key %q is not one Tele knows (like G, Bb or F#m): the board has no key", c.Key)
+		r.note("key_unknown", map[string]any{"key": c.Key}, "the key %q is not one Tele knows (like G, Bb or F#m): the board has no key", c.Key)
 		c.Key = ""
 	}
 	c.Description = strings.Join(desc, "\n")
@@ -148,11 +168,22 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 			return board.Content{}, nil, err
 		}
 		if len(bars) == 0 {
-			r.note("the grid %q has no bars and was left out", s.label)
+			r.note("grid_empty", map[string]any{"label": s.label}, "the grid %q has no bars and was left out", s.label)
 			continue
 		}
 		role := board.Role(s.role)
 		c.Sections = append(c.Sections, board.Section{Label: s.label, Role: role, Bars: bars})
+	}
+	if len(c.Sections) == 0 {
+		return c, nil, fmt.Errorf("no grid line holds bars Tele can read: %s", r.noteList[0])
+	}
+	if shift, ok := oneShift(secs); ok && c.Key != "" {
+		// Every chord was moved the same: the key moves with them.
+		k := transposed(c.Key, shift)
+		if !chord.IsKey(k) {
+			k = transposed(c.Key, shift-12) // the same pitch spelled with flats: A# is no key, Bb is
+		}
+		c.Key = k
 	}
 	// A sign a file gives without its jump (a lone Coda, a Fine with no D.C. al Fine) cannot be played
 	// as written: it is left out and said. Anything else that does not make a playable board is refused.
@@ -161,7 +192,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 	for range board.MaxBars {
 		err := c.Validate()
 		if err == nil {
-			return c, r.noteList, nil
+			return c, r, nil
 		}
 		ve, ok := errors.AsType[*board.ValidationError](err)
 		if !ok || !strings.HasSuffix(ve.Path, ".mark") {
@@ -170,25 +201,38 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 		var ref board.BarRef
 		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
 		bar := &c.Sections[ref.Section].Bars[ref.Bar]
-		r.note("the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule)
+		r.note("sign_left_out", map[string]any{"sign": string(bar.Mark), "bar": flatBar(c, ref) + 1, "path": ve.Path, "rule": ve.Rule, "ruleId": ve.RuleID, "ruleArgs": ve.RuleArgs}, "the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule)
 		bar.Mark = ""
 	}
 	return board.Content{}, nil, errors.New("the grids do not make a board Tele can play")
 }
 
 type reader struct {
-	line     int
-	bars     int // read so far, in all grids
-	notes    map[string]bool
-	noteList []string
+	line      int
+	bars      int // read so far, in all grids
+	notes     map[string]bool
+	noteList  []string
+	codes     []board.NoteCode // codes[i] is noteList[i] as a code and its arguments (docs/api.md)
+	transpose int              // semitones {transpose} moves the chords read from here on
 }
 
-func (r *reader) note(format string, args ...any) {
-	s := fmt.Sprintf(format, args...)
+// note says once what was not taken over as written: in English, and as a code with its arguments.
+func (r *reader) note(code string, args map[string]any, format string, a ...any) {
+	s := fmt.Sprintf(format, a...)
 	if !r.notes[s] {
 		r.notes[s] = true
 		r.noteList = append(r.noteList, s)
+		r.codes = append(r.codes, board.NoteCode{Code: code, Args: args})
 	}
+}
+
+// flatBar numbers a bar across sections, from 0.
+func flatBar(c board.Content, ref board.BarRef) int {
+	n := ref.Bar
+	for _, s := range c.Sections[:ref.Section] {
+		n += len(s.Bars)
+	}
+	return n
 }
 
 // oneOfEachSign keeps the first sign of each kind (segno, coda, Fine, To Coda, a jump), as a chart has
@@ -206,7 +250,7 @@ func (r *reader) oneOfEachSign(c *board.Content) {
 				continue
 			}
 			if seen[kind] {
-				r.note("the sign %s was left out (sections[%d].bars[%d]): a chart has one", bar.Mark, s, b)
+				r.note("sign_repeated", map[string]any{"sign": string(bar.Mark), "bar": flatBar(*c, board.BarRef{Section: s, Bar: b}) + 1, "path": fmt.Sprintf("sections[%d].bars[%d]", s, b)}, "the sign %s was left out (sections[%d].bars[%d]): a chart has one", bar.Mark, s, b)
 				bar.Mark = ""
 			}
 			seen[kind] = true
@@ -231,6 +275,7 @@ type gridBar struct {
 	ending      int
 	mark        board.Mark
 	line        int
+	transpose   int // semitones {transpose} moved the bar's chords
 }
 
 // barLineRE is a grid bar line: | || |. |: :| :|: and voltas |1 :|2 :|2> (the colon is optional).
@@ -243,6 +288,10 @@ func isBarLine(t string) bool {
 // gridLine reads one row of a grid: its left margin, bars and right margin.
 func (r *reader) gridLine(sec *gridSection, line string) error {
 	tokens := strings.Fields(line)
+	if strings.HasPrefix(tokens[0], "|s") {
+		r.note("strum_left_out", map[string]any{"line": line}, "the strum line %q was left out: a board has no strumming", line)
+		return nil
+	}
 	firstBar, lastBar := -1, -1
 	for i, t := range tokens {
 		if isBarLine(t) {
@@ -253,8 +302,19 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 		}
 	}
 	if firstBar < 0 {
-		r.note("the grid line %q has no bar line and was left out", line)
+		r.note("line_left_out", map[string]any{"line": line}, "the grid line %q has no bar line and was left out", line)
 		return nil
+	}
+	for _, t := range tokens[firstBar : lastBar+1] {
+		if isBarLine(t) || t == "." || t == "/" || t == "-" || t == "%" || t == "%%" {
+			continue
+		}
+		for _, sym := range strings.Split(t, "~") {
+			if _, ok := chord.Map(transposed(sym, r.transpose)); sym != "" && sym != "." && sym != "/" && !ok {
+				r.note("line_left_out", map[string]any{"line": line, "word": sym}, "the grid line %q was left out: %q is not a chord (a root A–G and a quality, like Am7)", line, sym)
+				return nil
+			}
+		}
 	}
 	left := strings.Join(tokens[:firstBar], " ")
 	right := strings.Join(tokens[lastBar+1:], " ")
@@ -264,7 +324,7 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 		m := barLineRE.FindStringSubmatch(t)
 		if m == nil {
 			if cur == nil {
-				cur = &gridBar{repeatStart: sec.pendingStart, ending: sec.pendingEnding, line: r.line}
+				cur = &gridBar{repeatStart: sec.pendingStart, ending: sec.pendingEnding, line: r.line, transpose: r.transpose}
 				sec.pendingStart, sec.pendingEnding = false, 0
 			}
 			cur.cells = append(cur.cells, t)
@@ -297,7 +357,7 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 	}
 	if len(sec.bars) == start {
 		if left != "" || right != "" {
-			r.note("the margin text %q was left out", strings.TrimSpace(left+" "+right))
+			r.note("margin_left_out", map[string]any{"text": strings.TrimSpace(left + " " + right)}, "the margin text %q was left out", strings.TrimSpace(left+" "+right))
 		}
 		return nil
 	}
@@ -308,7 +368,7 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 		case "coda":
 			sec.bars[start].mark = board.MarkCoda
 		default:
-			r.note("the margin text %q was left out", left)
+			r.note("margin_left_out", map[string]any{"text": left}, "the margin text %q was left out", left)
 		}
 	}
 	if right != "" {
@@ -326,7 +386,7 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 				}
 			}
 			if !found {
-				r.note("the margin text %q was left out", rest)
+				r.note("margin_left_out", map[string]any{"text": rest}, "the margin text %q was left out", rest)
 			}
 		}
 	}
@@ -338,6 +398,7 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error) {
 	beatsPerBar := cmp.Or(s.time, boardBeats) // this grid's meter: a later {time} changes it
 	perBar := cellsPerBar(s, beatsPerBar)
+	r.voltas(s)
 	var out []board.Bar
 	ending := 0         // the ending being read; its end repeat sends the band back for pass ending+1
 	var second []string // after %%: the chords of the blank bar that follows it
@@ -373,22 +434,22 @@ func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error
 					continue
 				}
 				onsets = append(onsets, i)
-				m, ok := chord.Map(sym)
+				m, ok := chord.Map(transposed(sym, g.transpose))
 				if !ok {
 					return nil, &Error{g.line, fmt.Sprintf("%q is not a chord (a root A–G and a quality, like Am7)", sym)}
 				}
 				if !m.Exact {
-					r.note("%s became %s, the nearest chord in Tele's catalogue", sym, m.Symbol)
+					r.note("chord_nearest", map[string]any{"from": sym, "to": m.Symbol}, "%s became %s, the nearest chord in Tele's catalogue", sym, m.Symbol)
 				}
 				bar.Chords = append(bar.Chords, m.Symbol)
 			}
 		}
 		if bar.Simile && len(bar.Chords) > 0 {
 			bar.Simile = false
-			r.note("a %% bar with chords in it was read as its chords")
+			r.note("simile_with_chords", map[string]any{"line": g.line}, "a %% bar with chords in it was read as its chords")
 		}
 		if len(bar.Chords) > board.MaxChordsPerBar {
-			r.note("a bar with %d chords kept the first four", len(bar.Chords))
+			r.note("bar_chords_cut", map[string]any{"chords": len(bar.Chords)}, "a bar with %d chords kept the first four", len(bar.Chords))
 			bar.Chords = bar.Chords[:board.MaxChordsPerBar]
 			shared = true
 		}
@@ -397,7 +458,7 @@ func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error
 			// %% repeats the two bars before: this bar plays the first of them, the next (blank) bar the second.
 			bar.Chords = chordsAt(out, len(out)-2)
 			second = chordsAt(out, len(out)-1)
-			r.note("%%%% (repeat two bars) was written out as the chords of those bars")
+			r.note("two_bar_repeat", nil, "%%%% (repeat two bars) was written out as the chords of those bars")
 		case double:
 			return nil, &Error{g.line, "%% repeats the two bars before it, and there are not two bars before it"}
 		case !bar.Simile && len(bar.Chords) == 0 && second != nil:
@@ -406,7 +467,7 @@ func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error
 			bar.Simile = true // an empty bar goes on with the chords before it
 		case !bar.Simile && len(bar.Chords) == 0:
 			bar.Chords = []string{board.NoChord}
-			r.note("the first bar has no chord: it is N.C.")
+			r.note("first_bar_nc", nil, "the first bar has no chord: it is N.C.")
 		}
 		if !double {
 			second = nil
@@ -428,6 +489,94 @@ func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error
 		out = append(out, bar)
 	}
 	return out, nil
+}
+
+// oneShift is the semitones every bar of the grids was moved, if they were all moved the same.
+func oneShift(secs []*gridSection) (int, bool) {
+	shift, seen := 0, false
+	for _, s := range secs {
+		for _, b := range s.bars {
+			if seen && b.transpose != shift {
+				return 0, false
+			}
+			shift, seen = b.transpose, true
+		}
+	}
+	return shift, seen && shift != 0
+}
+
+// voltas reads endings written without repeat signs (|1 … |2 …, as ChordPro lets a grid write them) as
+// the repeat they stand for: it starts after the last end repeat before ending 1 (or at the grid's first
+// bar) and ends on ending 1's last bar.
+func (r *reader) voltas(s *gridSection) {
+	open, after, ending := false, 0, 0
+	for i := range s.bars {
+		g := &s.bars[i]
+		if g.repeatStart {
+			open = true
+		}
+		if g.ending > 1 && i > 0 && ending == g.ending-1 && s.bars[i-1].repeatEnd == 0 {
+			s.bars[i-1].repeatEnd = 2 // the ending before closes where this one starts
+			open, after = false, i
+		}
+		if g.ending != 0 {
+			ending = g.ending
+		}
+		if g.ending == 1 && !open {
+			s.bars[after].repeatStart, open = true, true
+			r.note("volta_repeat", map[string]any{"line": g.line}, "the endings of line %d have no repeat signs: they were read as a repeat from the bar after the last end repeat", g.line)
+		}
+		if g.repeatEnd != 0 {
+			open, after, ending = false, i+1, 0
+			if i+1 < len(s.bars) && s.bars[i+1].ending > 1 {
+				open = true // the next ending belongs to this repeat
+			}
+		}
+	}
+}
+
+var sharpNames = [12]string{"C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B"}
+var flatNames = [12]string{"C", "Db", "D", "Eb", "E", "F", "Gb", "G", "Ab", "A", "Bb", "B"}
+
+// transposed is sym moved n semitones: its root and its bass, spelled with flats when the root was
+// written with one or the move is down, else with sharps. A symbol without a root comes back as it was.
+func transposed(sym string, n int) string {
+	if n == 0 {
+		return sym
+	}
+	root := func(s string) (string, string) {
+		if s == "" || s[0] < 'A' || s[0] > 'G' {
+			return "", s
+		}
+		if len(s) > 1 && (s[1] == 'b' || s[1] == '#') {
+			return s[:2], s[2:]
+		}
+		return s[:1], s[1:]
+	}
+	move := func(name string) string {
+		p, ok := chord.RootPitch(name)
+		if !ok {
+			return name
+		}
+		p = ((p+n)%12 + 12) % 12
+		if strings.HasSuffix(name, "b") || n < 0 && !strings.HasSuffix(name, "#") {
+			return flatNames[p]
+		}
+		return sharpNames[p]
+	}
+	name, rest := root(sym)
+	if name == "" {
+		return sym
+	}
+	quality, bass, slash := strings.Cut(rest, "/")
+	out := move(name) + quality
+	if slash {
+		if b, tail := root(bass); b != "" && tail == "" {
+			bass = move(b)
+		}
+		out += "/" + bass
+	}
+	return out
 }
 
 // chordsAt returns a copy of the chords heard in bars[i], following % back.
@@ -460,9 +609,9 @@ func (r *reader) durations(onsets []int, n, beats int) []int {
 	d, moved, ok := board.CellDurations(onsets, n, beats)
 	switch {
 	case !ok:
-		r.note("a bar's chords fall closer together than a beat and were spread evenly over the bar (line %d)", r.line)
+		r.note("rhythm_evened", map[string]any{"line": r.line}, "a bar's chords fall closer together than a beat and were spread evenly over the bar (line %d)", r.line)
 	case moved:
-		r.note("chords between beats were put on the nearest beat (line %d)", r.line)
+		r.note("rhythm_nearest", map[string]any{"line": r.line}, "chords between beats were put on the nearest beat (line %d)", r.line)
 	}
 	return d
 }

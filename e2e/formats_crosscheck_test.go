@@ -24,6 +24,12 @@ const crosscheckDir = "crosscheck"
 // crosscheck runs check.mjs with the system node on the charts and decodes what the readers saw.
 func crosscheck(t *testing.T, chordProTexts, irealLinks map[string]string) crosscheckOut {
 	t.Helper()
+	return crosscheckRun(t, map[string]any{"chordpro": chordProTexts, "ireal": irealLinks})
+}
+
+// crosscheckRun gives check.mjs its input as it is (irealSongs: whole corpus files, read song by song).
+func crosscheckRun(t *testing.T, input map[string]any) crosscheckOut {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		requireTool(t, "node (the system Node.js)", "/nonexistent/node")
@@ -37,7 +43,7 @@ func crosscheck(t *testing.T, chordProTexts, irealLinks map[string]string) cross
 			t.Skip(msg)
 		}
 	}
-	in, _ := json.Marshal(map[string]any{"chordpro": chordProTexts, "ireal": irealLinks})
+	in, _ := json.Marshal(input)
 	cmd := exec.Command(node, "check.mjs")
 	cmd.Dir = crosscheckDir
 	cmd.Stdin = bytes.NewReader(in)
@@ -62,7 +68,11 @@ type crosscheckOut struct {
 			Chords, Unread []string
 		}
 	}
-	IReal map[string]json.RawMessage
+	IReal      map[string]json.RawMessage
+	IRealSongs map[string][]struct {
+		Title, Raw, Error string
+		Measures          [][]string
+	}
 }
 
 type irealSong struct {

@@ -209,6 +209,8 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		return Song{Title: c.Title, Err: err}, nil
 	}
 	r.oneOfEachSign(&c)
+	r.jumpsWhereIRealPlaysThem(&c)
+	r.repeatsAsMusiciansRead(&c)
 	// What is left can break a rule only where a sign has no jump, or stands where the jump cannot use
 	// it: each such sign is left out, at most once per kind of sign.
 	for {
@@ -301,10 +303,16 @@ var signText = map[string]board.Mark{
 }
 
 // textSign reads staff text as a mark: one signText names, also after words that say when ("after solos,
-// D.C. al Fine"). al is the ending of a "D.C. al 2nd ending" (the mark is then its al Fine jump).
+// D.C. al Fine", "After solos D.C. al fine", "Solos on CD, after solos D.S. al Coda"). al is the ending
+// of a "D.C. al 2nd ending" (the mark is then its al Fine jump).
 func textSign(words string) (mark board.Mark, al int, ok bool) {
 	if m, ok := signText[words]; ok {
 		return m, 0, true
+	}
+	if i := max(strings.LastIndex(words, "d.c."), strings.LastIndex(words, "d.s.")); i > 0 && words[i-1] == ' ' {
+		if m, al, ok := textSign(words[i:]); ok && m != board.MarkFine {
+			return m, al, true
+		}
 	}
 	if m := alEndingRE.FindStringSubmatch(words); m != nil {
 		mark = board.MarkDCAlFine
@@ -312,11 +320,6 @@ func textSign(words string) (mark board.Mark, al int, ok bool) {
 			mark = board.MarkDSAlFine
 		}
 		return mark, int(m[2][0] - '0'), true
-	}
-	if _, after, found := strings.Cut(words, ", "); found {
-		if m, ok := signText[after]; ok && m != board.MarkFine {
-			return m, 0, true
-		}
 	}
 	return "", 0, false
 }
@@ -678,13 +681,15 @@ func (r *songReader) chord(sym string) (chord.Mapped, error) {
 	return mapped, nil
 }
 
-// fixEndings gives each end repeat that closes an ending the count the next ending's number implies.
+// fixEndings gives each end repeat that closes an ending the count the next ending's number implies. A
+// last ending ends where a section starts (as the form reads it), so an end repeat after it closes a
+// repeat of its own (Here's To Life: N2 …, then a section ending in } with no {).
 func fixEndings(c *board.Content) {
 	ending := 0
 	for si := range c.Sections {
 		for bi := range c.Sections[si].Bars {
 			b := &c.Sections[si].Bars[bi]
-			if b.RepeatStart {
+			if b.RepeatStart || bi == 0 {
 				ending = 0
 			}
 			if b.Ending != 0 {

@@ -198,3 +198,122 @@ func (r *songReader) customChord(sym, text string) (chord.Mapped, error) {
 	}
 	return mapped, err
 }
+
+// jumpsWhereIRealPlaysThem moves a D.C. or D.S. written over a bar before the end of the form to where
+// iReal Pro plays it: its text is only drawn over that bar, and the player takes the jump at the end of
+// the form, the last bar before the coda (al Coda) or the chart's last bar. Charts put the text a bar or
+// two early, over the turnaround (Caravan: "G7 <D.C. al Fine> | Db7 Z"); read where it stands, the bars
+// after it could never be played and the jump was left out. A jump is moved only onto a bar without a
+// sign, and only forward.
+func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
+	n := 0
+	for _, s := range c.Sections {
+		n += len(s.Bars)
+	}
+	jump, coda, toCoda := -1, -1, -1
+	for i := range n {
+		switch m := barAt(c, i).Mark; {
+		case m == board.MarkCoda:
+			coda = i
+		case m == board.MarkToCoda:
+			toCoda = i
+		case endSign(m) && m != board.MarkFine:
+			jump = i
+		}
+	}
+	if jump < 0 {
+		return
+	}
+	m := barAt(c, jump).Mark
+	if (m == board.MarkDC || m == board.MarkDS) && toCoda >= 0 && toCoda < jump && coda > jump {
+		// A plain D.C. or D.S. in a chart with To Coda and a coda after it (I Got Rhythm: "< D.C.>"
+		// then the coda) is played as al Coda: the coda after it is where the band ends.
+		al := map[board.Mark]board.Mark{board.MarkDC: board.MarkDCAlCoda, board.MarkDS: board.MarkDSAlCoda}[m]
+		r.note("jump_al_coda", "the %s at bar %d was read as %s: the chart has To Coda and a coda after it", "sign", string(m), "bar", jump+1, "read", string(al))
+		m = al
+		barAt(c, jump).Mark = m
+	}
+	to := n - 1
+	switch {
+	case m == board.MarkDCAlCoda || m == board.MarkDSAlCoda:
+		if coda <= jump {
+			return
+		}
+		to = coda - 1
+	case coda > jump:
+		return // a coda after a jump that does not lead to it: no end of form to move to
+	}
+	if to <= jump || barAt(c, to).Mark != "" {
+		return
+	}
+	barAt(c, to).Mark, barAt(c, jump).Mark = m, ""
+	r.note("jump_moved", "the %s written over bar %d was read at bar %d, the end of the form, where iReal Pro plays it", "sign", string(m), "from", jump+1, "to", to+1)
+}
+
+// repeatsAsMusiciansRead reads the repeat signs a chart leaves unmatched as a musician does, where the
+// form would otherwise refuse the chart: an end repeat (or a first ending) with no start repeats from
+// the bar after the last repeat before it (after its last ending, which ends where a section starts), or
+// from the top (Freddie Freeloader, Lover Man: N1 … } with no {); a start that never ends is left out
+// (Prism, They All Laughed). Each is said in a note. It follows the bars once, as the form's check does
+// (board/form.go), and leaves every other fault of the form to the validation that follows.
+func (r *songReader) repeatsAsMusiciansRead(c *board.Content) {
+	var bars []*board.Bar
+	var sectionStart []bool
+	for s := range c.Sections {
+		for b := range c.Sections[s].Bars {
+			bars = append(bars, &c.Sections[s].Bars[b])
+			sectionStart = append(sectionStart, b == 0)
+		}
+	}
+	open, start, endings, await := false, 0, false, false
+	from := 0 // where a repeat with no start begins; -1 while a last ending may still run
+	begin := func(i int) {
+		if from < 0 || from > i || bars[from].RepeatStart {
+			return
+		}
+		bars[from].RepeatStart = true
+		open, start, endings = true, from, false
+		r.note("repeat_from", "the repeat sign at bar %d has no start repeat: the repeat was read from bar %d, as musicians read it", "bar", i+1, "from", from+1)
+	}
+	for i, bar := range bars {
+		if i > 0 && sectionStart[i] && open && endings && !await {
+			open = false // the last ending ends where a section starts
+			from = i
+		}
+		if await && bar.Ending == 0 {
+			return // not an ending where one is due: the validation says so
+		}
+		if bar.RepeatStart {
+			if open {
+				return
+			}
+			open, start, endings = true, i, false
+		}
+		if bar.Ending != 0 {
+			if !open && bar.Ending == 1 {
+				begin(i)
+			}
+			if !open {
+				return
+			}
+			endings, await = true, false
+		}
+		if bar.RepeatEnd != 0 {
+			if !open {
+				begin(i)
+				if !open {
+					return
+				}
+			}
+			if endings {
+				await = true
+			} else {
+				open, from = false, i+1
+			}
+		}
+	}
+	if open && !endings {
+		bars[start].RepeatStart = false
+		r.note("repeat_start_left_out", "the start repeat at bar %d never ends: it was left out", "bar", start+1)
+	}
+}

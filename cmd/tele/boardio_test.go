@@ -139,7 +139,7 @@ func TestCLIImportIRealPlaylist(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "playlist.html")
 	songs := "Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 |Bb7 |Bo7 |F7 |D7 |G-7 |C7 |N1F7 D7 |G-7 C7 }N2F7 Bb7 |F7 Z" +
 		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7 |C-9 F7 |Bb6 Z" +
-		"===Broken=Tele=Ballad=C=n=T44{C |D Z" +
+		"===Broken=Tele=Ballad=C=n=T44x |D Z" +
 		"===My Playlist"
 	os.WriteFile(file, []byte(`<a href="irealbook://`+strings.ReplaceAll(songs, " ", "%20")+`">playlist</a>`), 0o600)
 	r := runTele(t, cleanEnv(t), "board", "import", file, "--data", data)
@@ -165,14 +165,14 @@ func TestCLIImportCheck(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "playlist.html")
 	songs := "Blue Form=Tele=Swing=F=n=T44*A{F7 |Bb7 |F7 |F7 |Bb7 |Bo7 |F7 |D7 |G-7 |C7 |N1F7 D7 |G-7 C7 }N2F7 Bb7 |F7 Z" +
 		"===Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7 |C-9 F7 |Bb6 Z" +
-		"===Broken=Tele=Ballad=C=n=T44{C |D Z" +
+		"===Broken=Tele=Ballad=C=n=T44x |D Z" +
 		"===My Playlist"
 	os.WriteFile(file, []byte(`<a href="irealbook://`+strings.ReplaceAll(songs, " ", "%20")+`">playlist</a>`), 0o600)
 	r := runTele(t, cleanEnv(t), "board", "import", "--check", file, "--data", data)
 	want := "Blue Form: a board of 1 section, 14 bars, playing 24 bars\n" +
 		"Spell: a board of 1 section, 4 bars\n" +
 		"  note: Bb^7b9 became Bbmaj7, the nearest chord in Tele's catalogue\n" +
-		"Broken: cannot be imported: \"Broken\" does not make a board Tele can play: invalid content: sections[0].bars[0].repeatStart: this repeat never ends: add repeatEnd (times played) to its last bar\n" +
+		"Broken: cannot be imported: \"Broken\" does not make a board Tele can play: invalid content: sections[0].bars[0].chords: the first bar cannot be % (\"as the bar before\"): there is no bar before it\n" +
 		"2 of 3 charts would be imported; nothing was written\n"
 	if r.code != 0 || r.stdout != want || r.stderr != "" {
 		t.Fatalf("check: %d\n%s\nwant\n%s\nstderr %q", r.code, r.stdout, want, r.stderr)
@@ -180,7 +180,7 @@ func TestCLIImportCheck(t *testing.T) {
 	if _, err := os.Stat(data); !os.IsNotExist(err) {
 		t.Fatalf("the data directory was made: %v", err)
 	}
-	os.WriteFile(file, []byte("irealbook://Broken=Tele=Ballad=C=n=T44{C%20|D%20Z"), 0o600)
+	os.WriteFile(file, []byte("irealbook://Broken=Tele=Ballad=C=n=T44x%20|D%20Z"), 0o600)
 	if r := runTele(t, cleanEnv(t), "board", "import", file, "--check", "--data", data); r.code == 0 || !strings.Contains(r.stderr, "no chart of") {
 		t.Fatalf("check of a file with nothing to import: %d %q %q", r.code, r.stdout, r.stderr)
 	}

@@ -1,9 +1,14 @@
 // Reads charts Tele wrote with maintained readers from npm, for formats_crosscheck_test.go: ChordPro with
 // ChordSheetJS (its parser for the file, its chord parser for each cell of a grid, which it keeps as text)
-// and iReal Pro links with ireal-reader. Input on stdin: {"chordpro": {name: text}, "ireal": {name: link}};
-// output on stdout: what each reader saw, as JSON.
+// and iReal Pro links with ireal-reader. Input on stdin: {"chordpro": {name: text}, "ireal": {name: link},
+// "irealSongs": {name: file text}}; output on stdout: what each reader saw, as JSON. irealSongs reads a
+// corpus file song by song (one song ireal-reader cannot read does not lose the playlist), gives each song's
+// unscrambled music, and leaves alternate chords in parentheses out of what ireal-reader plays: it would take
+// them for chords of the bar.
 import ChordSheetJS from 'chordsheetjs';
 import iRealReader from 'ireal-reader';
+import parseMusic from 'ireal-reader/Parser.js';
+import unscramble from 'ireal-reader/unscramble.js';
 import { readFileSync } from 'node:fs';
 
 const input = JSON.parse(readFileSync(0, 'utf8'));
@@ -47,7 +52,34 @@ function readIReal(link) {
   }));
 }
 
-const out = { chordpro: {}, ireal: {} };
+const MUSIC_PREFIX = '1r34LbKcu7';
+
+function readIRealSongs(text) {
+  const songs = [];
+  for (const m of text.matchAll(/irealb:\/\/([^"<>\s]+)/g)) {
+    const parts = decodeURIComponent(m[1]).split('===');
+    if (parts.length > 1) parts.pop();
+    for (const song of parts) {
+      const fields = song.split(/=+/).filter((x) => x !== '');
+      const music = fields.find((f) => f.startsWith(MUSIC_PREFIX));
+      const out = { title: fields[0] ?? '', raw: '', measures: null, error: '' };
+      try {
+        out.raw = unscramble.ireal(music.slice(MUSIC_PREFIX.length));
+        const played = parseMusic(out.raw.replace(/\([^)]*\)/g, ' '));
+        out.measures = played.measures.map((bar) => bar.map((c) => (c === null ? 'n' : c)));
+      } catch (err) {
+        out.error = String(err.message || err);
+      }
+      songs.push(out);
+    }
+  }
+  return songs;
+}
+
+const out = { chordpro: {}, ireal: {}, irealSongs: {} };
+for (const [name, text] of Object.entries(input.irealSongs || {})) {
+  out.irealSongs[name] = readIRealSongs(text);
+}
 for (const [name, text] of Object.entries(input.chordpro || {})) {
   try {
     out.chordpro[name] = readChordPro(text);
