@@ -58,7 +58,7 @@ e2e-live: $(NODE_STAMPS)
 ## documented 429s, on memory (VmRSS) growing over 10% after warm-up, or on an acknowledged write that does
 ## not read back (also after a restart). Linux only. make test runs it for 20 s, without the memory bound.
 soak:
-	SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout 0 -v -run '^TestSoak$$' ./e2e
+	SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout 3h -v -run '^TestSoak$$' ./e2e
 
 ## bench: every benchmark, 5 rounds (compare runs with benchstat)
 bench:

@@ -54,8 +54,8 @@ func soakDuration(t *testing.T) time.Duration {
 // soakStats counts what every client saw.
 type soakStats struct {
 	writes, refused429, viewerEvents, chatEvents, piWrites atomic.Int64
-	mu                                                      sync.Mutex
-	errs                                                    []string
+	mu                                                     sync.Mutex
+	errs                                                   []string
 }
 
 func (s *soakStats) fail(format string, args ...any) {
