@@ -130,12 +130,18 @@ func httpError(err error) error {
 			Message: "too many live views of boards are open; close one and retry later", RetryAfter: StreamRetry}
 	case errors.Is(err, sse.ErrHubClosed), errors.Is(err, ErrClosed):
 		return web.NewError(http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
+	case isDiskFull(err):
+		// Nothing was written (a commit that fails leaves the board as it was): freeing space and
+		// saving again is the fix.
+		return errDiskFull
 	}
 	return err
 }
 
 var (
 	errNotFound = web.NewError(http.StatusNotFound, "not_found", "no such board")
+	errDiskFull = web.NewError(http.StatusInsufficientStorage, "disk_full",
+		"the disk that holds the boards is full; nothing was saved: free some space and try again")
 	errNoAuth   = web.NewError(http.StatusUnauthorized, "unauthorized",
 		"writing a board needs its capability: Authorization: Bearer <capability>")
 	errNoIfMatch = web.NewError(http.StatusPreconditionRequired, "precondition_required",
