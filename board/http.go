@@ -142,7 +142,7 @@ var (
 	errNotFound = web.NewError(http.StatusNotFound, "not_found", "no such board")
 	errDiskFull = web.NewError(http.StatusInsufficientStorage, "disk_full",
 		"the disk that holds the boards is full; nothing was saved: free some space and try again")
-	errNoAuth   = web.NewError(http.StatusUnauthorized, "unauthorized",
+	errNoAuth = web.NewError(http.StatusUnauthorized, "unauthorized",
 		"writing a board needs its capability: Authorization: Bearer <capability>")
 	errNoIfMatch = web.NewError(http.StatusPreconditionRequired, "precondition_required",
 		`writing a board needs If-Match with the revision it replaces, like If-Match: "3"`)
