@@ -62,6 +62,7 @@ func (s *Store) Delete(id string, expectedRevision int64) error {
 		}
 	}
 	e.deleted = true // writers waiting for e.mu find the board gone
+	s.claims.forget(id) // a board made later under this id is another board
 	s.mu.Lock()
 	delete(s.boards, id)
 	s.mu.Unlock()
