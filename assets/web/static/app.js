@@ -1,7 +1,7 @@
 // Entry point of every page. It erases the URL fragment first (it may carry secrets), sets up the
 // language, then starts the page named by <body data-page>.
 
-import { takeFragment } from './fragment.js';
+import { takeFragment, claimCapability, claimRefusal } from './fragment.js';
 import * as i18n from './i18n.js';
 import { boardIdFromPath } from './board-path.js';
 import { ChatGate, loadChatPanel } from './has-chat.js';
@@ -19,13 +19,16 @@ async function main() {
     // capability, which the board page takes once it has started.
     const gate = new ChatGate(fragment, boardIdFromPath(location.pathname));
     const board = import('./board-page.js').then(({ bootBoardPage }) => bootBoardPage({ fragment }));
+    const claim = fragment.get('claim');
+    const claimed = !claim ? null : board.then((page) =>
+      claimCapability(page.id, claim).then((capability) => page.grant(capability), (err) => page.showMessage(claimRefusal(err, page.id))));
     const onCapability = (capability) => board.then((page) => page.grant(capability));
     const chat = gate.wanted().then(async (wanted) => {
       if (!wanted) return null;
       const { bootChatPanel } = await loadChatPanel();
       return bootChatPanel({ fragment, onCapability, serverHasChat: () => gate.serverHasChat() });
     });
-    await Promise.all([board, chat]);
+    await Promise.all([board, chat, claimed]);
   } else if (page === 'index') {
     const [{ bootIndexPage, refreshList }, { bootImportPanel }] = await Promise.all([import('./index-page.js'), import('./import-panel.js')]);
     bootImportPanel({ onImported: refreshList });
