@@ -104,4 +104,3 @@ func (s *Store) RedeemClaim(id, code string) (string, error) {
 	}
 	return s.Capability(id)
 }
-
