@@ -29,6 +29,12 @@ const crashChildEnv = "TELE_BOARD_CRASH_CHILD"
 
 var crashBoards = []string{"alpha", "beta", "gamma"}
 
+// crashShortLived is the board the crash child creates, gives a new key and deletes, over and over, so
+// that kills also land inside a key rotation, a deletion and a creation. Before each of these the
+// child says what it starts ("creating", "rotating", "deleting"), after it what is acknowledged
+// ("created <key>", "rotated <key>", "deleted").
+const crashShortLived = "delta"
+
 // crashContent is the content of board id at revision rev: a pure function, so the parent can check
 // the exact content of whatever revision it finds. Sizes vary with rev, so a torn or mixed file cannot
 // pass for a valid one.
@@ -114,7 +120,103 @@ func crashChild(dir string) {
 			}
 			fmt.Fprintf(out, "ack %s %d\n", id, b.Revision+1)
 		}
+		crashShortLivedStep(s, out, fail)
 	}
+}
+
+// crashShortLivedStep moves crashShortLived one step: create it when it is gone, else give it a new key,
+// and delete it every third step.
+func crashShortLivedStep(s *Store, out io.Writer, fail func(error)) {
+	id := crashShortLived
+	b, err := s.Get(id)
+	if err != nil {
+		fmt.Fprintf(out, "creating %s\n", id)
+		_, key, err := s.Create(id, crashContent(id, 1), AuthorPi)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(out, "created %s %s\n", id, key)
+		return
+	}
+	if rand.IntN(3) == 0 {
+		fmt.Fprintf(out, "deleting %s\n", id)
+		if err := s.Delete(id, b.Revision); err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(out, "deleted %s\n", id)
+		return
+	}
+	fmt.Fprintf(out, "rotating %s\n", id)
+	key, err := s.Rotate(id)
+	if err != nil {
+		fail(err)
+	}
+	fmt.Fprintf(out, "rotated %s %s\n", id, key)
+}
+
+// shortLived is what the parent knows of crashShortLived: whether it exists and its key, as last
+// acknowledged, and the step the child had started and not acknowledged when it was killed.
+type shortLived struct {
+	exists  bool
+	key     string
+	started string // "creating", "rotating", "deleting" or ""
+}
+
+// line applies one line of the child's about crashShortLived; false if the line is not about it.
+func (sl *shortLived) line(l string) (bool, error) {
+	f := strings.Fields(l)
+	if len(f) < 2 || f[1] != crashShortLived {
+		return false, nil
+	}
+	switch {
+	case len(f) == 2 && (f[0] == "creating" || f[0] == "rotating" || f[0] == "deleting"):
+		if sl.started != "" || (f[0] == "creating") == sl.exists {
+			return true, fmt.Errorf("child started %q with %+v", l, *sl)
+		}
+		sl.started = f[0]
+	case len(f) == 3 && (f[0] == "created" || f[0] == "rotated"):
+		if sl.started != map[string]string{"created": "creating", "rotated": "rotating"}[f[0]] {
+			return true, fmt.Errorf("child acknowledged %q with %+v", l, *sl)
+		}
+		*sl = shortLived{exists: true, key: f[2]}
+	case len(f) == 2 && f[0] == "deleted":
+		if sl.started != "deleting" {
+			return true, fmt.Errorf("child acknowledged %q with %+v", l, *sl)
+		}
+		*sl = shortLived{}
+	default:
+		return true, fmt.Errorf("child wrote %q", l)
+	}
+	return true, nil
+}
+
+// check compares the reopened store with what was acknowledged: the board exists with its acknowledged
+// key, or is gone, unless a step was under way, which may have happened or not (a creation or a
+// rotation then leaves a key the child never said: any well-formed one). It then knows the truth.
+func (sl *shortLived) check(s *Store) error {
+	id := crashShortLived
+	b, err := s.Get(id)
+	exists := err == nil
+	key, _ := s.Capability(id)
+	ok := false
+	switch sl.started {
+	case "":
+		ok = exists == sl.exists && (!exists || key == sl.key)
+	case "creating":
+		ok = !exists || len(key) == len(newCapability())
+	case "rotating":
+		ok = exists && (key == sl.key || len(key) == len(newCapability()))
+	case "deleting":
+		ok = !exists || key == sl.key
+	}
+	if !ok {
+		return fmt.Errorf("%s: exists %v with key %q after %+v", id, exists, key, *sl)
+	}
+	if exists && (b.Revision != 1 || !reflect.DeepEqual(b.Content, crashContent(id, 1))) {
+		return fmt.Errorf("%s: revision %d is not what was created", id, b.Revision)
+	}
+	*sl = shortLived{exists: exists, key: key}
+	return nil
 }
 
 // crashHistory checks board id's history on disk after a kill: the kept revisions are contiguous, the
@@ -182,6 +284,8 @@ func TestCrashSafety(t *testing.T) {
 	acked := map[string]int64{"alpha": KeepRevisions - 4} // the last acknowledged revision of each board, over all runs
 	verified := map[string]os.FileInfo{}                  // revision files checked in full, by path
 	var inFlightSeen, midCommitKills int
+	var sl shortLived
+	shortLivedSteps := map[string]int{} // kills during each step of crashShortLived
 	for run := range kills {
 		cmd := exec.Command(exe, "-test.run=^$")
 		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
@@ -207,6 +311,12 @@ func TestCrashSafety(t *testing.T) {
 		// inside its commit loop whatever the machine's load; then kill it after a random extra moment (a
 		// commit takes a few hundred microseconds, so most kills land inside one).
 		ack := func(l string) {
+			if ok, err := sl.line(l); ok || err != nil {
+				if err != nil {
+					t.Fatalf("run %d: %v", run, err)
+				}
+				return
+			}
 			var id string
 			var rev int64
 			if _, err := fmt.Sscanf(l, "ack %s %d", &id, &rev); err != nil {
@@ -238,7 +348,7 @@ func TestCrashSafety(t *testing.T) {
 			cmd.Wait()
 			t.Fatalf("run %d: child said %q; stderr: %s", run, l, stderr.String())
 		}
-		for range rng.IntN(4) {
+		for range rng.IntN(5) {
 			ack(next("an acknowledged commit"))
 		}
 		time.Sleep(time.Duration(rng.IntN(3_000)) * time.Microsecond) // a random kill point, not a wait
@@ -301,6 +411,16 @@ func TestCrashSafety(t *testing.T) {
 				}
 			}
 		}
+		if sl.started != "" {
+			shortLivedSteps[sl.started]++
+		}
+		if err := sl.check(s); err != nil {
+			t.Fatalf("run %d: %v", run, err)
+		}
+		if sl.exists {
+			b, _ := s.Get(crashShortLived)
+			crashHistory(t, run, dir, crashShortLived, b, verified)
+		}
 		if tf := tempFiles(t, dir); len(tf) != 0 {
 			t.Fatalf("run %d: Open left temporary files: %v", run, tf)
 		}
@@ -315,8 +435,8 @@ func TestCrashSafety(t *testing.T) {
 	for _, r := range acked {
 		total += r
 	}
-	t.Logf("%d kills: %d revisions committed in all; %d kills left a temporary file (mid-commit), %d a committed but unacknowledged revision",
-		kills, total, midCommitKills, inFlightSeen)
+	t.Logf("%d kills: %d revisions committed in all; %d kills left a temporary file (mid-commit), %d a committed but unacknowledged revision; kills while %s was being created, given a new key, deleted: %d, %d, %d",
+		kills, total, midCommitKills, inFlightSeen, crashShortLived, shortLivedSteps["creating"], shortLivedSteps["rotating"], shortLivedSteps["deleting"])
 	if midCommitKills+inFlightSeen < kills/10 {
 		t.Errorf("only %d of %d kills landed inside a commit: the test did not exercise the commit", midCommitKills+inFlightSeen, kills)
 	}

@@ -61,7 +61,8 @@ func (s *Store) Delete(id string, expectedRevision int64) error {
 			return fmt.Errorf("cannot delete board %q: %v", id, err)
 		}
 	}
-	e.deleted = true // writers waiting for e.mu find the board gone
+	e.deleted = true    // writers waiting for e.mu find the board gone
+	s.claims.forget(id) // a board made later under this id is another board
 	s.bytes.Add(-e.hist.bytes)
 	s.mu.Lock()
 	delete(s.boards, id)

@@ -58,13 +58,14 @@ func Publisher(hub *sse.Hub) func(Board) {
 
 // Handler serves the board routes of docs/api.md.
 type Handler struct {
-	store     *Store
-	hub       *sse.Hub
-	log       *slog.Logger
-	writes    *web.Limiter // per board id
-	creates   *web.Limiter // one bucket for the server
-	catalogue []byte
-	pages     sync.Pool // *[]byte: buffers for revision listings, so a listing allocates nothing
+	store      *Store
+	hub        *sse.Hub
+	log        *slog.Logger
+	writes     *web.Limiter // per board id
+	creates    *web.Limiter // one bucket for the server
+	claimFails *web.Limiter // failed claims, per board id
+	catalogue  []byte
+	pages      sync.Pool // *[]byte: buffers for revision listings, so a listing allocates nothing
 }
 
 // NewHandler returns the board routes over store; streams subscribe to hub, which must receive the
@@ -74,12 +75,13 @@ func NewHandler(store *Store, hub *sse.Hub, log *slog.Logger) *Handler {
 		log = slog.Default()
 	}
 	return &Handler{
-		store:     store,
-		hub:       hub,
-		log:       log,
-		writes:    web.NewLimiter(WriteEvery, WriteBurst),
-		creates:   web.NewLimiter(CreateEvery, CreateBurst),
-		catalogue: CatalogueJSON(),
+		store:      store,
+		hub:        hub,
+		log:        log,
+		writes:     web.NewLimiter(WriteEvery, WriteBurst),
+		creates:    web.NewLimiter(CreateEvery, CreateBurst),
+		claimFails: web.NewLimiter(ClaimFailEvery, ClaimFailBurst),
+		catalogue:  CatalogueJSON(),
 	}
 }
 
@@ -95,6 +97,8 @@ func (h *Handler) Register(r *httprouter.Router) {
 	r.GET("/api/boards/:board/revisions/:revision", h.handle(h.getRevision))
 	r.POST("/api/boards/:board/restore", h.handle(h.restoreBoard))
 	r.POST("/api/boards/:board/capability", h.handle(h.rotateCapability))
+	r.POST("/api/boards/:board/claims", h.handle(h.newClaim))
+	r.POST("/api/boards/:board/claim", h.handle(h.redeemClaim))
 	r.DELETE("/api/boards/:board", h.handle(h.deleteBoard))
 	r.POST("/api/boards/:board/copy", h.handle(h.copyBoard))
 }
@@ -133,13 +137,19 @@ func httpError(err error) error {
 			Message: "too many live views of boards are open; close one and retry later", RetryAfter: StreamRetry}
 	case errors.Is(err, sse.ErrHubClosed), errors.Is(err, ErrClosed):
 		return web.NewError(http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
+	case isDiskFull(err):
+		// Nothing was written (a commit that fails leaves the board as it was): freeing space and
+		// saving again is the fix.
+		return errDiskFull
 	}
 	return err
 }
 
 var (
 	errNotFound = web.NewError(http.StatusNotFound, "not_found", "no such board")
-	errNoAuth   = web.NewError(http.StatusUnauthorized, "unauthorized",
+	errDiskFull = web.NewError(http.StatusInsufficientStorage, "disk_full",
+		"the disk that holds the boards is full; nothing was saved: free some space and try again")
+	errNoAuth = web.NewError(http.StatusUnauthorized, "unauthorized",
 		"writing a board needs its capability: Authorization: Bearer <capability>")
 	errNoIfMatch = web.NewError(http.StatusPreconditionRequired, "precondition_required",
 		`writing a board needs If-Match with the revision it replaces, like If-Match: "3"`)

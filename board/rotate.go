@@ -53,5 +53,6 @@ func (s *Store) Rotate(id string) (string, error) {
 		return "", fmt.Errorf("cannot replace the capability of board %q: %w", id, err)
 	}
 	e.setKey(c)
+	s.claims.forget(id) // a link printed before the rotation must not hand out the new key
 	return c, nil
 }

@@ -138,6 +138,8 @@ type Store struct {
 	createMu sync.Mutex // serialises creations (rare): the id check and both files
 	mu       sync.RWMutex
 	boards   map[string]*entry
+
+	claims claimBook // unused claim codes (claim.go), in memory only
 }
 
 // entry is one board in memory.

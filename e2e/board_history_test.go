@@ -21,10 +21,12 @@ import (
 // in for the Pi bridge: the one way to make a revision by Pi without a model. Its HTTP server is the
 // board server the page talks to.
 type linkHost struct {
-	t      testing.TB
-	stdin  io.WriteCloser
-	frames chan map[string]json.RawMessage
-	nextID int
+	t          testing.TB
+	stdin      io.WriteCloser
+	frames     chan map[string]json.RawMessage
+	nextID     int
+	pid        int    // of tele host
+	inviteLink string // the ready note's invitation link
 	*Server
 }
 
@@ -45,7 +47,7 @@ func startLinkHost(t testing.TB, board string) *linkHost {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	h := &linkHost{t: t, stdin: stdin, frames: make(chan map[string]json.RawMessage, 64), Server: &Server{DataDir: data}}
+	h := &linkHost{t: t, stdin: stdin, frames: make(chan map[string]json.RawMessage, 64), pid: cmd.Process.Pid, Server: &Server{DataDir: data}}
 	t.Cleanup(func() {
 		stdin.Close() // the host revokes everything and exits when its stdin closes
 		done := make(chan struct{})
@@ -73,6 +75,7 @@ func startLinkHost(t testing.TB, board string) *linkHost {
 	ready := h.wait(func(f map[string]json.RawMessage) bool { return string(f["note"]) == `"ready"` }, "the ready note")
 	var page string
 	json.Unmarshal(ready["url"], &page)
+	json.Unmarshal(ready["invite"], &h.inviteLink)
 	u, err := url.Parse(page)
 	if err != nil {
 		t.Fatal(err)

@@ -36,8 +36,12 @@ func testBoardList(t *testing.T, s *Server, b *Browser) {
 		chromedp.Click(chromedp.ID("new-create")),
 	)
 	p.waitJS(`!document.getElementById('created').hidden`, "the new board's edit link is shown")
-	if got, want := evalJS[string](p, `document.getElementById('created-url').value`), s.URL+"/b/friday-set#cap="+readCapability(t, s, "friday-set"); got != want {
-		t.Errorf("the edit link shown is %q, want %q", got, want)
+	// The link shown carries a one-time code, which opens the board's key (issue 26, finding 6).
+	shown := evalJS[string](p, `document.getElementById('created-url').value`)
+	code, ok := strings.CutPrefix(shown, s.URL+"/b/friday-set#claim=")
+	var claimed struct{ Capability string }
+	if !ok || apiJSON(t, "POST", s.URL+"/api/boards/friday-set/claim", nil, map[string]string{"claim": code}, &claimed) != 200 || claimed.Capability != readCapability(t, s, "friday-set") {
+		t.Errorf("the edit link shown is %q, want a claim link that opens the board's key", shown)
 	}
 	p.do(chromedp.Click(chromedp.ID("created-open")))
 	p.waitJS(`location.pathname === "/b/friday-set"`, "the new board opens")

@@ -80,15 +80,16 @@ func freePort(t testing.TB) int {
 
 // Server is a running `tele serve`.
 type Server struct {
-	URL      string // http://127.0.0.1:<port>
-	Port     int
-	DataDir  string
-	EditLink string // the welcome board's edit link printed on first start
-	cmd      *exec.Cmd
+	URL       string // http://127.0.0.1:<port>
+	Port      int
+	DataDir   string
+	EditLink  string // the welcome board's edit link with its key (#cap=), as tele board link --show-key prints it
+	ClaimLink string // the edit link printed on first start: a one-time code (#claim=), good once
+	cmd       *exec.Cmd
 }
 
 var serveLine = regexp.MustCompile(`^tele: serving (http://127\.0\.0\.1:\d+)`)
-var editLinkRe = regexp.MustCompile(`http://127\.0\.0\.1:\d+/b/[A-Za-z0-9_-]+#cap=[A-Za-z0-9_-]+`)
+var claimLinkRe = regexp.MustCompile(`http://127\.0\.0\.1:\d+/b/[A-Za-z0-9_-]+#claim=[A-Za-z0-9_-]+`)
 
 // startServe starts `tele serve` on a free port with a fresh data directory and waits until it prints
 // its serving line (an event, not a sleep). The process is stopped by t.Cleanup. args are more
@@ -126,11 +127,11 @@ func startServeIn(t testing.TB, data string, fresh bool, args ...string) *Server
 			if m := serveLine.FindStringSubmatch(line); m != nil {
 				s.URL = m[1]
 			}
-			if l := editLinkRe.FindString(line); l != "" {
-				s.EditLink = l
+			if l := claimLinkRe.FindString(line); l != "" {
+				s.ClaimLink = l
 			}
 			// A fresh data directory is a first start: the welcome board's edit link follows the serving line.
-			if !sent && s.URL != "" && (s.EditLink != "" || !fresh) {
+			if !sent && s.URL != "" && (s.ClaimLink != "" || !fresh) {
 				sent = true
 				ready <- nil
 			}
@@ -146,6 +147,14 @@ func startServeIn(t testing.TB, data string, fresh bool, args ...string) *Server
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("tele serve did not print its serving line within 30s")
+	}
+	if fresh {
+		// Most tests open the welcome board for editing more than once: the link with its key.
+		key, err := os.ReadFile(filepath.Join(data, "caps", "welcome"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.EditLink = s.URL + "/b/welcome#cap=" + string(key)
 	}
 	return s
 }

@@ -266,6 +266,14 @@ func (cr *creator) create(ctx context.Context, id string, c board.Content) (stri
 	if err != nil {
 		return "", err
 	}
+	if cr.st == nil {
+		// A running server: the link carries a one-time code of that server, not the key.
+		code, err := claimThroughServer(ctx, cr.s.Port, id, capability)
+		if err != nil {
+			return "", err
+		}
+		return claimLink(cr.s.Port, id, code), nil
+	}
 	return editLink(cr.s.Port, id, capability), nil
 }
 

@@ -101,7 +101,8 @@ func TestCLIImportExport(t *testing.T) {
 }
 
 // TestCLIImportThroughServer: with a server owning the data directory, import creates the board
-// through it (the lock is never gone around) and the page sees it at once.
+// through it (the lock is never gone around) and the page sees it at once; the printed edit link
+// carries a one-time code of that server, which opens the board's key (issue 26, finding 6).
 func TestCLIImportThroughServer(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	port := freePort(t)
@@ -110,9 +111,12 @@ func TestCLIImportThroughServer(t *testing.T) {
 	os.WriteFile(file, []byte(importChart), 0o600)
 
 	r := runTele(t, cleanEnv(t), "board", "import", file, "--id", "leaves", "--data", data)
-	m := linkRe.FindStringSubmatch(r.stdout)
+	m := regexp.MustCompile(`^http://127\.0\.0\.1:(\d+)/b/([A-Za-z0-9_-]+)#claim=([A-Za-z0-9_-]{43})\n$`).FindStringSubmatch(r.stdout)
 	if r.code != 0 || m == nil || m[2] != "leaves" {
 		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if key, _ := os.ReadFile(filepath.Join(data, "caps", "leaves")); capOf(t, r.stdout) != string(key) {
+		t.Fatal("the printed link does not open the board's key")
 	}
 	resp, err := http.Get("http://127.0.0.1:" + m[1] + "/api/boards/leaves")
 	if err != nil {

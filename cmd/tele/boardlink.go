@@ -10,23 +10,32 @@ import (
 	"tele/board"
 )
 
-// runBoardLink is `tele board link <id> [--new]`: it prints the board's edit link. Without --new it only
-// reads the capability file: no lock, so it works while a server owns the directory. The link names the
-// port of the server that owns the directory when one runs (what it recorded in the lock file), else
-// --port or TELE_PORT: the link that works. With --new it first replaces the capability
+// runBoardLink is `tele board link <id> [--new] [--show-key]`: it prints the board's edit link. Without
+// --new it only reads the capability file: no lock, so it works while a server owns the directory. The
+// link names the port of the server that owns the directory when one runs (what it recorded in the lock
+// file), else --port or TELE_PORT: the link that works. With --new it first replaces the capability
 // (rotateCapability), so every earlier edit link stops working.
+//
+// While a server runs, the link carries a one-time claim code that server made (`#claim=`), not the
+// key: a browser keeps the links it opened in its history, where a used code is worth nothing. Codes
+// live in the server's memory, so with no server running (nothing could redeem one) and with
+// --show-key (for scripts) the link carries the key itself (`#cap=`).
 func runBoardLink(ctx context.Context, args []string, env *Env) error {
 	s, rest, err := parseSettings(args, env, false)
 	if err != nil {
 		return err
 	}
-	rotate := false
+	rotate, showKey := false, false
 	rest = slices.DeleteFunc(rest, func(a string) bool {
-		if a == "--new" {
+		switch a {
+		case "--new":
 			rotate = true
-			return true
+		case "--show-key":
+			showKey = true
+		default:
+			return false
 		}
-		return false
+		return true
 	})
 	if len(rest) == 0 {
 		return usagef("board link needs a board id: use tele board link <id>")
@@ -39,7 +48,8 @@ func runBoardLink(ctx context.Context, args []string, env *Env) error {
 		return fmt.Errorf("bad board id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", id)
 	}
 	port := s.Port
-	if _, running := board.RunningOwner(s.DataDir); running != 0 {
+	_, running := board.RunningOwner(s.DataDir)
+	if running != 0 {
 		port = running
 	}
 	capability, err := board.ReadCapability(s.DataDir, id)
@@ -55,6 +65,14 @@ func runBoardLink(ctx context.Context, args []string, env *Env) error {
 			return err
 		}
 	}
-	fmt.Fprintln(env.Stdout, editLink(port, id, capability))
+	if running == 0 || showKey {
+		fmt.Fprintln(env.Stdout, editLink(port, id, capability))
+		return nil
+	}
+	code, err := claimThroughServer(ctx, port, id, capability)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, claimLink(port, id, code))
 	return nil
 }

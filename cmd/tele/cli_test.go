@@ -288,34 +288,42 @@ func TestCLIServeLifecycle(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	port := freePort(t)
 	first := startServe(t, port, data, true)
-	wantPrefix := fmt.Sprintf("http://127.0.0.1:%d/b/welcome#cap=", port)
-	if !strings.HasPrefix(first.editLink, wantPrefix) {
-		t.Fatalf("edit link %q, want prefix %q", first.editLink, wantPrefix)
+	// The start line's link carries a one-time code (issue 26, finding 6), which the server trades once
+	// for the key on disk.
+	claimPrefix := fmt.Sprintf("http://127.0.0.1:%d/b/welcome#claim=", port)
+	if !strings.HasPrefix(first.editLink, claimPrefix) || !regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`).MatchString(strings.TrimPrefix(first.editLink, claimPrefix)) {
+		t.Fatalf("edit link %q, want prefix %q and a code of 32 bytes of base64url", first.editLink, claimPrefix)
 	}
-	capability := strings.TrimPrefix(first.editLink, wantPrefix)
-	if !regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`).MatchString(capability) {
-		t.Errorf("capability %q is not 32 bytes of base64url", capability)
+	onDisk, err := os.ReadFile(filepath.Join(data, "caps", "welcome"))
+	if err != nil {
+		t.Fatal(err)
 	}
+	capability := strings.TrimSpace(string(onDisk))
+	if got := capOf(t, first.editLink); got != capability {
+		t.Fatalf("the start line's code opens %q, caps/welcome holds %q", got, capability)
+	}
+	keyLink := fmt.Sprintf("http://127.0.0.1:%d/b/welcome#cap=%s\n", port, capability)
 	if fi, err := os.Stat(data); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("data directory: %v, mode %v, want 0700", err, fi.Mode().Perm())
 	}
 
 	t.Run("board-link", func(t *testing.T) {
+		// While the server runs: a fresh one-time code of that server, good once.
 		r := runTele(t, cleanEnv(t), "board", "link", "welcome", "--port", fmt.Sprint(port), "--data", data)
-		if r.code != 0 || r.stdout != first.editLink+"\n" || r.stderr != "" {
-			t.Fatalf("board link: %+v, want %q", r, first.editLink)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, claimPrefix) || r.stdout == first.editLink+"\n" || r.stderr != "" {
+			t.Fatalf("board link: %+v, want a new link with prefix %q", r, claimPrefix)
 		}
-		// The capability file on disk is the same secret.
-		b, err := os.ReadFile(filepath.Join(data, "caps", "welcome"))
-		if err != nil {
-			t.Fatal(err)
+		if capOf(t, r.stdout) != capability {
+			t.Fatal("the printed link does not open the board's key")
 		}
-		if strings.TrimSpace(string(b)) != capability {
-			t.Errorf("caps/welcome holds %q, the link says %q", b, capability)
+		// --show-key prints the key itself, for scripts.
+		r = runTele(t, cleanEnv(t), "board", "link", "welcome", "--show-key", "--port", fmt.Sprint(port), "--data", data)
+		if r.code != 0 || r.stdout != keyLink || r.stderr != "" {
+			t.Fatalf("board link --show-key: %+v, want %q", r, keyLink)
 		}
 		// TELE_DATA works too.
 		r = runTele(t, cleanEnv(t, "TELE_DATA="+data), "board", "link", "welcome", "--port", fmt.Sprint(port))
-		if r.code != 0 || r.stdout != first.editLink+"\n" {
+		if r.code != 0 || capOf(t, r.stdout) != capability {
 			t.Fatalf("board link via env: %+v", r)
 		}
 	})
@@ -324,9 +332,13 @@ func TestCLIServeLifecycle(t *testing.T) {
 	// another port given, which would not work.
 	t.Run("board-link-names-the-running-port", func(t *testing.T) {
 		for _, env := range [][]string{cleanEnv(t, "TELE_DATA="+data), cleanEnv(t, "TELE_DATA="+data, "TELE_PORT=5555")} {
-			r := runTele(t, env, "board", "link", "welcome")
-			if r.code != 0 || r.stdout != first.editLink+"\n" || r.stderr != "" {
-				t.Fatalf("board link while the server runs on %d: %+v, want %q", port, r, first.editLink)
+			r := runTele(t, env, "board", "link", "welcome", "--show-key")
+			if r.code != 0 || r.stdout != keyLink || r.stderr != "" {
+				t.Fatalf("board link while the server runs on %d: %+v, want %q", port, r, keyLink)
+			}
+			r = runTele(t, env, "board", "link", "welcome")
+			if r.code != 0 || !strings.HasPrefix(r.stdout, claimPrefix) || r.stderr != "" {
+				t.Fatalf("board link while the server runs on %d: %+v, want prefix %q", port, r, claimPrefix)
 			}
 		}
 	})

@@ -2,7 +2,7 @@
 //
 //	tele serve                       serve boards on http://127.0.0.1:4317
 //	tele host                        the link end started by the Pi bridge
-//	tele board link <id> [--new]     print a board's edit link (--new: replace it first)
+//	tele board link <id> [--new] [--show-key]  print a board's edit link (--new: replace it first)
 //	tele board history <id>          print a board's newest revisions
 //	tele board export <id>           print a board as ChordPro (or --format json)
 //	tele board import <file>         new boards from a ChordPro, JSON or iReal Pro file
@@ -126,6 +126,7 @@ Commands:
                                 --share: also a read-only band view on the local network
   tele board link <id>          print the edit link of a board (works while a server runs)
   tele board link <id> --new    make a new edit link; every earlier one stops working
+  tele board link <id> --show-key  the link with the key itself (for scripts), not a one-time code
   tele board history <id> [--limit <n>]
                                 print the newest revisions of a board: who wrote each, when
                                 (20 unless --limit says; works while a server runs)

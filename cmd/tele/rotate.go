@@ -42,36 +42,69 @@ func rotateCapability(ctx context.Context, s Settings, id, current string, logs 
 	return fresh, s.Port, nil
 }
 
+// claimThroughServer asks the server on 127.0.0.1:port for a one-time claim code of board id, as a
+// holder of its capability (POST /api/boards/<id>/claims).
+func claimThroughServer(ctx context.Context, port int, id, capability string) (string, error) {
+	var answer struct {
+		Claim string `json:"claim"`
+	}
+	if err := postToServer(ctx, port, "/api/boards/"+url.PathEscape(id)+"/claims", capability, http.StatusCreated, &answer); err != nil {
+		return "", fmt.Errorf("%v: the edit link of board %q (tele board link %s --show-key prints one with the key itself)", err, id, id)
+	}
+	if answer.Claim == "" {
+		return "", fmt.Errorf("the tele server on port %d answered no claim code for board %q", port, id)
+	}
+	return answer.Claim, nil
+}
+
 // rotateThroughServer asks the server on 127.0.0.1:port for a new capability of board id, as a holder
 // of the current one (POST /api/boards/<id>/capability).
 func rotateThroughServer(ctx context.Context, port int, id, current string) (string, error) {
+	var answer struct {
+		Capability string `json:"capability"`
+	}
+	if err := postToServer(ctx, port, "/api/boards/"+url.PathEscape(id)+"/capability", current, http.StatusOK, &answer); err != nil {
+		return "", fmt.Errorf("%v: a new edit link for board %q", err, id)
+	}
+	if answer.Capability == "" {
+		return "", fmt.Errorf("the tele server on port %d answered no new edit link for board %q", port, id)
+	}
+	return answer.Capability, nil
+}
+
+// postToServer posts `{}` to path on the tele server on 127.0.0.1:port with capability as the bearer,
+// and decodes an answer of status want into answer; any other answer is an error naming the server's
+// message and code.
+func postToServer(ctx context.Context, port int, path, capability string, want int, answer any) error {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	origin := fmt.Sprintf("http://127.0.0.1:%d", port)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, origin+"/api/boards/"+url.PathEscape(id)+"/capability", strings.NewReader("{}"))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, origin+path, strings.NewReader("{}"))
 	if err != nil {
-		return "", err
+		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+current)
+	req.Header.Set("Authorization", "Bearer "+capability)
 	// No proxy, whatever the environment says: the capability goes to loopback only.
 	client := &http.Client{Transport: &http.Transport{Proxy: nil}}
 	res, err := client.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("the tele server owning the data directory (%s) cannot be reached: %v", origin, err)
+		return fmt.Errorf("the tele server owning the data directory (%s) cannot be reached: %v", origin, err)
 	}
 	defer res.Body.Close()
-	var answer struct {
-		Capability string `json:"capability"`
-		Error      struct {
-			Code, Message string
-		} `json:"error"`
+	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	if err != nil {
+		return fmt.Errorf("the tele server at %s answered %s without a readable body", origin, res.Status)
 	}
-	if err := json.NewDecoder(io.LimitReader(res.Body, 64<<10)).Decode(&answer); err != nil {
-		return "", fmt.Errorf("the tele server at %s answered %s without a readable body", origin, res.Status)
+	if res.StatusCode != want {
+		var refusal struct {
+			Error struct{ Code, Message string } `json:"error"`
+		}
+		json.Unmarshal(body, &refusal)
+		return fmt.Errorf("the tele server at %s refused: %s (%s)", origin, refusal.Error.Message, refusal.Error.Code)
 	}
-	if res.StatusCode != http.StatusOK || answer.Capability == "" {
-		return "", fmt.Errorf("the tele server at %s refused a new edit link for board %q: %s (%s)", origin, id, answer.Error.Message, answer.Error.Code)
+	if err := json.Unmarshal(body, answer); err != nil {
+		return fmt.Errorf("the tele server at %s answered %s without a readable body", origin, res.Status)
 	}
-	return answer.Capability, nil
+	return nil
 }

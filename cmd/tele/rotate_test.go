@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -27,13 +28,31 @@ func putStatus(t *testing.T, port int, id, capability string, rev int) int {
 	return res.StatusCode
 }
 
+// capOf is the key an edit link opens: the one it carries (#cap=), or the one its one-time code
+// (#claim=) is traded for at the server it names, as the page does.
 func capOf(t *testing.T, link string) string {
 	t.Helper()
-	_, c, ok := strings.Cut(strings.TrimSpace(link), "#cap=")
-	if !ok || len(c) != 43 {
+	link = strings.TrimSpace(link)
+	if _, c, ok := strings.Cut(link, "#cap="); ok && len(c) == 43 {
+		return c
+	}
+	page, code, ok := strings.Cut(link, "#claim=")
+	base, id, _ := strings.Cut(page, "/b/")
+	if !ok || len(code) != 43 {
 		t.Fatalf("not an edit link: %q", link)
 	}
-	return c
+	req, _ := http.NewRequest("POST", base+"/api/boards/"+id+"/claim", strings.NewReader(`{"claim":"`+code+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var answer struct{ Capability string }
+	if json.NewDecoder(res.Body).Decode(&answer); res.StatusCode != 200 || len(answer.Capability) != 43 {
+		t.Fatalf("claiming %q: %s", link, res.Status)
+	}
+	return answer.Capability
 }
 
 // TestCLIBoardLinkNew (issue 11, finding 2): `tele board link <id> --new` makes a new capability. While
@@ -48,7 +67,7 @@ func TestCLIBoardLinkNew(t *testing.T) {
 
 	// Through the running server, whatever port the command itself was given.
 	r := runTele(t, cleanEnv(t), "board", "link", "welcome", "--new", "--data", data, "--port", "4317")
-	if r.code != 0 || r.stderr != "" || !strings.HasPrefix(r.stdout, fmt.Sprintf("http://127.0.0.1:%d/b/welcome#cap=", port)) {
+	if r.code != 0 || r.stderr != "" || !strings.HasPrefix(r.stdout, fmt.Sprintf("http://127.0.0.1:%d/b/welcome#claim=", port)) {
 		t.Fatalf("board link --new with a server: %+v", r)
 	}
 	fresh := capOf(t, r.stdout)

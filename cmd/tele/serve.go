@@ -53,12 +53,12 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	origin := fmt.Sprintf("http://127.0.0.1:%d", st.Port)
 	fmt.Fprintf(env.Stdout, "tele: serving %s (data %s)\n", origin, s.DataDir)
 	if st.ExampleCreated {
-		capability, err := st.Store.Capability(exampleBoard)
+		code, _, err := st.Store.NewClaim(exampleBoard)
 		if err != nil {
 			st.Close()
-			return fmt.Errorf("cannot read the example board's capability: %v", err)
+			return fmt.Errorf("cannot make the example board's edit link: %v", err)
 		}
-		fmt.Fprintf(env.Stdout, "tele: edit the example board: %s\n", editLink(st.Port, exampleBoard, capability))
+		fmt.Fprintf(env.Stdout, "tele: edit the example board: %s\n", claimLink(st.Port, exampleBoard, code))
 	}
 	if st.Band != nil {
 		fmt.Fprintf(env.Stdout, "tele: band view on http://%s/ (open a board here and choose Share with the band)\n", st.Band.Addr())
@@ -74,6 +74,12 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 // editLink is a board's edit link: the capability rides in the fragment, which browsers never send.
 func editLink(port int, id, capability string) string {
 	return fmt.Sprintf("http://127.0.0.1:%d/b/%s#cap=%s", port, id, capability)
+}
+
+// claimLink is an edit link that carries a one-time claim code (board.NewClaim) instead of the key:
+// the page trades it for the key by POST, so the key never sits in the browser's history.
+func claimLink(port int, id, code string) string {
+	return fmt.Sprintf("http://127.0.0.1:%d/b/%s#claim=%s", port, id, code)
 }
 
 // startError says in one line what stopped the start and how to fix it.

@@ -81,6 +81,12 @@ export function rotateCapability(id, capability) {
   return request('POST', `${boardURL(id)}/capability`, { body: {}, headers: { Authorization: `Bearer ${capability}` } });
 }
 
+// newClaim asks, as a holder of board id's capability, for a one-time code for an edit link →
+// {claim, expiresAt}.
+export function newClaim(id, capability) {
+  return request('POST', `${boardURL(id)}/claims`, { body: {}, headers: { Authorization: `Bearer ${capability}` } });
+}
+
 // copyBoard makes a new board from board id's current content → the new board and its capability.
 export function copyBoard(id, newId) {
   return request('POST', `${boardURL(id)}/copy`, { body: newId ? { id: newId } : {} });

@@ -1,7 +1,7 @@
 // Entry point of every page. It erases the URL fragment first (it may carry secrets), sets up the
 // language, then starts the page named by <body data-page>.
 
-import { takeFragment } from './fragment.js';
+import { takeFragment, claimCapability, claimRefusal } from './fragment.js';
 import * as i18n from './i18n.js';
 import { boardIdFromPath } from './board-path.js';
 import { ChatGate, loadChatPanel } from './has-chat.js';
@@ -19,6 +19,9 @@ async function main() {
     // capability, which the board page takes once it has started.
     const gate = new ChatGate(fragment, boardIdFromPath(location.pathname));
     const board = import('./board-page.js').then(({ bootBoardPage }) => bootBoardPage({ fragment }));
+    const claim = fragment.get('claim');
+    const claimed = !claim ? null : board.then((page) =>
+      claimCapability(page.id, claim).then((capability) => page.grant(capability), (err) => page.showMessage(claimRefusal(err, page.id))));
     const onCapability = (capability) => board.then((page) => page.grant(capability));
     const chat = gate.wanted().then(async (wanted) => {
       if (!wanted) return null;
@@ -30,7 +33,7 @@ async function main() {
       const [{ bootSetNav }, { bootSharePanel }] = await Promise.all([import('./set-nav.js'), import('./share-panel.js')]);
       return bootSharePanel(page, await bootSetNav(page.id));
     });
-    await Promise.all([board, chat, share]);
+    await Promise.all([board, chat, share, claimed]);
   } else if (page === 'join') {
     const { bootJoinPage } = await import('./join-page.js');
     await bootJoinPage({ fragment });

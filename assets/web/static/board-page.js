@@ -614,6 +614,9 @@ class BoardPage {
       case 429:
         this.showMessage(['edit.rateLimited']);
         return;
+      case 507:
+        this.showMessage(['edit.diskFull']);
+        return;
       case 0:
         this.showMessage(['edit.network']);
         return;

@@ -9,7 +9,7 @@ import { byId, h, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
 import { write } from './storage.js';
-import { copyLink, editLink } from './link-box.js';
+import { copyLink, editLink, shareableLink } from './link-box.js';
 
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -96,7 +96,7 @@ async function create() {
       return;
     }
     const stored = write('session', `tele.cap:${boardId}`, capability);
-    showCreated(boardId, created.content?.title || title, capability, stored ? path : editLink(boardId, capability));
+    await showCreated(boardId, created.content?.title || title, capability, stored ? path : editLink(boardId, capability));
     idEl.value = '';
     titleEl.value = '';
     show(byId('new-title-limit'), false);
@@ -112,11 +112,12 @@ async function create() {
   }
 }
 
-// showCreated shows a new board's edit link, to copy and keep, and the way to open it.
-function showCreated(id, title, capability, open) {
+// showCreated shows a new board's edit link (with a one-time code), to copy and keep, and the way to
+// open it.
+async function showCreated(id, title, capability, open) {
   bindText(byId('created-heading'), 'created.heading', { title });
   bindText(byId('created-text'), 'created.text', { id });
-  byId('created-url').value = editLink(id, capability);
+  byId('created-url').value = await shareableLink(id, capability);
   byId('created-status').textContent = '';
   byId('created-open').href = open;
   show(byId('created'), true);
