@@ -13,7 +13,10 @@
 // live update patched are fitted in the same task, before the frame lays them out, and that frame lays
 // the grid out once with the steps set; measuring the chords as drawn forced a layout, and the steps
 // it changed then made the frame lay the grid out a second time. Bars of a section off screen
-// (content-visibility: auto, app.css) are fitted when it comes near the window.
+// (content-visibility: auto, app.css) are fitted when it comes near the window. A part with glyphs
+// (notation.js) is measured as drawn.
+
+import { shown } from './notation.js';
 
 const FIT_STEPS = 3;
 // Shrinking to keep a bar on one line stops here (smaller would be hard to read on a stand); beyond it
@@ -192,7 +195,8 @@ export class ChordFit {
           font = this.widths.font(partFont(bar, part));
           g.fonts.set(kind, font);
         }
-        w += this.widths.of(font, part.textContent);
+        const text = part.textContent;
+        w += this.widths.of(font, part.firstElementChild ? shown(part.className, text) : text);
       }
       widths.push(w);
     }
