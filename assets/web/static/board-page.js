@@ -17,7 +17,7 @@ import { Catalogue, NO_CHORD } from './chords.js';
 import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextLabel, pathCandidates, replay, ruleEntry, sameTarget } from './content.js';
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
-import { ViewControls } from './view-controls.js';
+import { ViewControls, glyph } from './view-controls.js';
 import { FastEntry, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
 import { Stream } from './stream.js';
@@ -762,18 +762,19 @@ class BoardPage {
 // "Numbers". A printout or the stage then says which key its chords are in.
 function paintViewHead(c, v, state) {
   const numbers = state.numbers && !v.needsKey;
-  const key = !c.key ? '' : numbers ? c.key : state.capo ? v.shapesKey : v.soundingKey;
+  const key = !c.key ? '' : numbers ? c.key : state.capo || v.instrument ? v.shapesKey : v.soundingKey;
   if (key) bindText(byId('meta-key'), 'meta.key', { key });
   else bindText(byId('meta-key'), 'meta.noKey');
   const params = {
     capo: numbers ? 0 : state.capo,
-    sounds: c.key && state.capo && !numbers ? v.soundingKey : '',
+    instrument: v.instrument ? glyph(v.instrument) : '',
+    sounds: c.key && (state.capo || v.instrument) && !numbers ? v.soundingKey : '',
     from: c.key && v.semitones && !numbers ? c.key : '',
     n: !c.key && v.semitones && !numbers ? (v.semitones > 0 ? `+${v.semitones}` : String(v.semitones)) : '',
     numbers,
   };
   const el = byId('meta-view');
-  const any = params.capo || params.from || params.n || numbers;
+  const any = params.capo || params.instrument || params.from || params.n || numbers;
   if (any) bindText(el, 'meta.view', params);
   show(el, Boolean(any));
 }

@@ -1,6 +1,6 @@
 // Web Storage that never throws: with storage disabled (a privacy setting, a sandboxed frame, a test
 // that makes the getter throw) every read is null and every write reports false. Only the keys the page
-// documents (tele.locale, tele.chat.*, tele.view:<board>, tele.stage.size: preferences, never secrets) go
+// documents (tele.locale, tele.chat.*, tele.view:<board>, tele.instrument, tele.stage.size: preferences) go
 // to localStorage; the board capability goes to sessionStorage only.
 
 function area(kind) {
