@@ -65,6 +65,7 @@ func TestNotation(t *testing.T) {
 		p := b.newPage(t)
 		openBoard(p, s, "notation", capability)
 		check(p, want, "desktop")
+		checkChordsWhole(t, p, "desktop")
 		// The bar editor opens with the stored spelling, as it always did.
 		p.do(chromedp.Click(chromedp.CSS(barButton(0, 2))))
 		p.waitJS(`document.getElementById('bar-dialog').open`, "the bar editor opens")
@@ -75,6 +76,7 @@ func TestNotation(t *testing.T) {
 		p.screenshot("board", "notation-desktop-en")
 		printMedia(p)
 		check(p, want, "print")
+		checkChordsWhole(t, p, "print")
 		p.screenshot("board", "notation-print")
 		emulateMedia(p, "")
 		p.requireClean("notation")

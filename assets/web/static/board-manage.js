@@ -11,6 +11,7 @@ import * as api from './api.js';
 import { MAX_BARS, MAX_SECTIONS, barCount, clone, sectionName } from './content.js';
 import { parsePaste } from './fast-entry.js';
 import { write } from './storage.js';
+import { forget, keep } from './keyring.js';
 import { copyLink, editLink } from './link-box.js';
 
 const MAX_SECTION_BARS = 64;
@@ -74,6 +75,7 @@ export class BoardManage {
     try {
       const made = await api.copyBoard(this.page.id);
       const stored = write('session', `tele.cap:${made.id}`, made.capability);
+      keep(made.id, made.capability);
       const url = editLink(made.id, made.capability);
       this.status.textContent = '';
       this.showLink(['manage.copyMade', { title: made.content?.title ?? '', id: made.id }], url, stored ? `/b/${encodeURIComponent(made.id)}` : url);
@@ -152,6 +154,7 @@ export class BoardManage {
     const page = this.page;
     if (page.isGone) return;
     page.isGone = true;
+    forget(page.id); // no board, no key to keep
     page.stream?.close();
     page.player?.stop();
     page.ops = [];

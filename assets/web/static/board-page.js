@@ -6,8 +6,10 @@
 // becomes the new base and the ops are replayed on top of it, so nothing typed is lost.
 //
 // The capability comes from the #cap= fragment (already erased by app.js), from the answer of a chat
-// pairing (grant), or, after a reload of this tab, from sessionStorage. It is never written to
-// localStorage or to a URL. The page switches between editing and read-only as it gains or loses it.
+// pairing (grant), or from this tab's sessionStorage (after a reload, or put there by the list page
+// from this device's key ring, keyring.js: the boards this browser made or opened with their edit
+// link, which an edit link's key joins here). It is never written to a URL. The page switches between editing and read-only as it gains or loses it. With its key the page
+// can undo its own last saved edit, as it can Pi's.
 
 import { boardIdFromPath } from './board-path.js';
 import { byId, h, setValue, show } from './dom.js';
@@ -29,6 +31,7 @@ import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
 import { setupExportLinks } from './export-links.js';
+import { forget, keep, keyFor } from './keyring.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -37,6 +40,7 @@ function capabilityFor(id, fragment) {
   const fromFragment = fragment.get('cap');
   if (fromFragment) {
     write('session', capKey(id), fromFragment);
+    keep(id, fromFragment);
     return fromFragment;
   }
   return read('session', capKey(id));
@@ -165,8 +169,10 @@ class BoardPage {
     try {
       const res = await api.rotateCapability(this.id, this.cap);
       if (typeof res?.capability !== 'string' || !res.capability) throw new Error('no capability in the answer');
+      const old = this.cap;
       this.cap = res.capability;
       write('session', capKey(this.id), this.cap);
+      if (keyFor(this.id) === old) keep(this.id, this.cap); // the ring's key is this page's: keep the new one
       byId('new-link-url').value = `${location.origin}/b/${encodeURIComponent(this.id)}#cap=${this.cap}`;
       byId('new-link-status').textContent = '';
       show(byId('new-link-panel'), true);
@@ -199,6 +205,7 @@ class BoardPage {
   // changes cannot be saved any more; the board shows the last saved revision.
   revokeKey() {
     remove('session', capKey(this.id));
+    if (this.cap) forget(this.id, this.cap);
     this.cap = null;
     show(byId('new-link-panel'), false);
     byId('new-link-url').value = '';
@@ -219,6 +226,7 @@ class BoardPage {
   // this.built settling once every bar is drawn.
   render(first = false) {
     const c = this.draft;
+    this.paintUndo();
     setTitle('title.board', { title: c.title });
     if (this.editable) {
       byId('title-sr').textContent = c.title;
@@ -344,6 +352,7 @@ class BoardPage {
     });
     byId('save').addEventListener('click', () => this.save());
     byId('discard').addEventListener('click', () => this.discard());
+    byId('undo-save').addEventListener('click', () => this.undoSave());
     byId('conflict-reapply').addEventListener('click', () => this.reapply());
     byId('conflict-discard').addEventListener('click', () => this.discard());
     document.addEventListener('keydown', (ev) => {
@@ -545,6 +554,7 @@ class BoardPage {
   updateDirty() {
     if (!this.editable) return;
     const dirty = this.ops.length > 0;
+    this.paintUndo();
     byId('save').disabled = !dirty || this.saving || Boolean(this.conflict) || Boolean(this.barConflicts?.length);
     byId('discard').disabled = !dirty || this.saving;
     this.main.dataset.dirty = String(dirty);
@@ -574,6 +584,7 @@ class BoardPage {
       show(byId('rebased'), false);
       show(byId('dropped'), false);
       bindText(byId('save-status'), 'edit.saved', { rev: board.revision });
+      this.ownSave = { revision: board.revision, before: board.revision - 1 };
       this.render();
     } catch (err) {
       this.saveFailed(err);
@@ -584,6 +595,37 @@ class BoardPage {
       const pending = this.pending;
       this.pending = null;
       if (pending) this.adopt(pending);
+    }
+  }
+
+  // ---- undo the page's own last save ----
+
+  // paintUndo offers Undo while the board is still at the revision this page saved and nothing is
+  // typed since: a newer revision (anyone's) or an edit makes it a matter for the history.
+  paintUndo() {
+    const own = this.ownSave;
+    show(byId('undo-save'), Boolean(this.editable && own && this.base?.revision === own.revision && !this.ops.length && !this.saving));
+  }
+
+  // undoSave restores the revision before this page's last save, over that save (If-Match): a board
+  // changed meanwhile is refused with nothing lost.
+  async undoSave() {
+    const own = this.ownSave;
+    if (!own || !this.editable || this.base?.revision !== own.revision || this.ops.length) return;
+    const button = byId('undo-save');
+    button.disabled = true;
+    try {
+      const board = await api.restoreRevision(this.id, own.before, own.revision, this.cap);
+      this.ownSave = null;
+      this.adopt(board);
+      bindText(byId('save-status'), 'edit.undone', { rev: board.revision, from: own.before });
+    } catch (err) {
+      if (err.status === 412) this.showMessage(['edit.undoStale']);
+      else if (err.status === 401 || err.status === 403) this.saveFailed(err);
+      else this.showMessage(['edit.undoFailed', { message: err.message }]);
+    } finally {
+      button.disabled = false;
+      this.paintUndo();
     }
   }
 
@@ -603,6 +645,7 @@ class BoardPage {
       }
       case 401:
       case 403:
+        forget(this.id, this.cap); // the ring's key no longer opens the board
         this.showMessage(['edit.unauthorized', { id: this.id }]);
         return;
       case 429:

@@ -6,13 +6,15 @@
 // the page's language from their codes (import-notes.js).
 //
 // An edit link carries the board's capability in its #cap= fragment, as every edit link does; it is
-// shown here once and never stored.
+// shown here once, and the capability goes in this device's key ring (keyring.js), as a board made on
+// the list page does.
 
 import { byId, h, show } from './dom.js';
 import { bindText } from './i18n.js';
 import { ApiError, request } from './api.js';
 import { ruleEntry } from './content.js';
 import { failureEntry, noteEntry } from './import-notes.js';
+import { keep } from './keyring.js';
 
 const MAX_TEXT = 1 << 20; // the server's import limit (board.MaxImportBytes)
 
@@ -50,6 +52,7 @@ async function importText(text, onImported) {
   say(['import.working']);
   try {
     const out = await request('POST', '/api/import', { body: { text } });
+    for (const { board, capability } of out.boards) keep(board.id, capability);
     showResult(out);
     say(['import.done', { n: out.boards.length }]);
     if (out.boards.length) onImported?.();
