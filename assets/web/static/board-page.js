@@ -16,12 +16,13 @@ import { byId, h, setValue, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
 import { Catalogue, NO_CHORD } from './chords.js';
-import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextLabel, pathCandidates, replay, ruleEntry, sameTarget } from './content.js';
+import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextLabel, pathCandidates, replay, ruleEntry, sameTarget, sectionName } from './content.js';
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls, glyph } from './view-controls.js';
 import { FastEntry, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
+import { TEMPO_STEP, nudgeTempo, sectionRanges } from './practice.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
@@ -260,6 +261,7 @@ class BoardPage {
       this.stage.render(c, this.view.changed);
     }
     paintPlayedLength(byId('played-length'), c);
+    this.paintPractice();
   }
 
   showBody() {
@@ -774,7 +776,10 @@ class BoardPage {
     this.player = new Player({
       catalogue: this.catalogue,
       getContent: () => this.viewControls.current?.sounding ?? this.draft, // what is shown, in sounding pitch
-      getOptions: () => ({ countIn: byId('count-in').checked, loop: byId('loop').checked }),
+      getOptions: () => ({
+        countIn: byId('count-in').checked, loop: byId('loop').checked, click: byId('click').checked,
+        tempo: this.practiceTempo ?? null, range: this.loopRange(),
+      }),
       onPosition: (pos) => {
         this.view.setCursor(pos);
         this.stage.follow();
@@ -797,6 +802,87 @@ class BoardPage {
     play.addEventListener('click', (ev) => {
       if (ev.isTrusted) this.player.toggle();
     });
+    this.setupPractice();
+  }
+
+  // ---- practising: the loop's bars, the practice tempo ----
+
+  // setupPractice wires the loop's range (a section, or bars from … to), and the practice tempo: −5/+5
+  // BPM with its buttons or [ and ] anywhere but in a field, heard from the next bar, without stopping;
+  // the board's tempo is not changed.
+  setupPractice() {
+    const loop = byId('loop');
+    const section = byId('loop-section');
+    const showRange = () => show(byId('loop-range'), loop.checked);
+    loop.addEventListener('change', showRange);
+    showRange();
+    section.addEventListener('change', () => {
+      if (section.value === 'custom') return;
+      const r = sectionRanges(this.draft)[Number(section.value)];
+      setValue(byId('loop-from'), r ? r.from : 1);
+      setValue(byId('loop-to'), r ? r.to : barCount(this.draft));
+    });
+    for (const id of ['loop-from', 'loop-to']) byId(id).addEventListener('change', () => this.paintLoop());
+    byId('tempo-down').addEventListener('click', () => this.nudgeTempo(-TEMPO_STEP));
+    byId('tempo-up').addEventListener('click', () => this.nudgeTempo(+TEMPO_STEP));
+    document.addEventListener('keydown', (ev) => {
+      if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || (ev.key !== '[' && ev.key !== ']')) return;
+      if (document.querySelector('dialog[open]') || ev.target.closest?.('input, textarea, select, [contenteditable]')) return;
+      ev.preventDefault();
+      this.nudgeTempo(ev.key === ']' ? TEMPO_STEP : -TEMPO_STEP);
+    });
+  }
+
+  nudgeTempo(delta) {
+    const next = nudgeTempo(this.practiceTempo ?? this.draft?.tempo, delta, 120);
+    this.practiceTempo = next === this.draft?.tempo ? null : next;
+    this.paintPractice();
+  }
+
+  // loopRange is the bars the loop plays ({from, to}), or null for the whole chart.
+  loopRange() {
+    const total = barCount(this.draft);
+    const from = Number(byId('loop-from').value);
+    const to = Number(byId('loop-to').value);
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < 1) return null;
+    if (Math.min(from, to) === 1 && Math.max(from, to) >= total) return null;
+    return { from: Math.min(from, to, total), to: Math.min(Math.max(from, to), total) };
+  }
+
+  // paintPractice shows the loop's choices (one a section) and the tempo the player plays at.
+  paintPractice() {
+    const c = this.draft;
+    if (!c) return;
+    const ranges = sectionRanges(c);
+    const section = byId('loop-section');
+    const sig = JSON.stringify(ranges.map((r) => [sectionName(c.sections[r.s], r.s), r.from, r.to]));
+    if (section.dataset.sig !== sig) {
+      section.dataset.sig = sig;
+      section.replaceChildren(bindText(h('option', { value: '' }), 'player.loopWhole'),
+        ...ranges.map((r, i) => bindText(h('option', { value: String(i) }), 'player.loopSectionOf', { name: sectionName(c.sections[r.s], r.s), from: r.from, to: r.to })),
+        bindText(h('option', { value: 'custom' }), 'player.loopCustom'));
+    }
+    const total = barCount(c);
+    for (const id of ['loop-from', 'loop-to']) byId(id).max = String(total);
+    if (!byId('loop-from').value) setValue(byId('loop-from'), 1);
+    if (!byId('loop-to').value) setValue(byId('loop-to'), total);
+    this.paintLoop();
+    const out = byId('practice-tempo');
+    const board = Number.isFinite(c.tempo) ? c.tempo : null;
+    if (this.practiceTempo !== null && this.practiceTempo !== undefined) {
+      bindText(out, board ? 'player.tempoPractice' : 'meta.tempo', { tempo: this.practiceTempo, board });
+      out.dataset.changed = '';
+    } else {
+      bindText(out, board ? 'meta.tempo' : 'meta.noTempo', { tempo: board });
+      delete out.dataset.changed;
+    }
+  }
+
+  // paintLoop selects the section the range is, if it is one.
+  paintLoop() {
+    const r = this.loopRange();
+    const i = r ? sectionRanges(this.draft).findIndex((x) => x.from === r.from && x.to === r.to) : -1;
+    setValue(byId('loop-section'), i >= 0 ? String(i) : r ? 'custom' : '');
   }
 }
 
