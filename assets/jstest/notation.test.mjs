@@ -33,3 +33,19 @@ test('a Nashville number raises its quality from its first degree, and is said a
   assert.equal(spokenChord(split('4')), '4');
   assert.equal(spokenChord(split('Bb7')), 'Bb7', 'a letter chord is read as written');
 });
+
+test('the short signs write a quality’s words as signs, for a bar short of room (issue 23 defect 7)', async () => {
+  const { shortQuality } = await import('../web/static/notation.js');
+  const table = [['maj7', '∆7'], ['maj9', '∆9'], ['maj7#11', '∆7#11'], ['m7b5', 'ø7'], ['dim7', '°7'], ['dim', '°'], ['aug', '+'],
+    ['m(maj7)', 'm∆7'], ['7sus4', '7sus'], ['sus4', 'sus'], ['m7', 'm7'], ['7b9', '7b9'], ['', ''], ['add9', 'add9']];
+  for (const [q, want] of table) assert.equal(shortQuality(q), want, q);
+});
+
+test('a busy bar keeps each chord in its beat’s share when a step allows it, else one line', async () => {
+  const { stepFor } = await import('../web/static/chord-fit.js');
+  // Four chords in 160 px with 5 px gaps: a share is 36 px.
+  assert.equal(stepFor({ widths: [30, 30, 30, 30], gap: 5, room: 160, shares: true }), 0);
+  assert.equal(stepFor({ widths: [30, 44, 30, 30], gap: 5, room: 160, shares: true }), 2, '44 × 0.77 fits a share');
+  assert.equal(stepFor({ widths: [30, 44, 30, 30], gap: 5, room: 160 }), 0, 'without shares one line is enough');
+  assert.equal(stepFor({ widths: [30, 60, 30, 30], gap: 5, room: 160, shares: true }), 1, 'no step gives shares: one line');
+});

@@ -229,6 +229,8 @@ export class BoardView {
     if (bar.count !== chords.length) {
       bar.count = chords.length;
       el.dataset.n = String(chords.length);
+      // A bar of three or four chords is busy: on a phone it takes two columns (app.css).
+      bar.li.toggleAttribute('data-busy', chords.length >= 3);
     }
     // The chord elements already there are rewritten in place: a live update that changes every bar
     // changes text, not the tree.

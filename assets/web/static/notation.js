@@ -51,4 +51,13 @@ export function spokenChord({ root, quality, bass }) {
   return [glyphs(root), quality, bass ? `/ ${glyphs(bass.slice(1))}` : ''].filter(Boolean).join(' ');
 }
 
+// SHORT are the signs a chart short of room writes for a quality's words (the view setting "short
+// signs"): maj7 → ∆7, m7b5 → ø7, dim7 → °7, aug → +, m(maj7) → m∆7, 7sus4 → 7sus.
+const SHORT = [[/^m\(maj7\)|^mMaj7|^mmaj7/, 'm∆7'], [/^maj/, '∆'], [/^m7b5/, 'ø7'], [/^dim/, '°'], [/^aug/, '+'], [/sus4$/, 'sus']];
+
+// shortQuality writes a quality with the short signs.
+export function shortQuality(quality) {
+  return SHORT.reduce((q, [re, sign]) => q.replace(re, sign), quality);
+}
+
 export { GLYPH };

@@ -8,6 +8,7 @@
 
 import { NO_CHORD, pitchClass, split } from './chords.js';
 import { barForm, mapChords } from './form.js';
+import { shortQuality } from './notation.js';
 
 const LETTERS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
 const NATURAL = [0, 2, 4, 5, 7, 9, 11];
@@ -139,7 +140,8 @@ export const INSTRUMENTS = { Bb: 2, Eb: 9, F: 7 };
 //   soundingKey, shapesKey  key names ('' when the board has no key); shapesKey is the shown chords'
 //   instrument  the instrument the chords are written for ('' for concert pitch)
 //   needsKey  numbers were asked for on a board without a key (the grid then shows chords)
-export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = false, instrument = '' } = {}) {
+// With short, the shown chords write their qualities with the short signs (∆7, ø7, °7: notation.js).
+export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = false, instrument = '', short = false } = {}) {
   const key = parseKey(content.key);
   const n = key && toKey ? semitonesTo(content.key, toKey) : transpose;
   const sounding = n ? transposeContent(content, n, toKey) : content;
@@ -153,6 +155,13 @@ export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = f
     // An instrument's part is written up from concert pitch; a capo's shapes down from the sound.
     shown = transposeContent(sounding, (INSTRUMENTS[written] || 0) - capo);
     shapesKey = key ? shown.key : '';
+  }
+  if (short) {
+    const abbreviate = (sym) => {
+      const { root, quality, bass } = split(sym);
+      return root + shortQuality(quality) + bass;
+    };
+    shown = { ...shown, sections: shown.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => mapChords(bar, abbreviate)) })) };
   }
   return { sounding, shown, soundingKey, shapesKey, instrument: written, semitones: n, needsKey: Boolean(numbers && !key) };
 }

@@ -12,6 +12,7 @@ import { INSTRUMENTS, keyName, parseKey, view } from './transpose.js';
 
 const storageKey = (id) => `tele.view:${id}`;
 const INSTRUMENT_KEY = 'tele.instrument';
+const SHORT_KEY = 'tele.shortSigns';
 const MAX_CAPO = 11;
 
 export class ViewControls {
@@ -19,7 +20,7 @@ export class ViewControls {
   constructor(boardId, { editable, onChange, onApply }) {
     this.boardId = boardId;
     this.onChange = onChange;
-    this.state = { transpose: 0, toKey: '', capo: 0, numbers: false, ...load(boardId), instrument: loadInstrument() };
+    this.state = { transpose: 0, toKey: '', capo: 0, numbers: false, ...load(boardId), instrument: loadInstrument(), short: read('local', SHORT_KEY) === 'true' };
     this.down = byId('view-down');
     this.up = byId('view-up');
     this.shift = byId('view-shift');
@@ -27,6 +28,7 @@ export class ViewControls {
     this.capo = byId('view-capo');
     this.numbers = byId('view-numbers');
     this.instrument = byId('view-instrument');
+    this.short = byId('view-short');
     this.reset = byId('view-reset');
     this.status = byId('view-status');
     this.badge = byId('view-badge');
@@ -43,6 +45,7 @@ export class ViewControls {
       ...Object.keys(INSTRUMENTS).map((name) => bindText(h('option', { value: name }), 'view.instrumentName', { name: glyph(name) })));
     this.numbers.addEventListener('change', () => this.set({ numbers: this.numbers.checked }));
     this.instrument.addEventListener('change', () => this.set({ instrument: this.instrument.value }));
+    this.short.addEventListener('change', () => this.set({ short: this.short.checked }));
     this.reset.addEventListener('click', () => this.set({ transpose: 0, toKey: '', capo: 0, numbers: false, instrument: '' }));
     this.apply.addEventListener('click', () => onApply(this.current));
   }
@@ -62,9 +65,10 @@ export class ViewControls {
 
   set(change) {
     this.state = { ...this.state, ...change };
-    const { instrument, ...board } = this.state;
+    const { instrument, short, ...board } = this.state;
     write('local', storageKey(this.boardId), JSON.stringify(board));
     write('local', INSTRUMENT_KEY, instrument);
+    write('local', SHORT_KEY, String(short));
     this.onChange();
   }
 
@@ -84,6 +88,7 @@ export class ViewControls {
     this.capo.value = String(this.state.capo);
     this.numbers.checked = this.state.numbers;
     this.instrument.value = this.state.instrument;
+    this.short.checked = this.state.short;
     const n = v.semitones;
     this.shift.textContent = n > 0 ? `+${n}` : String(n);
     bindAttr(this.shift, 'aria-label', 'view.shiftAria', { n });
