@@ -10,6 +10,7 @@ import { bindText } from './i18n.js';
 import * as api from './api.js';
 import { MAX_BARS, MAX_SECTIONS, barCount, clone, sectionName } from './content.js';
 import { parsePaste } from './fast-entry.js';
+import { barForm } from './form.js';
 import { write } from './storage.js';
 import { forget, keep } from './keyring.js';
 import { copyLink, editLink } from './link-box.js';
@@ -230,7 +231,12 @@ export class BoardManage {
     }
     if (!this.page.roomFor(r.bars.length)) return;
     this.page.showMessage(null);
-    r.bars.forEach((chords, i) => this.page.edit({ t: 'insertBar', s, b: start + i, chords }));
+    // A pasted bar with a repeat sign or % is an object (form.js): it goes in with its form, as the
+    // page's own paste inserts it.
+    r.bars.forEach((bar, i) => {
+      const f = barForm(bar);
+      this.page.edit({ t: 'insertBar', s, b: start + i, chords: f.chords, form: Array.isArray(bar) ? undefined : f });
+    });
     this.page.view.barButton(s, start + r.bars.length - 1)?.focus();
   }
 
