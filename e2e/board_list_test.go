@@ -94,7 +94,8 @@ func testCapability(t *testing.T, s *Server, b *Browser) {
 }
 
 // checkCapabilityPlacement: the fragment is gone, the capability is in sessionStorage under
-// tele.cap:<board>, and nowhere in localStorage, the URL, the navigation entry or the DOM.
+// tele.cap:<board> and in this device's key ring (localStorage tele.keyring, under the board: issue 23
+// item 7), and nowhere else in localStorage, the URL, the navigation entry or the DOM.
 func checkCapabilityPlacement(t *testing.T, p *Page, board, capability string) {
 	t.Helper()
 	got := evalJS[map[string]any](p, fmt.Sprintf(`(() => {
@@ -105,10 +106,11 @@ func checkCapabilityPlacement(t *testing.T, p *Page, board, capability string) {
 			hash: location.hash,
 			inURL: location.href.includes(cap) || location.href.includes('cap='),
 			inSession: sessionStorage.getItem('tele.cap:' + %s) === cap,
-			inLocal: local.some((kv) => kv.includes(cap)),
+			inLocal: local.some((kv) => kv.includes(cap) && !kv.startsWith('tele.keyring=')),
+			inRing: JSON.parse(localStorage.getItem('tele.keyring') || '{}')[%s]?.cap === cap,
 			inDOM: document.documentElement.outerHTML.includes(cap),
 		};
-	})()`, jsString(capability), jsString(board)))
+	})()`, jsString(capability), jsString(board), jsString(board)))
 	if got["hash"] != "" || got["inURL"] != false {
 		t.Errorf("the fragment was not erased: hash %q", got["hash"])
 	}
@@ -116,7 +118,10 @@ func checkCapabilityPlacement(t *testing.T, p *Page, board, capability string) {
 		t.Error("the capability is not in sessionStorage under tele.cap:" + board)
 	}
 	if got["inLocal"] != false {
-		t.Error("the capability was written to localStorage")
+		t.Error("the capability was written to localStorage outside the key ring")
+	}
+	if got["inRing"] != true {
+		t.Error("the capability is not in this device's key ring under " + board)
 	}
 	if got["inDOM"] != false {
 		t.Error("the capability appears in the page's DOM")

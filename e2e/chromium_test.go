@@ -127,9 +127,19 @@ func blockURL(pattern string) PageOption {
 }
 
 // probeScript runs in every document before the page's own scripts (CDP injects it; the page's CSP does
-// not apply to it). It records CSP violations, and counts AudioContexts the page creates.
+// not apply to it). It records CSP violations, counts AudioContexts the page creates, and counts the
+// player's clicks as they are scheduled (a sine at 1760 Hz on 1, 1320 Hz on the other beats).
 const probeScript = `(() => {
-  const probe = { csp: [], audioContexts: 0 };
+  const probe = { csp: [], audioContexts: 0, clicks: { accent: 0, beat: 0 } };
+  const start = window.OscillatorNode && OscillatorNode.prototype.start;
+  if (start) {
+    OscillatorNode.prototype.start = function (...args) {
+      const f = this.frequency.value;
+      if (this.type === 'sine' && f === 1760) probe.clicks.accent++;
+      if (this.type === 'sine' && f === 1320) probe.clicks.beat++;
+      return start.apply(this, args);
+    };
+  }
   Object.defineProperty(window, '__probe', { value: probe });
   document.addEventListener('securitypolicyviolation',
     (e) => probe.csp.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sourceFile || '') + ':' + e.lineNumber), true);

@@ -9,6 +9,7 @@ import { STRINGS as chat } from '../web/static/chat-strings.js';
 import { STRINGS as form } from '../web/static/form-strings.js';
 import { STRINGS as manage } from '../web/static/manage-strings.js';
 import { STRINGS as band } from '../web/static/band-strings.js';
+import { STRINGS as importNotes } from '../web/static/import-notes.js';
 
 const source = (path) => readFileSync(new URL(`../web/${path}`, import.meta.url), 'utf8');
 
@@ -37,6 +38,7 @@ const dictionaries = {
   'form-strings.js': { en: Object.keys(form.en), zh: Object.keys(form['zh-CN']), localeFunctions: [] },
   'manage-strings.js': { en: Object.keys(manage.en), zh: Object.keys(manage['zh-CN']), localeFunctions: [] },
   'band-strings.js': { en: Object.keys(band.en), zh: Object.keys(band['zh-CN']), localeFunctions: [] },
+  'import-notes.js': { en: Object.keys(importNotes.en), zh: Object.keys(importNotes['zh-CN']), localeFunctions: [] },
 };
 
 test('each dictionary names the same keys in English and 简体中文', () => {

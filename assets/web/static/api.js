@@ -87,6 +87,14 @@ export function newClaim(id, capability) {
   return request('POST', `${boardURL(id)}/claims`, { body: {}, headers: { Authorization: `Bearer ${capability}` } });
 }
 
+// restoreRevision makes revision `from` the board's next revision, over revision ifMatch → the board.
+export function restoreRevision(id, from, ifMatch, capability) {
+  return request('POST', `${boardURL(id)}/restore`, {
+    body: { revision: from },
+    headers: { 'If-Match': `"${ifMatch}"`, Authorization: `Bearer ${capability}` },
+  });
+}
+
 // copyBoard makes a new board from board id's current content → the new board and its capability.
 export function copyBoard(id, newId) {
   return request('POST', `${boardURL(id)}/copy`, { body: newId ? { id: newId } : {} });

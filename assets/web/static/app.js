@@ -5,6 +5,7 @@ import { takeFragment, claimCapability, claimRefusal } from './fragment.js';
 import * as i18n from './i18n.js';
 import { boardIdFromPath } from './board-path.js';
 import { ChatGate, loadChatPanel } from './has-chat.js';
+import { keep } from './keyring.js';
 
 const fragment = takeFragment();
 
@@ -21,7 +22,10 @@ async function main() {
     const board = import('./board-page.js').then(({ bootBoardPage }) => bootBoardPage({ fragment }));
     const claim = fragment.get('claim');
     const claimed = !claim ? null : board.then((page) =>
-      claimCapability(page.id, claim).then((capability) => page.grant(capability), (err) => page.showMessage(claimRefusal(err, page.id))));
+      claimCapability(page.id, claim).then((capability) => {
+        keep(page.id, capability); // an edit link opened here: this device's key ring keeps its key
+        page.grant(capability);
+      }, (err) => page.showMessage(claimRefusal(err, page.id))));
     const onCapability = (capability) => board.then((page) => page.grant(capability));
     const chat = gate.wanted().then(async (wanted) => {
       if (!wanted) return null;

@@ -10,7 +10,9 @@ import { bindText } from './i18n.js';
 import * as api from './api.js';
 import { MAX_BARS, MAX_SECTIONS, barCount, clone, sectionName } from './content.js';
 import { parsePaste } from './fast-entry.js';
+import { barForm } from './form.js';
 import { write } from './storage.js';
+import { forget, keep } from './keyring.js';
 import { copyLink, editLink } from './link-box.js';
 
 const MAX_SECTION_BARS = 64;
@@ -74,6 +76,7 @@ export class BoardManage {
     try {
       const made = await api.copyBoard(this.page.id);
       const stored = write('session', `tele.cap:${made.id}`, made.capability);
+      keep(made.id, made.capability);
       const url = editLink(made.id, made.capability);
       this.status.textContent = '';
       this.showLink(['manage.copyMade', { title: made.content?.title ?? '', id: made.id }], url, stored ? `/b/${encodeURIComponent(made.id)}` : url);
@@ -152,6 +155,7 @@ export class BoardManage {
     const page = this.page;
     if (page.isGone) return;
     page.isGone = true;
+    forget(page.id); // no board, no key to keep
     page.stream?.close();
     page.player?.stop();
     page.ops = [];
@@ -227,7 +231,12 @@ export class BoardManage {
     }
     if (!this.page.roomFor(r.bars.length)) return;
     this.page.showMessage(null);
-    r.bars.forEach((chords, i) => this.page.edit({ t: 'insertBar', s, b: start + i, chords }));
+    // A pasted bar with a repeat sign or % is an object (form.js): it goes in with its form, as the
+    // page's own paste inserts it.
+    r.bars.forEach((bar, i) => {
+      const f = barForm(bar);
+      this.page.edit({ t: 'insertBar', s, b: start + i, chords: f.chords, form: Array.isArray(bar) ? undefined : f });
+    });
     this.page.view.barButton(s, start + r.bars.length - 1)?.focus();
   }
 

@@ -6,20 +6,23 @@
 // becomes the new base and the ops are replayed on top of it, so nothing typed is lost.
 //
 // The capability comes from the #cap= fragment (already erased by app.js), from the answer of a chat
-// pairing (grant), or, after a reload of this tab, from sessionStorage. It is never written to
-// localStorage or to a URL. The page switches between editing and read-only as it gains or loses it.
+// pairing (grant), or from this tab's sessionStorage (after a reload, or put there by the list page
+// from this device's key ring, keyring.js: the boards this browser made or opened with their edit
+// link, which an edit link's key joins here). It is never written to a URL. The page switches between editing and read-only as it gains or loses it. With its key the page
+// can undo its own last saved edit, as it can Pi's.
 
 import { boardIdFromPath } from './board-path.js';
 import { byId, h, setValue, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
 import { Catalogue, NO_CHORD } from './chords.js';
-import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextLabel, pathCandidates, replay, ruleEntry, sameTarget } from './content.js';
+import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextLabel, pathCandidates, replay, ruleEntry, sameTarget, sectionName } from './content.js';
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
-import { ViewControls } from './view-controls.js';
+import { ViewControls, glyph } from './view-controls.js';
 import { FastEntry, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
+import { TEMPO_STEP, nudgeTempo, sectionRanges } from './practice.js';
 import { Stream } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { HistoryPanel } from './history-panel.js';
@@ -29,6 +32,7 @@ import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
 import { setupExportLinks } from './export-links.js';
+import { forget, keep, keyFor } from './keyring.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -37,6 +41,7 @@ function capabilityFor(id, fragment) {
   const fromFragment = fragment.get('cap');
   if (fromFragment) {
     write('session', capKey(id), fromFragment);
+    keep(id, fromFragment);
     return fromFragment;
   }
   return read('session', capKey(id));
@@ -165,8 +170,10 @@ class BoardPage {
     try {
       const res = await api.rotateCapability(this.id, this.cap);
       if (typeof res?.capability !== 'string' || !res.capability) throw new Error('no capability in the answer');
+      const old = this.cap;
       this.cap = res.capability;
       write('session', capKey(this.id), this.cap);
+      if (keyFor(this.id) === old) keep(this.id, this.cap); // the ring's key is this page's: keep the new one
       byId('new-link-url').value = `${location.origin}/b/${encodeURIComponent(this.id)}#cap=${this.cap}`;
       byId('new-link-status').textContent = '';
       show(byId('new-link-panel'), true);
@@ -199,6 +206,7 @@ class BoardPage {
   // changes cannot be saved any more; the board shows the last saved revision.
   revokeKey() {
     remove('session', capKey(this.id));
+    if (this.cap) forget(this.id, this.cap);
     this.cap = null;
     show(byId('new-link-panel'), false);
     byId('new-link-url').value = '';
@@ -219,6 +227,7 @@ class BoardPage {
   // this.built settling once every bar is drawn.
   render(first = false) {
     const c = this.draft;
+    this.paintUndo();
     setTitle('title.board', { title: c.title });
     if (this.editable) {
       byId('title-sr').textContent = c.title;
@@ -252,6 +261,7 @@ class BoardPage {
       this.stage.render(c, this.view.changed);
     }
     paintPlayedLength(byId('played-length'), c);
+    this.paintPractice();
   }
 
   showBody() {
@@ -344,6 +354,7 @@ class BoardPage {
     });
     byId('save').addEventListener('click', () => this.save());
     byId('discard').addEventListener('click', () => this.discard());
+    byId('undo-save').addEventListener('click', () => this.undoSave());
     byId('conflict-reapply').addEventListener('click', () => this.reapply());
     byId('conflict-discard').addEventListener('click', () => this.discard());
     document.addEventListener('keydown', (ev) => {
@@ -551,6 +562,7 @@ class BoardPage {
   updateDirty() {
     if (!this.editable) return;
     const dirty = this.ops.length > 0;
+    this.paintUndo();
     byId('save').disabled = !dirty || this.saving || Boolean(this.conflict) || Boolean(this.barConflicts?.length);
     byId('discard').disabled = !dirty || this.saving;
     this.main.dataset.dirty = String(dirty);
@@ -580,6 +592,7 @@ class BoardPage {
       show(byId('rebased'), false);
       show(byId('dropped'), false);
       bindText(byId('save-status'), 'edit.saved', { rev: board.revision });
+      this.ownSave = { revision: board.revision, before: board.revision - 1 };
       this.render();
     } catch (err) {
       this.saveFailed(err);
@@ -590,6 +603,37 @@ class BoardPage {
       const pending = this.pending;
       this.pending = null;
       if (pending) this.adopt(pending);
+    }
+  }
+
+  // ---- undo the page's own last save ----
+
+  // paintUndo offers Undo while the board is still at the revision this page saved and nothing is
+  // typed since: a newer revision (anyone's) or an edit makes it a matter for the history.
+  paintUndo() {
+    const own = this.ownSave;
+    show(byId('undo-save'), Boolean(this.editable && own && this.base?.revision === own.revision && !this.ops.length && !this.saving));
+  }
+
+  // undoSave restores the revision before this page's last save, over that save (If-Match): a board
+  // changed meanwhile is refused with nothing lost.
+  async undoSave() {
+    const own = this.ownSave;
+    if (!own || !this.editable || this.base?.revision !== own.revision || this.ops.length) return;
+    const button = byId('undo-save');
+    button.disabled = true;
+    try {
+      const board = await api.restoreRevision(this.id, own.before, own.revision, this.cap);
+      this.ownSave = null;
+      this.adopt(board);
+      bindText(byId('save-status'), 'edit.undone', { rev: board.revision, from: own.before });
+    } catch (err) {
+      if (err.status === 412) this.showMessage(['edit.undoStale']);
+      else if (err.status === 401 || err.status === 403) this.saveFailed(err);
+      else this.showMessage(['edit.undoFailed', { message: err.message }]);
+    } finally {
+      button.disabled = false;
+      this.paintUndo();
     }
   }
 
@@ -609,6 +653,7 @@ class BoardPage {
       }
       case 401:
       case 403:
+        forget(this.id, this.cap); // the ring's key no longer opens the board
         this.showMessage(['edit.unauthorized', { id: this.id }]);
         return;
       case 429:
@@ -740,7 +785,10 @@ class BoardPage {
     this.player = new Player({
       catalogue: this.catalogue,
       getContent: () => this.viewControls.current?.sounding ?? this.draft, // what is shown, in sounding pitch
-      getOptions: () => ({ countIn: byId('count-in').checked, loop: byId('loop').checked }),
+      getOptions: () => ({
+        countIn: byId('count-in').checked, loop: byId('loop').checked, click: byId('click').checked,
+        tempo: this.practiceTempo ?? null, range: this.loopRange(),
+      }),
       onPosition: (pos) => {
         this.view.setCursor(pos);
         this.stage.follow();
@@ -763,6 +811,87 @@ class BoardPage {
     play.addEventListener('click', (ev) => {
       if (ev.isTrusted) this.player.toggle();
     });
+    this.setupPractice();
+  }
+
+  // ---- practising: the loop's bars, the practice tempo ----
+
+  // setupPractice wires the loop's range (a section, or bars from … to), and the practice tempo: −5/+5
+  // BPM with its buttons or [ and ] anywhere but in a field, heard from the next bar, without stopping;
+  // the board's tempo is not changed.
+  setupPractice() {
+    const loop = byId('loop');
+    const section = byId('loop-section');
+    const showRange = () => show(byId('loop-range'), loop.checked);
+    loop.addEventListener('change', showRange);
+    showRange();
+    section.addEventListener('change', () => {
+      if (section.value === 'custom') return;
+      const r = sectionRanges(this.draft)[Number(section.value)];
+      setValue(byId('loop-from'), r ? r.from : 1);
+      setValue(byId('loop-to'), r ? r.to : barCount(this.draft));
+    });
+    for (const id of ['loop-from', 'loop-to']) byId(id).addEventListener('change', () => this.paintLoop());
+    byId('tempo-down').addEventListener('click', () => this.nudgeTempo(-TEMPO_STEP));
+    byId('tempo-up').addEventListener('click', () => this.nudgeTempo(+TEMPO_STEP));
+    document.addEventListener('keydown', (ev) => {
+      if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || (ev.key !== '[' && ev.key !== ']')) return;
+      if (document.querySelector('dialog[open]') || ev.target.closest?.('input, textarea, select, [contenteditable]')) return;
+      ev.preventDefault();
+      this.nudgeTempo(ev.key === ']' ? TEMPO_STEP : -TEMPO_STEP);
+    });
+  }
+
+  nudgeTempo(delta) {
+    const next = nudgeTempo(this.practiceTempo ?? this.draft?.tempo, delta, 120);
+    this.practiceTempo = next === this.draft?.tempo ? null : next;
+    this.paintPractice();
+  }
+
+  // loopRange is the bars the loop plays ({from, to}), or null for the whole chart.
+  loopRange() {
+    const total = barCount(this.draft);
+    const from = Number(byId('loop-from').value);
+    const to = Number(byId('loop-to').value);
+    if (!Number.isInteger(from) || !Number.isInteger(to) || from < 1 || to < 1) return null;
+    if (Math.min(from, to) === 1 && Math.max(from, to) >= total) return null;
+    return { from: Math.min(from, to, total), to: Math.min(Math.max(from, to), total) };
+  }
+
+  // paintPractice shows the loop's choices (one a section) and the tempo the player plays at.
+  paintPractice() {
+    const c = this.draft;
+    if (!c) return;
+    const ranges = sectionRanges(c);
+    const section = byId('loop-section');
+    const sig = JSON.stringify(ranges.map((r) => [sectionName(c.sections[r.s], r.s), r.from, r.to]));
+    if (section.dataset.sig !== sig) {
+      section.dataset.sig = sig;
+      section.replaceChildren(bindText(h('option', { value: '' }), 'player.loopWhole'),
+        ...ranges.map((r, i) => bindText(h('option', { value: String(i) }), 'player.loopSectionOf', { name: sectionName(c.sections[r.s], r.s), from: r.from, to: r.to })),
+        bindText(h('option', { value: 'custom' }), 'player.loopCustom'));
+    }
+    const total = barCount(c);
+    for (const id of ['loop-from', 'loop-to']) byId(id).max = String(total);
+    if (!byId('loop-from').value) setValue(byId('loop-from'), 1);
+    if (!byId('loop-to').value) setValue(byId('loop-to'), total);
+    this.paintLoop();
+    const out = byId('practice-tempo');
+    const board = Number.isFinite(c.tempo) ? c.tempo : null;
+    if (this.practiceTempo !== null && this.practiceTempo !== undefined) {
+      bindText(out, board ? 'player.tempoPractice' : 'meta.tempo', { tempo: this.practiceTempo, board });
+      out.dataset.changed = '';
+    } else {
+      bindText(out, board ? 'meta.tempo' : 'meta.noTempo', { tempo: board });
+      delete out.dataset.changed;
+    }
+  }
+
+  // paintLoop selects the section the range is, if it is one.
+  paintLoop() {
+    const r = this.loopRange();
+    const i = r ? sectionRanges(this.draft).findIndex((x) => x.from === r.from && x.to === r.to) : -1;
+    setValue(byId('loop-section'), i >= 0 ? String(i) : r ? 'custom' : '');
   }
 }
 
@@ -771,18 +900,19 @@ class BoardPage {
 // "Numbers". A printout or the stage then says which key its chords are in.
 function paintViewHead(c, v, state) {
   const numbers = state.numbers && !v.needsKey;
-  const key = !c.key ? '' : numbers ? c.key : state.capo ? v.shapesKey : v.soundingKey;
+  const key = !c.key ? '' : numbers ? c.key : state.capo || v.instrument ? v.shapesKey : v.soundingKey;
   if (key) bindText(byId('meta-key'), 'meta.key', { key });
   else bindText(byId('meta-key'), 'meta.noKey');
   const params = {
     capo: numbers ? 0 : state.capo,
-    sounds: c.key && state.capo && !numbers ? v.soundingKey : '',
+    instrument: v.instrument ? glyph(v.instrument) : '',
+    sounds: c.key && (state.capo || v.instrument) && !numbers ? v.soundingKey : '',
     from: c.key && v.semitones && !numbers ? c.key : '',
     n: !c.key && v.semitones && !numbers ? (v.semitones > 0 ? `+${v.semitones}` : String(v.semitones)) : '',
     numbers,
   };
   const el = byId('meta-view');
-  const any = params.capo || params.from || params.n || numbers;
+  const any = params.capo || params.instrument || params.from || params.n || numbers;
   if (any) bindText(el, 'meta.view', params);
   show(el, Boolean(any));
 }

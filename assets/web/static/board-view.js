@@ -8,6 +8,7 @@
 import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
 import { split } from './chords.js';
+import { GLYPH, hasAccidental, isNumber, pieces, raised, spokenChord } from './notation.js';
 import { sectionName } from './content.js';
 import { SIMILE, barForm, endingSpans } from './form.js';
 import { paintForm } from './form-view.js';
@@ -214,7 +215,9 @@ export class BoardView {
   patchBar(bar, chords, n, durations = null) {
     const key = chords.join(' ');
     if (bar.key !== key || bar.n !== n) {
-      bindAttr(bar.target, 'aria-label', this.editable ? 'bar.edit' : 'bar.aria', { n, chords: key });
+      // Nashville numbers are named apart from their quality (notation.js): "1 7", not "seventeen".
+      const spoken = /(^| )[b#]?[1-7]/.test(key) ? chords.map((c) => spokenChord(split(c))).join(' ') : key;
+      bindAttr(bar.target, 'aria-label', this.editable ? 'bar.edit' : 'bar.aria', { n, chords: spoken });
     }
     if (bar.n !== n) {
       bar.n = n;
@@ -228,6 +231,8 @@ export class BoardView {
     if (bar.count !== chords.length) {
       bar.count = chords.length;
       el.dataset.n = String(chords.length);
+      // A bar of three or four chords is busy: on a phone it takes two columns (app.css).
+      bar.li.toggleAttribute('data-busy', chords.length >= 3);
     }
     // The chord elements already there are rewritten in place: a live update that changes every bar
     // changes text, not the tree.
@@ -286,20 +291,23 @@ export class BoardView {
 }
 
 // chordElement shows a symbol as text in three parts (root, quality, bass) for typesetting; its text
-// content is exactly the symbol.
+// content is exactly the symbol (accidentals are drawn as glyphs over it, notation.js).
 function chordElement(symbol) {
   const { root, quality, bass } = split(symbol);
-  const el = part(chordClass(symbol), '');
-  el.append(part('root', root));
-  if (quality) el.append(part('q', quality));
-  if (bass) el.append(part('bass', bass));
+  const el = part(chordClass(symbol, root), '');
+  for (const [cls, text] of [['root', root], ['q', quality], ['bass', bass]]) {
+    if (!text) continue;
+    const p = part(cls, '');
+    el.append(p);
+    setPartText(p, text); // in its chord, which says whether it is a number's
+  }
   return el;
 }
 
 // setChord makes a chord element show symbol as chordElement(symbol) would, reusing its parts.
 function setChord(el, symbol) {
   const { root, quality, bass } = split(symbol);
-  const cls = chordClass(symbol);
+  const cls = chordClass(symbol, root);
   if (el.className !== cls) el.className = cls;
   const first = el.firstElementChild;
   setPartText(first, root);
@@ -315,12 +323,12 @@ function setPart(chord, next, name, text) {
     else next.remove();
     return after;
   }
-  if (text) chord.insertBefore(part(name, text), next);
+  if (text) setPartText(chord.insertBefore(part(name, ''), next), text);
   return next;
 }
 
-function chordClass(symbol) {
-  return symbol === 'N.C.' ? 'chord nc' : 'chord';
+function chordClass(symbol, root) {
+  return symbol === 'N.C.' ? 'chord nc' : isNumber(root) ? 'chord num' : 'chord';
 }
 
 // part is a span of class cls showing text (a chord and its parts: thousands of them on a large board,
@@ -328,15 +336,49 @@ function chordClass(symbol) {
 function part(cls, text) {
   const el = document.createElement('span');
   el.className = cls;
-  if (text) el.append(text);
+  if (text) setPartText(el, text);
   return el;
 }
 
+// setPartText writes a part's text: plain text, or with its accidentals as glyphs, and a number's
+// quality raised from its first degree on (notation.js).
 function setPartText(el, text) {
-  const node = el.firstChild;
-  if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
-    if (node.data !== text) node.data = text;
-  } else {
-    el.textContent = text;
+  const number = el.className === 'q' && el.parentElement?.classList.contains('num');
+  if (!number && !hasAccidental(el.className, text)) {
+    delete el.dataset.num;
+    const node = el.firstChild;
+    if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
+      if (node.data !== text) node.data = text;
+    } else {
+      el.textContent = text;
+    }
+    return;
   }
+  if (el.textContent === text && el.dataset.num === String(number)) return;
+  el.dataset.num = String(number);
+  if (!number) {
+    el.replaceChildren(...typeset(el.className, text));
+    return;
+  }
+  const [line, up] = raised(text);
+  const sup = document.createElement('span');
+  sup.className = 'up';
+  sup.append(...typeset('q', up));
+  el.replaceChildren(...typeset('q', line), ...(up ? [sup] : []));
+}
+
+// typeset is a part's text as nodes: text, and each accidental as its ASCII letter (kept for the
+// text, hidden) under the glyph notation.css draws.
+function typeset(kind, text) {
+  return pieces(kind, text).map((p) => {
+    if (typeof p === 'string') return p;
+    const acc = document.createElement('span');
+    acc.className = 'acc';
+    acc.dataset.glyph = GLYPH[p.acc];
+    const ascii = document.createElement('span');
+    ascii.className = 'ascii';
+    ascii.append(p.acc);
+    acc.append(ascii);
+    return acc;
+  });
 }

@@ -13,7 +13,10 @@
 // live update patched are fitted in the same task, before the frame lays them out, and that frame lays
 // the grid out once with the steps set; measuring the chords as drawn forced a layout, and the steps
 // it changed then made the frame lay the grid out a second time. Bars of a section off screen
-// (content-visibility: auto, app.css) are fitted when it comes near the window.
+// (content-visibility: auto, app.css) are fitted when it comes near the window. A part with glyphs
+// (notation.js) is measured as drawn.
+
+import { shown } from './notation.js';
 
 const FIT_STEPS = 3;
 // Shrinking to keep a bar on one line stops here (smaller would be hard to read on a stand); beyond it
@@ -145,26 +148,33 @@ export class ChordFit {
 
   // readGeometry reads the room, the gap and the fonts of one laid-out bar (one layout, the one the
   // frame makes anyway); null when no bar is laid out.
+  // A busy bar (data-busy) may span columns (--busy-span, app.css): its room is one bar's more per
+  // column it spans (the columns have no gap between them).
   readGeometry(anyBar) {
     let source = null;
+    const pick = (root) => root.querySelector('.bar:not([data-busy]) .chords') || root.querySelector('.bar .chords');
     for (const sec of this.shown) {
       if (!sec.isConnected) this.shown.delete(sec);
-      else source = sec.querySelector('.bar .chords');
+      else source = pick(sec);
       if (source) break;
     }
-    if (!source && anyBar) source = this.grid.querySelector('.bar .chords');
+    if (!source && anyBar) source = pick(this.grid);
     if (!source) return null;
     const style = getComputedStyle(source);
-    const room = source.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const span = Math.max(1, parseInt(getComputedStyle(this.grid).getPropertyValue('--busy-span'), 10) || 1);
+    const own = source.closest('.bar');
+    const sourceSpan = own.hasAttribute('data-busy') ? span : 1;
+    const barWidth = own.getBoundingClientRect().width / sourceSpan;
+    const room = source.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - (sourceSpan - 1) * barWidth;
     if (!(room > 0)) return null;
-    return { source, room, gap: parseFloat(style.columnGap) || 0, fonts: new Map() };
+    return { source, room, busyRoom: room + (span - 1) * barWidth, gap: parseFloat(style.columnGap) || 0, fonts: new Map() };
   }
 
   // fit sets each bar's step from its chords' widths: every width is worked out first (reading only
   // text, and a part's font the first time its kind is met), then the steps that differ are written.
   fit(bars) {
     const g = this.geometry;
-    const steps = bars.map((bar) => stepFor({ widths: this.chordWidths(bar, g), gap: g.gap, room: g.room }));
+    const steps = bars.map((bar) => stepFor({ widths: this.chordWidths(bar, g), gap: g.gap, ...(bar.hasAttribute('data-busy') ? { room: g.busyRoom, shares: true } : { room: g.room }) }));
     bars.forEach((bar, i) => {
       const want = steps[i] ? String(steps[i]) : undefined;
       if (bar.dataset.fit !== want) {
@@ -192,7 +202,8 @@ export class ChordFit {
           font = this.widths.font(partFont(bar, part));
           g.fonts.set(kind, font);
         }
-        w += this.widths.of(font, part.textContent);
+        const text = part.textContent;
+        w += this.widths.of(font, part.firstElementChild ? shown(part.className, text) : text);
       }
       widths.push(w);
     }
@@ -245,12 +256,18 @@ class TextWidths {
 
 // stepFor picks a bar's step from its chords' widths at the unfitted size, the gap between chords and
 // the room they have: the first of the shrinking steps where they sit on one line and none sticks out;
-// failing that (they wrap between chords), the first where none sticks out, or the smallest.
-export function stepFor({ widths, gap, room }) {
-  const fits = (w) => w * (1 + SPARE_SHARE) + SPARE_PX <= room;
+// failing that (they wrap between chords), the first where none sticks out, or the smallest. With
+// shares (a busy bar), first the first step where every chord fits its beat's share of the line.
+export function stepFor({ widths, gap, room, shares = false }) {
+  const fitsIn = (w, r) => w * (1 + SPARE_SHARE) + SPARE_PX <= r;
+  const fits = (w) => fitsIn(w, room);
   const line = widths.reduce((a, w) => a + w, 0);
   const widest = Math.max(0, ...widths);
   const gaps = gap * Math.max(0, widths.length - 1);
+  if (shares && widths.length) {
+    const share = (room - gaps) / widths.length;
+    for (let step = 0; step <= SHRINK_STEPS; step++) if (fitsIn(widest * FIT_SCALE[step], share)) return step;
+  }
   let wrapAt = FIT_STEPS;
   for (let step = 0; step <= SHRINK_STEPS; step++) {
     const k = FIT_SCALE[step];

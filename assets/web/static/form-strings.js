@@ -157,7 +157,7 @@ export const STRINGS = {
     'import.network': '无法连接 Tele。tele serve 还在运行吗？',
     'import.failed': '没有导入任何内容：{message}',
     'import.error.not_a_grid': '没有导入任何内容：只有 ChordPro 网格段落（{start_of_grid} … {end_of_grid}）能变成小节，歌词上方的和弦不能。',
-    'import.error.unreadable_chart': '没有导入任何内容：无法读取这份和弦谱（{message}）。',
+    'import.error.unreadable_chart': '没有导入任何内容：无法读取这份和弦谱。',
     'import.error.too_many_songs': '没有导入任何内容：歌单中的歌曲超过 Tele 一次能创建的和弦谱数量。请分几次导入。',
     'import.error.rate_limited': '刚才创建了很多和弦谱。请一分钟后再试。',
     'import.error.invalid_content': '没有导入任何内容：Tele JSON 不符合规则（{message}）。',
@@ -168,7 +168,7 @@ export const STRINGS = {
     'import.copyFailed': '无法复制：链接已选中，请手动复制。',
     'import.notes': '导入时有 {n} 处改动',
     'import.asWritten': '按原样导入。',
-    'import.songFailed': '{title}：未导入（{message}）',
+    'import.songFailed': '{title}：未导入',
 
     'form.rule.firstSimile': '第一小节不能是 %（“同前一小节”）：它前面没有小节。',
     'form.rule.ending1NeedsEnd': '第一房子需要在本段落内的最后一小节有反复结束记号 :|，并紧接着第二房子。',

@@ -2,15 +2,19 @@
 // chart, an iReal Pro irealb:// or irealbook:// link, the HTML of an iReal Pro playlist, or Tele's own
 // content JSON), becomes one board per chart through POST /api/import (the server tells the format by
 // the text). Then each new board is listed with its edit link, a Copy button and what the reader could
-// not take over as written, and the songs that could not become boards with the reason.
+// not take over as written, and the songs that could not become boards with the reason, both said in
+// the page's language from their codes (import-notes.js).
 //
 // An edit link carries the board's capability in its #cap= fragment, as every edit link does; it is
-// shown here once and never stored.
+// shown here once, and the capability goes in this device's key ring (keyring.js), as a board made on
+// the list page does.
 
 import { byId, h, show } from './dom.js';
 import { bindText } from './i18n.js';
 import { ApiError, request } from './api.js';
-import './form-strings.js';
+import { ruleEntry } from './content.js';
+import { failureEntry, noteEntry } from './import-notes.js';
+import { keep } from './keyring.js';
 
 const MAX_TEXT = 1 << 20; // the server's import limit (board.MaxImportBytes)
 
@@ -48,6 +52,7 @@ async function importText(text, onImported) {
   say(['import.working']);
   try {
     const out = await request('POST', '/api/import', { body: { text } });
+    for (const { board, capability } of out.boards) keep(board.id, capability);
     showResult(out);
     say(['import.done', { n: out.boards.length }]);
     if (out.boards.length) onImported?.();
@@ -58,28 +63,38 @@ async function importText(text, onImported) {
   }
 }
 
-// errorEntry says why nothing was imported, in the page's language where the code has words; the
-// reader's own message (which names the line or the chord) follows.
+// errorEntry says why nothing was imported, in the page's language where the code has words (a rule
+// of Tele JSON in the page's words where it names one); the reader's own message (which names the line
+// or the chord, in English) is kept beside it (detail).
 function errorEntry(err) {
   if (!(err instanceof ApiError) || err.status === 0) return ['import.network'];
-  const known = ['not_a_grid', 'unreadable_chart', 'too_many_songs', 'rate_limited', 'invalid_content', 'too_large'];
-  if (known.includes(err.code)) return [`import.error.${err.code}`, { message: err.message }];
-  return ['import.failed', { message: err.message }];
+  if (!failureEntry(err.code)) return ['import.failed', { message: err.message }];
+  const rule = err.code === 'invalid_content' ? ruleEntry(err.fields?.path, err.message, err.fields || {}) : null;
+  return [`import.error.${err.code}`, { message: rule ? { $t: rule[0], params: rule[1] } : err.message }, err.message];
 }
 
 function say(entry) {
   const el = byId('import-status');
+  const old = el.nextElementSibling?.classList.contains('import-detail') ? el.nextElementSibling : null;
+  old?.remove();
   if (!entry) {
     el.textContent = '';
     delete el.dataset.i18n;
     return;
   }
-  bindText(el, ...entry);
+  bindText(el, entry[0], entry[1]);
+  if (entry[2]) el.after(detail(entry[2]));
+}
+
+// detail holds the reader's English words under a page in another language (import.css hides it on an
+// English page, whose sentence already says them).
+function detail(message) {
+  return h('details', { class: 'import-detail' }, bindText(h('summary'), 'import.detail'), h('p', { lang: 'en' }, message));
 }
 
 function showResult(out) {
   const list = byId('import-result');
-  const items = out.boards.map(({ board, capability, notes }, i) => {
+  const items = out.boards.map(({ board, capability, notes, noteCodes }, i) => {
     const link = `${location.origin}/b/${encodeURIComponent(board.id)}#cap=${capability}`;
     const input = h('input', { type: 'text', readonly: true, class: 'import-link', id: `import-link-${i}`, autocomplete: 'off', spellcheck: 'false', value: link });
     const label = bindText(h('label', { for: input.id, class: 'sr-only' }), 'import.linkLabel', { title: board.content.title });
@@ -91,13 +106,19 @@ function showResult(out) {
       ev.preventDefault();
       location.assign(link); // the edit link: the board page takes the capability from its fragment
     });
-    const noteItems = notes.map((n) => h('li', {}, n)); // the reader's words about the chart (English)
+    const noteItems = notes.map((n, j) => bindText(h('li'), ...noteEntry(n, noteCodes?.[j])));
     return h('li', { class: 'import-board', dataset: { board: board.id } },
       h('p', {}, open, ' ', h('span', { class: 'card-id' }, board.id)),
       h('p', { class: 'import-link-row' }, label, input, copy, status),
       noteItems.length ? h('details', { class: 'import-notes' }, bindText(h('summary'), 'import.notes', { n: notes.length }), h('ul', {}, noteItems)) : bindText(h('p', { class: 'hint' }), 'import.asWritten'));
   });
-  const failed = (out.failed || []).map((f) => h('li', { class: 'import-failed' }, bindText(h('span'), 'import.songFailed', { title: f.title, message: f.message })));
+  const failed = (out.failed || []).map((f) => {
+    const reason = failureEntry(f.code);
+    const line = reason
+      ? bindText(h('span'), 'import.songFailedCode', { title: f.title, reason: { $t: reason }, message: f.message })
+      : bindText(h('span'), 'import.songFailed', { title: f.title, message: f.message });
+    return h('li', { class: 'import-failed', dataset: { code: f.code || '' } }, line, reason ? detail(f.message) : '');
+  });
   list.replaceChildren(...items, ...failed);
   show(list, true);
 }

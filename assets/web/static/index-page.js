@@ -1,15 +1,18 @@
 // The board list (/): every board with its title, revision and last change, and a form to create a
-// board. A created board's edit link is shown at once, with Copy and a line saying to keep it private
+// board. A board whose edit key this device keeps (keyring.js) says so, opens editable from here (its
+// link puts the key in the tab's sessionStorage, where the board page finds it, as "Open the board"
+// does; a board opened by its bare address elsewhere stays read-only), and offers to forget the key. A created board's edit link is shown at once, with Copy and a line saying to keep it private
 // (the create call is the only answer that carries its capability). "Open the board" opens it in edit
 // mode: the capability is put in this tab's sessionStorage where the board page finds it, so it never
 // appears in the address; only if sessionStorage is unavailable is it handed over in the #cap=
 // fragment, which the board page erases.
 
 import { byId, h, show } from './dom.js';
-import { bindText, setTitle } from './i18n.js';
+import { bindAttr, bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
 import { write } from './storage.js';
 import { copyLink, editLink, shareableLink } from './link-box.js';
+import { forget, keep, keyFor, keys } from './keyring.js';
 
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
@@ -50,6 +53,10 @@ export async function refreshList() {
     return;
   }
   showSetAside(setAside);
+  // A key of a board that is no longer here (deleted elsewhere) is of no use; one set aside may return.
+  const ring = keys();
+  const here = new Set([...boards.map((b) => b.id), ...setAside.map((x) => x.board)]);
+  for (const id of Object.keys(ring)) if (!here.has(id)) forget(id);
   boards.sort((a, b) => String(b.updatedAt || '').localeCompare(String(a.updatedAt || '')) || a.id.localeCompare(b.id));
   bindText(status, boards.length ? 'home.count' : 'home.empty', { n: boards.length });
   list.replaceChildren(...boards.map(boardItem));
@@ -73,7 +80,24 @@ function boardItem(b) {
     meta.append(bindText(h('time', { datetime: b.updatedAt }), 'home.updated', { date: b.updatedAt }));
   }
   const link = h('a', { class: 'card-link', href: `/b/${encodeURIComponent(b.id)}` }, b.title);
-  return h('li', { class: 'card' }, h('h3', { class: 'card-title' }, link), meta);
+  const card = h('li', { class: 'card', dataset: { board: b.id } }, h('h3', { class: 'card-title' }, link), meta);
+  if (keys()[b.id]) {
+    // Read at the click: the key may have been forgotten, or replaced by another tab, since.
+    link.addEventListener('click', () => {
+      const cap = keyFor(b.id);
+      if (cap) write('session', `tele.cap:${b.id}`, cap);
+    });
+    const held = bindText(h('span', { class: 'card-key' }), 'ring.held');
+    const drop = bindAttr(bindText(h('button', { type: 'button', class: 'link-btn card-forget' }), 'ring.forget'), 'aria-label', 'ring.forgetAria', { title: b.title });
+    drop.addEventListener('click', () => {
+      forget(b.id);
+      const note = bindText(h('p', { class: 'card-key-note', role: 'status' }), 'ring.forgotten', { id: b.id });
+      card.querySelector('.card-keys').replaceWith(note);
+      link.focus();
+    });
+    card.append(h('p', { class: 'card-keys' }, held, ' ', drop));
+  }
+  return card;
 }
 
 async function create() {
@@ -96,6 +120,7 @@ async function create() {
       return;
     }
     const stored = write('session', `tele.cap:${boardId}`, capability);
+    keep(boardId, capability);
     await showCreated(boardId, created.content?.title || title, capability, stored ? path : editLink(boardId, capability));
     idEl.value = '';
     titleEl.value = '';

@@ -7,6 +7,10 @@ import { extend } from './i18n.js';
 
 export const STRINGS = {
   en: {
+    'ring.held': 'Editable on this device',
+    'ring.forget': 'Forget the edit key',
+    'ring.forgetAria': 'Forget the edit key of {title} on this device',
+    'ring.forgotten': 'This device no longer keeps the edit key of “{id}”: it opens read-only. To edit it again, open its edit link (tele board link {id} prints it).',
     'link.copy': 'Copy',
     'link.copied': 'Copied.',
     'link.copyFailed': 'Could not copy: the link is selected, copy it yourself (Ctrl+C, or ⌘C on a Mac).',
@@ -51,6 +55,10 @@ export const STRINGS = {
     'created.open': 'Open the board',
   },
   'zh-CN': {
+    'ring.held': '此设备可编辑',
+    'ring.forget': '忘记编辑密钥',
+    'ring.forgetAria': '在此设备上忘记 {title} 的编辑密钥',
+    'ring.forgotten': '此设备不再保存“{id}”的编辑密钥：它将以只读方式打开。要再次编辑，请打开它的编辑链接（tele board link {id} 会输出它）。',
     'link.copy': '复制',
     'link.copied': '已复制。',
     'link.copyFailed': '无法复制：链接已选中，请自行复制（Ctrl+C，Mac 上按 ⌘C）。',

@@ -9,6 +9,7 @@
 // updates are heard from the next bar on.
 
 import { playOrder } from './form.js';
+import { clickBeats, loopBars } from './practice.js';
 
 const LOOKAHEAD = 0.15; // seconds scheduled ahead of the audio clock
 const TICK_MS = 25;
@@ -16,7 +17,8 @@ const TICK_MS = 25;
 const midiHz = (m) => 440 * 2 ** ((m - 69) / 12);
 
 export class Player {
-  // getContent() → the content shown; getOptions() → {countIn, loop}; onPosition({bar, section, index,
+  // getContent() → the content shown; getOptions() → {countIn, loop, click, tempo (the practice tempo,
+  // or null for the board's), range ({from, to}: the bars a loop plays, or null)}; onPosition({bar, section, index,
   // n, pass, times} of a bar (form.js playOrder's), or {countIn}) or null when stopped; onState('playing' | 'stopped', audioState).
   constructor({ catalogue, getContent, getOptions, onPosition, onState }) {
     this.catalogue = catalogue;
@@ -93,8 +95,11 @@ export class Player {
     run.timer = setTimeout(() => this.tick(), TICK_MS);
   }
 
+  // timing reads the tempo at each bar: a practice tempo changed while playing is heard from the next
+  // bar on, without stopping.
   timing(content) {
-    const tempo = clampInt(content.tempo, 30, 300, 120);
+    const practice = this.getOptions().tempo;
+    const tempo = clampInt(Number.isInteger(practice) ? practice : content.tempo, 30, 300, 120);
     const beats = clampInt(content.beatsPerBar, 1, 12, 4);
     return { beat: 60 / tempo, beats };
   }
@@ -113,9 +118,10 @@ export class Player {
   scheduleBar() {
     const run = this.run;
     const content = this.getContent();
-    const bars = playOrder(content);
+    const options = this.getOptions();
+    const bars = options.loop ? loopBars(playOrder(content), options.range) : playOrder(content);
     if (run.index >= bars.length) {
-      if (this.getOptions().loop && bars.length) run.index = 0;
+      if (options.loop && bars.length) run.index = 0;
       else {
         run.ended = true;
         run.cues.push({ time: run.nextTime, end: true });
@@ -134,6 +140,7 @@ export class Player {
       if (v) this.chord(v, at, len);
       at += len;
     });
+    if (options.click) for (const c of clickBeats(bar.beats)) this.click(t0 + c.beat * beat, c.accent);
     run.cues.push({ time: t0, position: { section: bar.section, bar: bar.bar, index: run.index, n: bar.n, pass: bar.pass, times: bar.times } });
     run.index++;
     run.nextTime = t0 + barLen;

@@ -8,6 +8,7 @@
 
 import { NO_CHORD, pitchClass, split } from './chords.js';
 import { barForm, mapChords } from './form.js';
+import { shortQuality } from './notation.js';
 
 const LETTERS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
 const NATURAL = [0, 2, 4, 5, 7, 9, 11];
@@ -127,23 +128,40 @@ export function transposeContent(content, n, toKey) {
   return out;
 }
 
-// view is what the page shows for the view settings {transpose, toKey, capo, numbers}:
+// INSTRUMENTS are the transposing instruments a view can be written for: how far above concert pitch
+// their part is written (B♭ trumpet, clarinet, tenor sax: a major second; E♭ alto and baritone sax: a
+// major sixth; F horn: a fifth). Only the pitch class matters to a chord chart.
+export const INSTRUMENTS = { Bb: 2, Eb: 9, F: 7 };
+
+// view is what the page shows for the view settings {transpose, toKey, capo, numbers, instrument}:
 //   sounding  the board as it sounds (transposed, not capoed): what the player plays
-//   shown     what the grid shows: the sounding board's shapes under the capo, or numbers
-//   soundingKey, shapesKey  key names ('' when the board has no key)
+//   shown     what the grid shows: the sounding board written for the instrument, or its shapes under
+//             the capo, or numbers
+//   soundingKey, shapesKey  key names ('' when the board has no key); shapesKey is the shown chords'
+//   instrument  the instrument the chords are written for ('' for concert pitch)
 //   needsKey  numbers were asked for on a board without a key (the grid then shows chords)
-export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = false } = {}) {
+// With short, the shown chords write their qualities with the short signs (∆7, ø7, °7: notation.js).
+export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = false, instrument = '', short = false } = {}) {
   const key = parseKey(content.key);
   const n = key && toKey ? semitonesTo(content.key, toKey) : transpose;
   const sounding = n ? transposeContent(content, n, toKey) : content;
   const soundingKey = key ? sounding.key : '';
   let shown = sounding;
   let shapesKey = soundingKey;
+  const written = numbers && key ? '' : INSTRUMENTS[instrument] ? instrument : '';
   if (numbers && key) {
     shown = { ...content, sections: content.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => mapChords(bar, (sym) => numberSymbol(sym, key))) })) };
-  } else if (capo) {
-    shown = transposeContent(sounding, -capo);
+  } else if (written || capo) {
+    // An instrument's part is written up from concert pitch; a capo's shapes down from the sound.
+    shown = transposeContent(sounding, (INSTRUMENTS[written] || 0) - capo);
     shapesKey = key ? shown.key : '';
   }
-  return { sounding, shown, soundingKey, shapesKey, semitones: n, needsKey: Boolean(numbers && !key) };
+  if (short) {
+    const abbreviate = (sym) => {
+      const { root, quality, bass } = split(sym);
+      return root + shortQuality(quality) + bass;
+    };
+    shown = { ...shown, sections: shown.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => mapChords(bar, abbreviate)) })) };
+  }
+  return { sounding, shown, soundingKey, shapesKey, instrument: written, semitones: n, needsKey: Boolean(numbers && !key) };
 }

@@ -1,14 +1,18 @@
-// The board's view controls: transpose (by semitones or to a key), capo, Nashville numbers. They change
-// what this browser shows, never the board, and are remembered for this board on this device. With the
-// edit link, "Transpose the board" asks the page to write the transposition as a new revision.
+// The board's view controls: transpose (by semitones or to a key), capo, Nashville numbers, and the
+// instrument the chords are written for (B♭, E♭, F: a player's own setting, remembered for every board
+// on this device). They change what this browser shows, never the board (the player sounds concert
+// pitch), and are remembered for this board on this device. With the edit link, "Transpose the board"
+// asks the page to write the transposition as a new revision.
 // The music itself is transpose.js; this module is the controls and their words.
 
 import { byId, h, show } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
 import { read, write } from './storage.js';
-import { keyName, parseKey, view } from './transpose.js';
+import { INSTRUMENTS, keyName, parseKey, view } from './transpose.js';
 
 const storageKey = (id) => `tele.view:${id}`;
+const INSTRUMENT_KEY = 'tele.instrument';
+const SHORT_KEY = 'tele.shortSigns';
 const MAX_CAPO = 11;
 
 export class ViewControls {
@@ -16,13 +20,15 @@ export class ViewControls {
   constructor(boardId, { editable, onChange, onApply }) {
     this.boardId = boardId;
     this.onChange = onChange;
-    this.state = { transpose: 0, toKey: '', capo: 0, numbers: false, ...load(boardId) };
+    this.state = { transpose: 0, toKey: '', capo: 0, numbers: false, ...load(boardId), instrument: loadInstrument(), short: read('local', SHORT_KEY) === 'true' };
     this.down = byId('view-down');
     this.up = byId('view-up');
     this.shift = byId('view-shift');
     this.key = byId('view-key');
     this.capo = byId('view-capo');
     this.numbers = byId('view-numbers');
+    this.instrument = byId('view-instrument');
+    this.short = byId('view-short');
     this.reset = byId('view-reset');
     this.status = byId('view-status');
     this.badge = byId('view-badge');
@@ -35,8 +41,12 @@ export class ViewControls {
     this.up.addEventListener('click', () => this.step(+1));
     this.key.addEventListener('change', () => this.set({ toKey: this.key.value, transpose: 0 }));
     this.capo.addEventListener('change', () => this.set({ capo: Number(this.capo.value) }));
+    this.instrument.append(bindText(h('option', { value: '' }), 'view.concert'),
+      ...Object.keys(INSTRUMENTS).map((name) => bindText(h('option', { value: name }), 'view.instrumentName', { name: glyph(name) })));
     this.numbers.addEventListener('change', () => this.set({ numbers: this.numbers.checked }));
-    this.reset.addEventListener('click', () => this.set({ transpose: 0, toKey: '', capo: 0, numbers: false }));
+    this.instrument.addEventListener('change', () => this.set({ instrument: this.instrument.value }));
+    this.short.addEventListener('change', () => this.set({ short: this.short.checked }));
+    this.reset.addEventListener('click', () => this.set({ transpose: 0, toKey: '', capo: 0, numbers: false, instrument: '' }));
     this.apply.addEventListener('click', () => onApply(this.current));
   }
 
@@ -55,7 +65,10 @@ export class ViewControls {
 
   set(change) {
     this.state = { ...this.state, ...change };
-    write('local', storageKey(this.boardId), JSON.stringify(this.state));
+    const { instrument, short, ...board } = this.state;
+    write('local', storageKey(this.boardId), JSON.stringify(board));
+    write('local', INSTRUMENT_KEY, instrument);
+    write('local', SHORT_KEY, String(short));
     this.onChange();
   }
 
@@ -74,10 +87,12 @@ export class ViewControls {
     this.key.disabled = !key;
     this.capo.value = String(this.state.capo);
     this.numbers.checked = this.state.numbers;
+    this.instrument.value = this.state.instrument;
+    this.short.checked = this.state.short;
     const n = v.semitones;
     this.shift.textContent = n > 0 ? `+${n}` : String(n);
     bindAttr(this.shift, 'aria-label', 'view.shiftAria', { n });
-    this.reset.disabled = !n && !this.state.capo && !this.state.numbers;
+    this.reset.disabled = !n && !this.state.capo && !this.state.numbers && !this.state.instrument;
     this.apply.disabled = !n;
     if (n) bindText(this.apply, key ? 'view.applyTo' : 'view.applyBy', { key: v.soundingKey, n: signed(n) });
     else bindText(this.apply, 'view.apply');
@@ -103,6 +118,8 @@ export class ViewControls {
     let entry;
     if (v.needsKey) entry = ['view.numbersNeedKey'];
     else if (s.numbers) entry = ['view.numbers', { key: key.name }];
+    else if (v.instrument && key) entry = ['view.instrumentKey', { name: glyph(v.instrument), written: v.shapesKey, sounding: v.soundingKey }];
+    else if (v.instrument) entry = ['view.instrumentNoKey', { name: glyph(v.instrument) }];
     else if (s.capo && key) entry = ['view.capoKey', { capo: s.capo, sounding: v.soundingKey, shapes: v.shapesKey }];
     else if (s.capo) entry = ['view.capoShapes', { capo: s.capo }];
     else if (v.semitones && key) entry = ['view.transposed', { n: signed(v.semitones), key: v.soundingKey, from: key.name }];
@@ -115,8 +132,20 @@ export class ViewControls {
     // The closed panel's summary says what the view changes: "+3", "capo 3", "1 4 5".
     bindText(this.badge, 'view.badge', {
       shift: v.semitones ? signed(v.semitones) : '', capo: s.capo, numbers: Boolean(s.numbers && !v.needsKey),
+      instrument: v.instrument ? glyph(v.instrument) : '',
     });
   }
+}
+
+// glyph names an instrument as players do: B♭, E♭, F.
+export function glyph(name) {
+  return name.replace(/b$/, '♭');
+}
+
+// loadInstrument reads this device's instrument ('' for concert pitch).
+function loadInstrument() {
+  const v = read('local', INSTRUMENT_KEY);
+  return v && Object.hasOwn(INSTRUMENTS, v) ? v : '';
 }
 
 function signed(n) {

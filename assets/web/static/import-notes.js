@@ -1,0 +1,96 @@
+// What an importer says about a chart, in the page's language: each note of POST /api/import comes
+// again as a code and its arguments (noteCodes, docs/api.md), and a song that could not become a board
+// comes with an error code. The page says both from the code; a code it does not know (and ChordPro's
+// notes, code "text") keeps the reader's English words.
+
+import { extend } from './i18n.js';
+import { MARK_TEXT } from './form-view.js';
+import './form-strings.js';
+
+const sign = (id) => MARK_TEXT[id] || String(id ?? '');
+
+const NOTE_CODES = ['key_unknown', 'chord_nearest', 'chord_text_unknown', 'bar_chords_cut', 'text_left_out', 'two_bar_repeat',
+  'alternates_left_out', 'rhythm_evened', 'simile_with_chords', 'count_in', 'sign_left_out', 'sign_left_out_place',
+  'sign_repeated', 'al_ending_fine', 'al_ending_left_out'];
+
+// FAILURE_CODES are the errors a song of a playlist (or a whole import) is refused with that have
+// words of their own (import.error.* in form-strings.js).
+const FAILURE_CODES = ['not_a_grid', 'unreadable_chart', 'too_many_songs', 'rate_limited', 'invalid_content', 'too_large'];
+
+// noteEntry is the i18n entry of the note text whose code is nc ({code, args}).
+export function noteEntry(text, nc) {
+  const code = nc?.code;
+  const args = { ...(nc?.args || {}) };
+  if (!NOTE_CODES.includes(code)) return ['import.note.text', { text: code === 'text' && typeof args.text === 'string' ? args.text : text }];
+  if ('sign' in args) args.sign = sign(args.sign);
+  if (code === 'sign_left_out') {
+    args.rule = typeof args.ruleId === 'string' && /^\w+$/.test(args.ruleId)
+      ? { $t: `form.rule.${args.ruleId}`, params: args.ruleArgs || {} }
+      : { $t: 'import.note.text', params: { text: String(args.rule ?? '') } };
+    delete args.ruleArgs;
+  }
+  return [`import.note.${code}`, args];
+}
+
+// failureEntry says why a song (or the whole import) was refused: the code's words when the page has
+// them, else the server's message.
+export function failureEntry(code) {
+  return FAILURE_CODES.includes(code) ? `import.reason.${code}` : null;
+}
+
+export const STRINGS = {
+  en: {
+    'import.note.text': '{text}',
+    'import.note.key_unknown': 'the key “{key}” is not one Tele knows: the board has no key',
+    'import.note.chord_nearest': '{from} became {to}, the nearest chord in Tele’s catalogue',
+    'import.note.chord_text_unknown': 'the chord {from} (its quality written as text) is not one Tele knows: it was read as {to}',
+    'import.note.bar_chords_cut': 'a bar with {chords} chords kept the first four',
+    'import.note.text_left_out': 'the text “{text}” was left out',
+    'import.note.two_bar_repeat': 'a two-bar repeat (r) was written out as the two bars before it',
+    'import.note.alternates_left_out': 'alternate chords in parentheses were left out',
+    'import.note.rhythm_evened': 'the chords of bar {bar} were written on uneven beats ({written}): a board’s chords share a bar evenly',
+    'import.note.simile_with_chords': 'a % bar with chords in it was read as its chords (bar {bar})',
+    'import.note.count_in': 'the first bar repeats a count-in with no chord: it is N.C.',
+    'import.note.sign_left_out': 'the sign {sign} at bar {bar} was left out: {rule}',
+    'import.note.sign_left_out_place': 'the sign {sign} at bar {bar} was left out: it has no bar of its own',
+    'import.note.sign_repeated': 'the sign {sign} at bar {bar} was left out: a chart has one',
+    'import.note.al_ending_fine': '{jump} al ending {ending} was read as {fine} al Fine, with Fine at the end of ending {ending2} (bar {bar})',
+    'import.note.al_ending_left_out': '{jump} al ending {ending} was left out: the board plays the last ending after a jump, and ends at Fine',
+    'import.reason.not_a_grid': 'only ChordPro grid sections become bars',
+    'import.reason.unreadable_chart': 'the chart could not be read',
+    'import.reason.too_many_songs': 'too many songs at once',
+    'import.reason.rate_limited': 'many boards were made just now',
+    'import.reason.invalid_content': 'the Tele JSON breaks a rule',
+    'import.reason.too_large': 'the text is larger than 1 MB',
+    'import.songFailedCode': '{title}: not imported ({reason}: {message})',
+    'import.detail': 'The reader’s words (English)',
+  },
+  'zh-CN': {
+    'import.note.text': '{text}',
+    'import.note.key_unknown': '调号“{key}”不是 Tele 认识的调：这个和弦谱没有调号',
+    'import.note.chord_nearest': '{from} 改成了 {to}，这是 Tele 和弦目录里最接近的和弦',
+    'import.note.chord_text_unknown': '和弦 {from}（和弦性质写成了文字）不是 Tele 认识的和弦：按 {to} 读入',
+    'import.note.bar_chords_cut': '一个有 {chords} 个和弦的小节只保留了前四个',
+    'import.note.text_left_out': '文字“{text}”没有导入',
+    'import.note.two_bar_repeat': '两小节反复（r）写成了它前面的两个小节',
+    'import.note.alternates_left_out': '括号里的替代和弦没有导入',
+    'import.note.rhythm_evened': '第 {bar} 小节的和弦写在不均匀的拍子上（{written}）：和弦谱里一个小节的和弦平分拍子',
+    'import.note.simile_with_chords': '带和弦的 % 小节按其中的和弦读入（第 {bar} 小节）',
+    'import.note.count_in': '第一小节重复了没有和弦的预备拍：它是 N.C.',
+    'import.note.sign_left_out': '第 {bar} 小节的记号 {sign} 没有导入：{rule}',
+    'import.note.sign_left_out_place': '第 {bar} 小节的记号 {sign} 没有导入：它没有自己的小节',
+    'import.note.sign_repeated': '第 {bar} 小节的记号 {sign} 没有导入：一首曲子只能有一个',
+    'import.note.al_ending_fine': '{jump} al 第 {ending} 房子读作 {fine} al Fine，Fine 在第 {ending2} 房子的末尾（第 {bar} 小节）',
+    'import.note.al_ending_left_out': '{jump} al 第 {ending} 房子没有导入：跳回之后和弦谱演奏最后一个房子，并在 Fine 处结束',
+    'import.reason.not_a_grid': '只有 ChordPro 网格段落能变成小节',
+    'import.reason.unreadable_chart': '无法读取这份和弦谱',
+    'import.reason.too_many_songs': '一次导入的歌曲太多',
+    'import.reason.rate_limited': '刚才创建了很多和弦谱',
+    'import.reason.invalid_content': 'Tele JSON 不符合规则',
+    'import.reason.too_large': '文本超过 1 MB',
+    'import.songFailedCode': '{title}：未导入（{reason}）',
+    'import.detail': '导入程序的原文（英文）',
+  },
+};
+
+extend(STRINGS);
