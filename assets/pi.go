@@ -7,19 +7,30 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"unicode/utf8"
 )
 
 // piBridgeSource is the Pi bridge extension. It names the tele binary through the JavaScript string
-// literal piBinaryPlaceholder and the tele_board tool through piToolPlaceholder, which Bridge replaces.
+// literal piBinaryPlaceholder and the tele_board tool through piToolPlaceholder, and imports the link
+// (piLinkSource) through piLinkImport; bake replaces all three, so Pi loads one file.
 //
 //go:embed pi/tele.js
 var piBridgeSource []byte
 
+// piLinkSource is the link framing, a module of its own so node --test can load it (assets/jstest).
+//
+//go:embed pi/link.js
+var piLinkSource []byte
+
 const (
 	piBinaryPlaceholder = `"__TELE_BINARY__"`
 	piToolPlaceholder   = `__TELE_TOOL__`
+	piLinkImport        = "import { MAX_FRAME, linkError, makeLink } from \"./link.js\";\n"
 )
+
+// piLinkExport is what makes a declaration of link.js an export; inlined, they are the bridge's own.
+var piLinkExport = regexp.MustCompile(`(?m)^export `)
 
 // Bridge returns assets/pi/tele.js with the absolute path of the tele binary baked in as a JSON (and
 // therefore JavaScript) string literal, and piTool as a JSON (and therefore JavaScript) object literal.
@@ -59,7 +70,7 @@ func PackageBridge() ([]byte, error) {
 
 // bake puts binary (a JavaScript expression) and the tool into the embedded bridge.
 func bake(binary []byte) ([]byte, error) {
-	for _, p := range []string{piBinaryPlaceholder, piToolPlaceholder} {
+	for _, p := range []string{piBinaryPlaceholder, piToolPlaceholder, piLinkImport} {
 		if n := bytes.Count(piBridgeSource, []byte(p)); n != 1 {
 			return nil, fmt.Errorf("bridge: the embedded bridge has %d placeholders %s, want 1", n, p)
 		}
@@ -69,5 +80,6 @@ func bake(binary []byte) ([]byte, error) {
 		return nil, err
 	}
 	src := bytes.Replace(piBridgeSource, []byte(piBinaryPlaceholder), binary, 1)
+	src = bytes.Replace(src, []byte(piLinkImport), piLinkExport.ReplaceAllLiteral(piLinkSource, nil), 1)
 	return bytes.Replace(src, []byte(piToolPlaceholder), tool, 1), nil
 }

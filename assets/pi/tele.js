@@ -5,12 +5,12 @@
 import { spawn } from "node:child_process";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { VERSION as PI_VERSION } from "@mariozechner/pi-coding-agent";
+import { MAX_FRAME, linkError, makeLink } from "./link.js";
 
 const TELE = "__TELE_BINARY__"; // the binary's absolute path, baked in; the Pi package's: {missing} when npm left it out
 const TOOL = __TELE_TOOL__; // the tele_board tool: name, label, description, guidelines, schema (from Go)
 const BRIDGE_VERSION = "1";
 const OWNER = Symbol.for("tele.bridge.v1");
-const MAX_FRAME = 16 << 20;
 const READY_TIMEOUT_MS = 20000;
 const KILL_AFTER_MS = 2000;
 const STREAM_EVERY_MS = 100;
@@ -24,7 +24,6 @@ const cannotStart = (code) =>
 	typeof TELE === "string" || code !== "ENOENT"
 		? `cannot start ${BINARY}: ${code}; reinstall the bridge with "tele pi install"`
 		: `npm did not install ${TELE.missing}, which holds tele for this machine (an unsupported platform, or --omit=optional), and no tele is on PATH; reinstall the Pi package with its optional dependencies, or put tele on PATH (make install)`;
-const linkError = (code, message, fields) => Object.assign(new Error(message), { code, fields });
 
 export default function (pi) {
 	if (globalThis[OWNER]) {
@@ -35,22 +34,20 @@ export default function (pi) {
 	}
 	const owner = (globalThis[OWNER] = {});
 
-	const marker = new AsyncLocalStorage(); // {gen, command} on inputs submitted from the browser
-	let gen = 0; // bumped on every connect and disconnect; a marked input of another generation is stale
-	let conn = null; // {board, child, link, gen, ready, exited, wake}
+	// {conn, command} on inputs submitted from the browser; an input whose conn is not the linked one is stale.
+	const marker = new AsyncLocalStorage();
+	// The connection to `tele host`: everything that lives as long as one host, made in connect and
+	// dropped at teardown: {board, child, link, ready, exited, wake, sentIds, lastState, stream, idleChecks}.
+	let conn = null;
 	let savedTools = null; // the tool set before /tele; non-null while the gate is closed
 	let restorePending = false;
 	let live = true; // false after session_shutdown: every captured ctx is stale from then on
 	let lastCtx = null;
 	let uiPrompts = 0; // Pi's own dialogs open (ui_prompt_start/end)
 	let busPrompt = false; // a cooperating extension announced a dialog on pi.events
-	let lastState = "";
-	let sentIds = []; // ids of the branch entries the host has
 	let staleRun = false; // the current run was started by a stale marked input
-	let settleTimer = null;
-	let nativeSettled = false; // the running Pi emits agent_settled (the host says so in ready, from Pi's version)
-	let idleChecks = 0; // idle checks started on this connection: none where Pi has agent_settled
-	let stream = { message: null, timer: null, last: 0 };
+	let settleTimer = null; // the idle check of the current run; it may outlive a connection to restore the tools
+	let nativeSettled = false; // the running Pi emits agent_settled (the last host said so in ready, from Pi's version)
 	const timers = new Set();
 
 	const ctxNow = () => (live ? lastCtx : null);
@@ -64,12 +61,7 @@ export default function (pi) {
 		return timers.add(t) && t;
 	};
 	const cancel = (t) => (clearTimeout(t), timers.delete(t), null);
-	const stopTimers = () => {
-		for (const t of timers) clearTimeout(t);
-		timers.clear();
-		settleTimer = null;
-		stream = { message: null, timer: null, last: 0 };
-	};
+	const stopTimers = () => (timers.forEach(clearTimeout), timers.clear());
 	const linked = () => (conn && conn.ready ? conn : null);
 	const note = (name, fields) => linked() && conn.link.note(name, fields);
 	const bytes = (v) => Buffer.byteLength(JSON.stringify(v));
@@ -93,19 +85,21 @@ export default function (pi) {
 	const prompting = () => uiPrompts > 0 || busPrompt;
 	function reportState() {
 		const ctx = ctxNow();
-		if (!linked() || !ctx) return;
+		const c = linked();
+		if (!c || !ctx) return;
 		const s = { idle: ctx.isIdle(), pending: ctx.hasPendingMessages(), prompt: prompting() };
-		if (JSON.stringify(s) !== lastState) note("state", s);
-		lastState = JSON.stringify(s);
+		if (JSON.stringify(s) !== c.lastState) c.link.note("state", s);
+		c.lastState = JSON.stringify(s);
 	}
 	function sendBranch(ctx, forceReset) {
-		if (!linked()) return;
+		const c = linked();
+		if (!c) return;
 		const entries = ctx.sessionManager.getBranch();
 		const ids = entries.map((e) => e.id);
-		let reset = forceReset || ids.length < sentIds.length || sentIds.some((id, i) => id !== ids[i]);
-		let out = reset ? entries : entries.slice(sentIds.length);
+		let reset = forceReset || ids.length < c.sentIds.length || c.sentIds.some((id, i) => id !== ids[i]);
+		let out = reset ? entries : entries.slice(c.sentIds.length);
 		if (!reset && out.length === 0) return;
-		sentIds = ids;
+		c.sentIds = ids;
 		// Keep a frame under the link limit: drop the oldest entries (the host shows only the tail anyway).
 		if (out.reduce((n, e) => n + bytes(e) + 1, 64) > MAX_FRAME - 1024) {
 			reset = true;
@@ -115,15 +109,14 @@ export default function (pi) {
 		}
 		note("branch", { reset, entries: out });
 	}
-	function flushStream() {
-		stream.timer = null;
-		if (stream.message) note("stream", { message: stream.message });
-		stream = { message: null, timer: null, last: Date.now() };
+	function flushStream(c) {
+		if (c.stream.message) note("stream", { message: c.stream.message });
+		c.stream = { message: null, timer: null, last: Date.now() };
 	}
 	function settled(ctx, source) {
 		if (restorePending) restoreTools();
 		sendBranch(ctx, false); // nothing new, usually; the host drops the streamed item at settled
-		note("settled", { source, idleChecks });
+		if (linked()) note("settled", { source, idleChecks: conn.idleChecks });
 		reportState();
 	}
 	// The imitation for a Pi without agent_settled: idle, nothing queued, no auto-retry pending.
@@ -133,71 +126,10 @@ export default function (pi) {
 		settleTimer = later(idle(ctx) ? 500 : 100, () => checkSettled(ctx, retryUntil));
 	}
 
-	// ---- the link: JSON lines on the host's stdin/stdout ----
-	function makeLink(child, onNote, onCall, onBroken) {
-		let nextId = 1;
-		let buf = "";
-		const waiting = new Map();
-		const write = (frame) => {
-			const line = JSON.stringify(frame);
-			if (Buffer.byteLength(line) > MAX_FRAME || !child.stdin.writable) return false;
-			child.stdin.write(line + "\n");
-			return true;
-		};
-		const finish = (id, fn) => waiting.has(id) && fn(waiting.get(id), waiting.delete(id));
-		const answer = (id, name, args) =>
-			onCall(name, args).then(
-				(ok) => write({ id, ok: ok === undefined ? null : ok }),
-				(e) => write({ id, err: { code: e.code || "internal", message: String(e.message).slice(0, 500) } }),
-			);
-		const onLine = (line) => {
-			let f;
-			try {
-				f = JSON.parse(line);
-			} catch {
-				return; // the link protocol drops a line that is not JSON
-			}
-			if (!f || typeof f !== "object" || Array.isArray(f)) return;
-			const hasId = Number.isSafeInteger(f.id) && f.id > 0;
-			if (typeof f.note === "string") return onNote(f);
-			if (typeof f.call === "string" && hasId) return answer(f.id, f.call, f.args);
-			if (hasId && "ok" in f) return finish(f.id, (w) => w.resolve(f.ok));
-			if (hasId && f.err && typeof f.err === "object") {
-				const { code, message, ...fields } = f.err;
-				return finish(f.id, (w) => w.reject(linkError(String(code), String(message), fields)));
-			}
-			if (hasId) write({ id: f.id, err: { code: "bad_frame", message: "malformed frame" } });
-		};
-		child.stdout.setEncoding("utf8");
-		child.stdout.on("data", (chunk) => {
-			buf += chunk;
-			for (let i; (i = buf.indexOf("\n")) >= 0; ) {
-				const line = buf.slice(0, i);
-				buf = buf.slice(i + 1);
-				if (line.trim()) onLine(line);
-			}
-			if (buf.length > MAX_FRAME) onBroken((buf = ""));
-		});
-		return {
-			note: (name, fields) => write({ note: name, ...fields }),
-			call: (name, args, signal) =>
-				new Promise((resolve, reject) => {
-					if (signal && signal.aborted) return reject(linkError("aborted", "the tool call was aborted"));
-					const id = nextId++;
-					waiting.set(id, { resolve, reject });
-					const aborted = linkError("aborted", "the tool call was aborted; the board may still have changed, call get");
-					if (signal) signal.addEventListener("abort", () => finish(id, (w) => w.reject(aborted)), { once: true });
-					if (!write({ id, call: name, args })) finish(id, (w) => w.reject(linkError("revoked", "Tele is not connected")));
-				}),
-			failAll: (code, message) => [...waiting.keys()].forEach((id) => finish(id, (w) => w.reject(linkError(code, message)))),
-		};
-	}
-
 	// ---- the host process: one teardown for /tele off, session end, tree moves and the host's death ----
 	function teardown(c, revokeReason) {
 		if (conn === c) {
-			[conn, sentIds, lastState] = [null, [], ""];
-			gen++;
+			conn = null;
 			stopTimers();
 		}
 		if (c.ready && revokeReason) c.link.note("revoke", { reason: revokeReason });
@@ -224,7 +156,7 @@ export default function (pi) {
 		if (name !== "send" || !args || typeof args.text !== "string") throw linkError("bad_call", `unknown call ${String(name).slice(0, 40)}`);
 		if (!idle(ctx)) throw linkError("busy", "Pi is busy");
 		if (prompting()) throw linkError("terminal_prompt", "a terminal dialog is open");
-		marker.run({ gen: c.gen, command: args.command }, () => pi.sendUserMessage(args.text));
+		marker.run({ conn: c, command: args.command }, () => pi.sendUserMessage(args.text));
 		return null;
 	}
 
@@ -244,7 +176,8 @@ export default function (pi) {
 		}
 		let stderrTail = "";
 		let exited;
-		const c = { board, child, gen: ++gen, ready: false, exited: new Promise((r) => (exited = r)), wake: null };
+		const c = { board, child, link: null, ready: false, exited: new Promise((r) => (exited = r)), wake: null };
+		Object.assign(c, { sentIds: [], lastState: "", stream: { message: null, timer: null, last: 0 }, idleChecks: 0 });
 		const woken = new Promise((r) => (c.wake = r));
 		conn = c;
 		child.on("error", (e) => exited(c.wake && c.wake({ spawnError: e.code || e.message })));
@@ -274,7 +207,7 @@ export default function (pi) {
 			else if (r.timeout) why = "the host did not start within 20 s";
 			return say(`tele: ${why}`, "error", ctx);
 		}
-		[c.ready, nativeSettled, idleChecks] = [true, Array.isArray(ok.native) && ok.native.includes("agent_settled"), 0];
+		[c.ready, nativeSettled] = [true, Array.isArray(ok.native) && ok.native.includes("agent_settled")];
 		closeGate();
 		sendBranch(ctx, true);
 		reportState();
@@ -376,13 +309,13 @@ export default function (pi) {
 	on("input", () => {
 		const m = marker.getStore();
 		if (!m) return undefined;
-		if (!linked() || m.gen !== gen) return { action: "handled" }; // a late browser input: dropped
+		if (!linked() || m.conn !== conn) return { action: "handled" }; // a late browser input: dropped
 		note("input", { command: m.command });
 		return void later(0, reportState);
 	});
 	on("agent_start", (_event, ctx) => {
 		const m = marker.getStore();
-		staleRun = !!m && (!linked() || m.gen !== gen);
+		staleRun = !!m && (!linked() || m.conn !== conn);
 		if (staleRun) ctx.abort(); // second line behind the input hook
 		settleTimer = cancel(settleTimer);
 		note("agent_start", {});
@@ -395,13 +328,14 @@ export default function (pi) {
 		reportState();
 	});
 	on("message_update", (event) => {
-		if (!linked() || !event.message || event.message.role !== "assistant") return;
-		stream.message = event.message;
-		if (!stream.timer) stream.timer = later(Math.max(0, stream.last + STREAM_EVERY_MS - Date.now()), flushStream);
+		const c = linked();
+		if (!c || !event.message || event.message.role !== "assistant") return;
+		c.stream.message = event.message;
+		if (!c.stream.timer) c.stream.timer = later(Math.max(0, c.stream.last + STREAM_EVERY_MS - Date.now()), () => flushStream(c));
 	});
 	on("message_end", (event) => {
 		if (!event.message || event.message.role !== "assistant") return;
-		stream = { ...stream, message: null, timer: cancel(stream.timer) };
+		if (conn) Object.assign(conn.stream, { message: null, timer: cancel(conn.stream.timer) });
 		note("stream", { message: null });
 	});
 	on("tool_call", (event) => {
@@ -425,7 +359,7 @@ export default function (pi) {
 		settleTimer = cancel(settleTimer);
 		// isIdle() is still false inside agent_end: look again on a later macrotask.
 		settleTimer = later(0, () => checkSettled(ctx, retry ? Date.now() + RETRY_WINDOW_MS : 0));
-		idleChecks++;
+		if (linked()) conn.idleChecks++;
 	});
 	on("agent_settled", (_event, ctx) => nativeSettled && (linked() || restorePending) && settled(ctx, "agent_settled"));
 
