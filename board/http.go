@@ -97,6 +97,7 @@ func (h *Handler) Register(r *httprouter.Router) {
 	r.POST("/api/boards/:board/capability", h.handle(h.rotateCapability))
 	r.DELETE("/api/boards/:board", h.handle(h.deleteBoard))
 	r.POST("/api/boards/:board/copy", h.handle(h.copyBoard))
+	h.registerProposals(r)
 }
 
 // handle adapts a route that returns an error: every error goes through httpError, the one mapping from
