@@ -1,7 +1,6 @@
 package board
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
@@ -57,6 +56,8 @@ type Proposal struct {
 	Author       Author
 	Note         string
 	CreatedAt    time.Time // UTC, millisecond precision
+
+	base *Content // the base revision's content when the store had it at hand (shared, read only)
 }
 
 type proposalFile struct {
@@ -121,20 +122,24 @@ func checkNote(note string) error {
 // proposalsOf returns board e's open proposals, reading them the first time and dropping the ones
 // too old for the current revision. The caller holds e.mu.
 func (s *Store) proposalsOf(id string, e *entry) *proposalSet {
+	var accepted map[string]bool
 	if e.props == nil {
 		e.props = s.readProposals(id, e)
+		if len(e.props.open) > 0 {
+			accepted = s.acceptedProposals(id, e)
+		}
 	}
 	cur := e.cur.Load()
 	changed := false
 	e.props.open = slices.DeleteFunc(e.props.open, func(p Proposal) bool {
 		switch {
-		case cur.Proposal == p.ID:
-			// Accepted, and the process stopped before its file was removed.
-			s.removeProposalFile(e, p.ID)
+		case accepted[p.ID]:
+			// Accepted, and its file's removal did not last (Accept does not wait for it).
+			s.removeProposalFile(e, p.ID, true)
 		case cur.Revision-p.BaseRevision >= ProposalMaxAge:
 			s.log.Info("board: dropped a proposal: the board moved too far past its base",
 				"board", id, "proposal", p.ID, "baseRevision", p.BaseRevision, "revision", cur.Revision)
-			s.removeProposalFile(e, p.ID)
+			s.removeProposalFile(e, p.ID, true)
 		default:
 			return false
 		}
@@ -209,12 +214,36 @@ func readProposalFile(path, board string) (Proposal, error) {
 	return Proposal{ID: in.ID, Board: board, BaseRevision: in.BaseRevision, Content: c, Author: in.Author, Note: in.Note, CreatedAt: t.UTC()}, nil
 }
 
-func (s *Store) removeProposalFile(e *entry, pid string) error {
+// removeProposalFile removes a proposal's file, durably when sync is set.
+func (s *Store) removeProposalFile(e *entry, pid string, sync bool) error {
 	dir := filepath.Join(e.dir, proposalsDir)
 	if err := os.Remove(filepath.Join(dir, proposalName(pid))); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return unwrapPath(err)
 	}
+	if !sync {
+		return nil
+	}
 	return atomicfile.SyncDir(dir)
+}
+
+// acceptedProposals returns the proposals the newest ProposalMaxAge revisions of board e accepted: a
+// proposal older than that is dropped anyway. An unreadable history counts as none accepted (said in
+// a log line).
+func (s *Store) acceptedProposals(id string, e *entry) map[string]bool {
+	rows, _, err := s.revisionsOf(id, e, 0, ProposalMaxAge)
+	if err != nil {
+		s.log.Warn("board: cannot read a board's history to close its accepted proposals", "board", id, "err", err)
+	}
+	out := map[string]bool{}
+	if cur := e.cur.Load(); cur.Proposal != "" {
+		out[cur.Proposal] = true
+	}
+	for _, r := range rows {
+		if r.Proposal != "" {
+			out[r.Proposal] = true
+		}
+	}
+	return out
 }
 
 // lockedBoard runs f under board id's commit lock once the store is open and the board exists.
@@ -262,6 +291,9 @@ func (s *Store) Propose(id string, base int64, c Content, author Author, note st
 			return ErrTooManyProposals
 		}
 		p = Proposal{ID: newProposalID(), Board: id, BaseRevision: base, Content: c, Author: author, Note: note, CreatedAt: s.stamp()}
+		if base == cur.Revision {
+			p.base = &cur.Content // so that Accept need not read the base from disk
+		}
 		dir := filepath.Join(e.dir, proposalsDir)
 		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("cannot store a proposal for board %q: %v", id, unwrapPath(err))
@@ -273,7 +305,7 @@ func (s *Store) Propose(id string, base int64, c Content, author Author, note st
 		path := filepath.Join(dir, proposalName(p.ID))
 		if err := atomicfile.Create(path, append(p.JSON(), '\n'), 0o600); err != nil {
 			if errors.As(err, new(*atomicfile.NotDurableError)) {
-				_ = s.removeProposalFile(e, p.ID)
+				_ = s.removeProposalFile(e, p.ID, true)
 			}
 			return fmt.Errorf("cannot store a proposal for board %q: %w", id, err)
 		}
@@ -336,7 +368,7 @@ func (s *Store) Reject(id, pid string) error {
 		if i < 0 {
 			return ErrProposalNotFound
 		}
-		if err := s.removeProposalFile(e, pid); err != nil {
+		if err := s.removeProposalFile(e, pid, true); err != nil {
 			return fmt.Errorf("cannot reject proposal %q of board %q: %w", pid, id, err)
 		}
 		e.props.open = slices.Delete(e.props.open, i, i+1)
@@ -348,7 +380,7 @@ func (s *Store) Reject(id, pid string) error {
 // Accept commits what sel takes of proposal pid as the next revision of board id, which must be at
 // expectedRevision: a revision by the proposal's author naming the proposal, through the same commit as
 // Put. The proposal closes with it (a crash between the two is seen at the next read: the current
-// revision names it). Errors as Put, plus ErrProposalNotFound, ErrProposalStale, *SelectionError and
+// revisions name it). Errors as Put, plus ErrProposalNotFound, ErrProposalStale, *SelectionError and
 // *ProposalConflictError; a failed Accept changes nothing.
 func (s *Store) Accept(id, pid string, expectedRevision int64, sel Selection) (Board, error) {
 	return s.writeAt(id, expectedRevision, func(e *entry, cur *Board) (Board, error) {
@@ -358,9 +390,12 @@ func (s *Store) Accept(id, pid string, expectedRevision int64, sel Selection) (B
 		}
 		p := e.props.open[i]
 		var base Content
-		if p.BaseRevision == cur.Revision {
+		switch {
+		case p.BaseRevision == cur.Revision:
 			base = cur.Content
-		} else {
+		case p.base != nil:
+			base = *p.base
+		default:
 			b, err := s.revisionOf(id, e, p.BaseRevision)
 			if errors.Is(err, ErrRevisionNotFound) {
 				return Board{}, ErrProposalStale
@@ -381,18 +416,13 @@ func (s *Store) Accept(id, pid string, expectedRevision int64, sel Selection) (B
 		if err != nil {
 			return committed(id, b, err)
 		}
-		if err := s.removeProposalFile(e, pid); err != nil {
+		// Not synced: the revision names the proposal, so a removal that a crash undoes is done again at
+		// the next read (acceptedProposals), and accept costs the same fsyncs as a Put.
+		if err := s.removeProposalFile(e, pid, false); err != nil {
 			s.log.Warn("board: cannot remove an accepted proposal's file; the next read removes it", "board", id, "proposal", pid, "err", err)
 		}
 		e.props.open = slices.Delete(e.props.open, i, i+1)
 		s.proposalsChanged(id, e)
 		return b, nil
 	})
-}
-
-// sameJSON reports whether two values encode alike (for comparing content the merge does not look into).
-func sameJSON(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return bytes.Equal(x, y)
 }

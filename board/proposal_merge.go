@@ -51,16 +51,16 @@ func mergeProposal(base, cur, prop Content, sel Selection) (Content, error) {
 }
 
 func mergeAll(base, cur, prop Content) (Content, error) {
-	if sameJSON(base, cur) {
+	if contentEqual(base, cur) {
 		return prop, nil
 	}
 	out := cur
 	conflict := &ProposalConflictError{}
 	field := func(name string, b, c, p any, take func()) {
-		if sameJSON(b, p) || sameJSON(c, p) {
+		if b == p || c == p {
 			return
 		}
-		if !sameJSON(b, c) {
+		if b != c {
 			conflict.Fields = append(conflict.Fields, name)
 			return
 		}
@@ -72,8 +72,8 @@ func mergeAll(base, cur, prop Content) (Content, error) {
 	field("tempo", base.Tempo, cur.Tempo, prop.Tempo, func() { out.Tempo = prop.Tempo })
 	field("beatsPerBar", base.BeatsPerBar, cur.BeatsPerBar, prop.BeatsPerBar, func() { out.BeatsPerBar = prop.BeatsPerBar })
 	switch {
-	case sameJSON(base.Sections, prop.Sections) || sameJSON(cur.Sections, prop.Sections):
-	case sameJSON(base.Sections, cur.Sections):
+	case sectionsEqual(base.Sections, prop.Sections) || sectionsEqual(cur.Sections, prop.Sections):
+	case sectionsEqual(base.Sections, cur.Sections):
 		out.Sections = prop.Sections
 	case sameForm(base, cur) && sameForm(base, prop):
 		out.Sections = slices.Clone(cur.Sections)
@@ -81,10 +81,10 @@ func mergeAll(base, cur, prop Content) (Content, error) {
 			out.Sections[s].Bars = slices.Clone(cur.Sections[s].Bars)
 			for b := range prop.Sections[s].Bars {
 				bb, cb, pb := base.Sections[s].Bars[b], cur.Sections[s].Bars[b], prop.Sections[s].Bars[b]
-				if sameJSON(bb, pb) || sameJSON(cb, pb) {
+				if barEqual(bb, pb) || barEqual(cb, pb) {
 					continue
 				}
-				if !sameJSON(bb, cb) {
+				if !barEqual(bb, cb) {
 					conflict.Bars = append(conflict.Bars, [2]int{s, b})
 					continue
 				}
@@ -101,6 +101,23 @@ func mergeAll(base, cur, prop Content) (Content, error) {
 	return out, nil
 }
 
+// Equality of contents, without encoding them: a merge compares every bar three ways.
+func barEqual(a, b Bar) bool {
+	return slices.Equal(a.Chords, b.Chords) && a.Simile == b.Simile && a.Beats == b.Beats &&
+		a.RepeatStart == b.RepeatStart && a.RepeatEnd == b.RepeatEnd && a.Ending == b.Ending && a.Mark == b.Mark
+}
+
+func sectionEqual(a, b Section) bool {
+	return a.Label == b.Label && a.Role == b.Role && slices.EqualFunc(a.Bars, b.Bars, barEqual)
+}
+
+func sectionsEqual(a, b []Section) bool { return slices.EqualFunc(a, b, sectionEqual) }
+
+func contentEqual(a, b Content) bool {
+	return a.Title == b.Title && a.Description == b.Description && a.Key == b.Key && a.Tempo == b.Tempo &&
+		a.BeatsPerBar == b.BeatsPerBar && sectionsEqual(a.Sections, b.Sections)
+}
+
 // sameForm reports whether a and b have the same sections with the same number of bars each.
 func sameForm(a, b Content) bool {
 	return slices.EqualFunc(a.Sections, b.Sections, func(x, y Section) bool { return len(x.Bars) == len(y.Bars) })
@@ -111,7 +128,7 @@ func changedBars(base, prop Content) [][2]int {
 	var out [][2]int
 	for s, sec := range prop.Sections {
 		for b, bar := range sec.Bars {
-			if s >= len(base.Sections) || b >= len(base.Sections[s].Bars) || !sameJSON(base.Sections[s].Bars[b], bar) {
+			if s >= len(base.Sections) || b >= len(base.Sections[s].Bars) || !barEqual(base.Sections[s].Bars[b], bar) {
 				out = append(out, [2]int{s, b})
 			}
 		}
@@ -140,10 +157,10 @@ func mergeBars(base, cur, prop Content, bars [][2]int) (Content, error) {
 			return Content{}, &SelectionError{fmt.Sprintf("%s is in section %d, whose bars were added or removed: accept the section whole", name, s)}
 		}
 		bb, cb, pb := base.Sections[s].Bars[b], cur.Sections[s].Bars[b], prop.Sections[s].Bars[b]
-		if sameJSON(cb, pb) {
+		if barEqual(cb, pb) {
 			continue
 		}
-		if !sameJSON(bb, cb) {
+		if !barEqual(bb, cb) {
 			conflict.Bars = append(conflict.Bars, sb)
 			continue
 		}
@@ -178,8 +195,8 @@ func mergeSections(base, cur, prop Content, secs []int) (Content, error) {
 			out.Sections = slices.Insert(out.Sections, min(s, len(out.Sections)), prop.Sections[s])
 			continue
 		}
-		if s >= len(cur.Sections) || !sameJSON(base.Sections[s], cur.Sections[s]) {
-			if s < len(cur.Sections) && sameJSON(cur.Sections[s], prop.Sections[s]) {
+		if s >= len(cur.Sections) || !sectionEqual(base.Sections[s], cur.Sections[s]) {
+			if s < len(cur.Sections) && sectionEqual(cur.Sections[s], prop.Sections[s]) {
 				continue
 			}
 			for b := range prop.Sections[s].Bars {
