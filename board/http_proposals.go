@@ -159,7 +159,7 @@ func (h *Handler) acceptProposal(w http.ResponseWriter, r *http.Request, ps http
 	if err := h.spendWrite(id); err != nil {
 		return err
 	}
-	b, err := h.store.Accept(id, ps.ByName("proposal"), expected, Selection{Bars: req.Bars, Sections: req.Sections})
+	b, err := h.store.Accept(id, ps.ByName("proposal"), expected, Selection(req))
 	if err != nil {
 		return err
 	}
