@@ -16,6 +16,8 @@
 //	                          JSON line each, appended by every commit (rowindex.go); a cache of the files
 //	<dir>/boards/<id>.json    the previous version's layout (the current revision only); Open moves it
 //	                          into boards/<id>/ as a revision by Tele
+//	<dir>/boards/<id>/proposals/<proposal>.json  an open proposal of the board (proposal.go): written once,
+//	                          removed when accepted, rejected or dropped
 //	<dir>/quarantine/<id>-<what>-<time>-<random>/  what Open could not read, moved there with a note
 //	                          (quarantine.go); `tele board check` lists it
 //

@@ -101,6 +101,7 @@ func (h *Handler) Register(r *httprouter.Router) {
 	r.POST("/api/boards/:board/claim", h.handle(h.redeemClaim))
 	r.DELETE("/api/boards/:board", h.handle(h.deleteBoard))
 	r.POST("/api/boards/:board/copy", h.handle(h.copyBoard))
+	h.registerProposals(r)
 }
 
 // handle adapts a route that returns an error: every error goes through httpError, the one mapping from

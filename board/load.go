@@ -308,6 +308,12 @@ func readBoardFile(path, id string, legacy bool) (Board, error) {
 		if in.RestoredFrom != nil {
 			b.RestoredFrom = *in.RestoredFrom
 		}
+		if in.Proposal != nil {
+			if !validProposalID(*in.Proposal) {
+				return Board{}, fmt.Errorf("board file %s: proposal %q is not a proposal id", path, *in.Proposal)
+			}
+			b.Proposal = *in.Proposal
+		}
 	}
 	c, err := parseContent(in.Content, false)
 	if err != nil {

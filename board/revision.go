@@ -45,7 +45,8 @@ type Revision struct {
 	Author       Author
 	UpdatedAt    time.Time
 	Title        string
-	RestoredFrom int64 // 0 when the revision is not a restore
+	RestoredFrom int64  // 0 when the revision is not a restore
+	Proposal     string // the proposal this revision accepted; "" when none
 
 	raw []byte // the JSON encoding, made once
 }
@@ -65,10 +66,11 @@ type revisionJSON struct {
 	UpdatedAt    string `json:"updatedAt"`
 	Title        string `json:"title"`
 	RestoredFrom *int64 `json:"restoredFrom"`
+	Proposal     string `json:"proposal,omitempty"`
 }
 
 func encodeRevision(r Revision) []byte {
-	data, err := json.Marshal(revisionJSON{r.Revision, r.Author, r.UpdatedAt.UTC().Format(timeLayout), r.Title, nullable(r.RestoredFrom)})
+	data, err := json.Marshal(revisionJSON{r.Revision, r.Author, r.UpdatedAt.UTC().Format(timeLayout), r.Title, nullable(r.RestoredFrom), r.Proposal})
 	if err != nil { // cannot happen: strings and integers
 		panic("board: cannot encode a revision: " + err.Error())
 	}
@@ -85,7 +87,7 @@ func nullable(rev int64) *int64 {
 
 // row returns the history row of board b.
 func (b Board) row() Revision {
-	r := Revision{Revision: b.Revision, Author: b.Author, UpdatedAt: b.UpdatedAt, Title: b.Content.Title, RestoredFrom: b.RestoredFrom}
+	r := Revision{Revision: b.Revision, Author: b.Author, UpdatedAt: b.UpdatedAt, Title: b.Content.Title, RestoredFrom: b.RestoredFrom, Proposal: b.Proposal}
 	r.raw = encodeRevision(r)
 	return r
 }
@@ -154,6 +156,8 @@ func scanRevisionDir(dir string) (revisionDir, error) {
 				}
 				rd.sizes[rev] = fi.Size()
 			}
+		case de.IsDir() && name == proposalsDir:
+			// Open proposals (proposal.go), read when the board's proposals are first used.
 		case de.Type().IsRegular() && isRowsName(name):
 			n, _ := parseRowsName(name)
 			rd.rows = append(rd.rows, n)

@@ -94,6 +94,7 @@ type rowIn struct {
 	UpdatedAt    string `json:"updatedAt"`
 	Title        string `json:"title"`
 	RestoredFrom *int64 `json:"restoredFrom"`
+	Proposal     string `json:"proposal"`
 }
 
 // parseRow reads one index line; false when it is not a row this store wrote.
@@ -106,7 +107,7 @@ func parseRow(line []byte) (Revision, bool) {
 	if err != nil {
 		return Revision{}, false
 	}
-	r := Revision{Revision: in.Revision, Author: in.Author, UpdatedAt: t.UTC(), Title: in.Title}
+	r := Revision{Revision: in.Revision, Author: in.Author, UpdatedAt: t.UTC(), Title: in.Title, Proposal: in.Proposal}
 	if in.RestoredFrom != nil {
 		if *in.RestoredFrom < 1 || *in.RestoredFrom >= in.Revision {
 			return Revision{}, false

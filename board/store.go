@@ -48,6 +48,7 @@ type Board struct {
 	UpdatedAt    time.Time // UTC, millisecond precision
 	Author       Author    // who wrote this revision
 	RestoredFrom int64     // the revision a restore brought back; 0 when this revision is not a restore
+	Proposal     string    // the proposal (proposal.go) this revision accepted; "" when none
 
 	raw []byte // the JSON encoding, made once per commit
 }
@@ -74,6 +75,7 @@ type boardFile struct {
 	UpdatedAt    string  `json:"updatedAt"`
 	Author       Author  `json:"author"`
 	RestoredFrom *int64  `json:"restoredFrom"`
+	Proposal     string  `json:"proposal,omitempty"`
 }
 
 // boardFileIn is boardFile as read back, checked strictly. A board file of the previous version of
@@ -85,12 +87,13 @@ type boardFileIn struct {
 	UpdatedAt    string          `json:"updatedAt"`
 	Author       *string         `json:"author"`
 	RestoredFrom *int64          `json:"restoredFrom"`
+	Proposal     *string         `json:"proposal"`
 }
 
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
 func encodeBoard(b Board) []byte {
-	data, err := json.Marshal(boardFile{b.ID, b.Revision, b.Content, b.UpdatedAt.UTC().Format(timeLayout), b.Author, nullable(b.RestoredFrom)})
+	data, err := json.Marshal(boardFile{b.ID, b.Revision, b.Content, b.UpdatedAt.UTC().Format(timeLayout), b.Author, nullable(b.RestoredFrom), b.Proposal})
 	if err != nil { // cannot happen: Content holds only strings, ints and slices of them
 		panic("board: cannot encode a board: " + err.Error())
 	}
@@ -107,6 +110,9 @@ type Summary struct {
 
 // Options configure a Store.
 type Options struct {
+	// OnProposals runs, under the board's commit lock, after its list of open proposals changed durably
+	// (proposal.go), with the list now, newest first. It must not block.
+	OnProposals func(board string, open []Proposal)
 	// OnCommit runs after a commit is durable, inside the board's commit lock, so events for one board
 	// are published in revision order. It must not block (the sse hub never blocks). It also runs for
 	// revision 1, when a board is created.
@@ -149,7 +155,8 @@ type entry struct {
 	capability atomic.Pointer[string] // replaced by Rotate; read with key
 	dir        string                 // boards/<id>: one file per kept revision
 	hist       history
-	deleted    bool // guarded by mu: Delete removed the board; writes find it gone
+	deleted    bool         // guarded by mu: Delete removed the board; writes find it gone
+	props      *proposalSet // guarded by mu: the open proposals, read from disk at first use (proposal.go)
 }
 
 // Open opens the data directory dir, creating it (mode 0700) when it does not exist, takes its lock, and

@@ -124,7 +124,7 @@ func OpenStore(dir string, also ...func(board.Board)) (*board.Store, *sse.Hub, e
 			}
 		}
 	}
-	store, err := board.Open(dir, board.Options{OnCommit: onCommit})
+	store, err := board.Open(dir, board.Options{OnCommit: onCommit, OnProposals: board.ProposalsPublisher(hub)})
 	if err != nil {
 		hub.Close()
 		return nil, nil, err
