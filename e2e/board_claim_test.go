@@ -12,7 +12,7 @@ import (
 
 // TestBoardPageClaim (issue 26, finding 6): the edit link tele serve prints carries a one-time code
 // (#claim=), not the key. Opened in Chromium, the page trades the code for the key by POST and can edit;
-// the tab's navigation history, the URL, localStorage and the DOM never hold the key. The same link
+// the tab's navigation history, the URL, the DOM and localStorage (but for the key ring) never hold the key. The same link
 // opened again is read-only and says why in the musician's language (English, Chinese).
 func TestBoardPageClaim(t *testing.T) {
 	s := startServe(t)
