@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -340,9 +341,23 @@ func testPasteOnSection(t *testing.T, s *Server, b *Browser) {
 	requireInWindow(t, p, "refused", "the refused paste's words")
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.waitJS(`document.getElementById('save-status').textContent.includes('revision 2')`, "the save is confirmed")
-	got := apiGetBoard(t, s, "paste").Content.Sections
-	if len(got[0].Bars) != 12 || len(got[1].Bars) != 12 {
-		t.Errorf("saved sections have %d and %d bars, want 12 and 12", len(got[0].Bars), len(got[1].Bars))
+	// Bars as the schema writes them: the pasted |: Am :| is a bar object with its repeat.
+	var saved struct {
+		Content struct {
+			Sections []struct {
+				Bars []json.RawMessage `json:"bars"`
+			} `json:"sections"`
+		} `json:"content"`
+	}
+	if status := apiJSON(t, "GET", s.URL+"/api/boards/paste", nil, nil, &saved); status != 200 {
+		t.Fatalf("GET board paste: status %d", status)
+	}
+	got := saved.Content.Sections
+	if len(got) < 2 || len(got[0].Bars) != 12 || len(got[1].Bars) != 12 {
+		t.Fatalf("saved sections %v, want 12 and 12 bars", got)
+	}
+	if bar := string(got[1].Bars[11]); !strings.Contains(bar, `"repeatStart":true`) || !strings.Contains(bar, `"repeatEnd":2`) {
+		t.Errorf("the pasted |: Am :| was saved as %s, want a bar with its repeat", bar)
 	}
 	p.screenshot("board", "manage-paste-on-section-phone-en")
 	if pr := problemsExcept(p); len(pr) > 0 {
