@@ -32,7 +32,9 @@ func TestImportNotesInChinese(t *testing.T) {
 	if len(notes) < 2 {
 		t.Fatalf("notes %q", notes)
 	}
-	han := func(s string) bool { return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff }) }
+	han := func(s string) bool {
+		return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff })
+	}
 	for _, n := range notes {
 		if !han(n) || strings.Contains(n, "became") || strings.Contains(n, "left out") {
 			t.Errorf("a note on the Chinese page is not Chinese: %q", n)
