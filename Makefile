@@ -3,6 +3,10 @@
 
 GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# Cognitive complexity (gocognit): a function of the project's code (tests and e2e aside) over
+# COGNIT_MAX fails lint, unless its doc comment accepts it with a reason and //gocognit:ignore.
+GOCOGNIT    := github.com/uudashr/gocognit/cmd/gocognit@v1.3.0
+COGNIT_MAX  := 30
 # Go files of the project (not the Pi installs under e2e/pi/*/node_modules).
 GOFILES      = $(shell find . -name '*.go' -not -path '*/node_modules/*' -not -path './.git/*')
 # The Pi lines the probes run on, each pinned by its own lock file: e2e/pi/0.73 (Pi 0.73.1 on the
@@ -64,8 +68,8 @@ soak:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
-## lint: gofmt, go vet, staticcheck
-lint: fmt vet staticcheck
+## lint: gofmt, go vet, staticcheck, the cognitive-complexity gate
+lint: fmt vet staticcheck complexity
 
 fmt:
 	@out="$$(gofmt -l $(GOFILES))"; \
@@ -76,6 +80,10 @@ vet:
 
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
+
+complexity:
+	@$(GO) run $(GOCOGNIT) -test=false -over $(COGNIT_MAX) $$($(GO) list -f '{{.Dir}}' ./... | grep -v '/e2e$$') 2>&1 | grep -v '^gocognit: note:' \
+		|| exit 0; echo "gocognit: the functions above are over $(COGNIT_MAX): split them, or accept each in its doc comment with a reason and //gocognit:ignore"; exit 1
 
 ## cross: build tele and vet every package, tests included, for each of PLATFORMS (without cgo); make test runs it
 cross:

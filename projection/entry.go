@@ -7,6 +7,11 @@ import ()
 
 // applyEntry reads the entry value at s[i] and projects it. ok is false only when the JSON structure
 // is broken (the end of the entry cannot be known); a malformed entry is skipped and counted.
+//
+// Its cognitive complexity is over the lint gate of 30, and accepted: a hand scanner of Pi's branch: one
+// branch per token or block kind, fuzzed.
+//
+//gocognit:ignore
 func (p *Projector) applyEntry(s string, i int, set *idSet, track bool) (end int, ok bool) {
 	if s[i] != '{' {
 		e, ok := skipValue(s, i)
@@ -105,6 +110,11 @@ type msgInfo struct {
 // parseMessage reads the message object at s[i] into p.msg. When the role comes before the content
 // (Pi's order) and is user or assistant, the content blocks are parsed on the way; any other content
 // (tool results, bash output) is skipped unread.
+//
+// Its cognitive complexity is over the lint gate of 30, and accepted: a hand scanner of Pi's branch: one
+// branch per token or block kind, fuzzed.
+//
+//gocognit:ignore
 func (p *Projector) parseMessage(s string, i int) (end int, ok bool) {
 	m := &p.msg
 	*m = msgInfo{}
@@ -183,6 +193,11 @@ const (
 )
 
 // parseBlocks reads the content array at s[i] into p.blocks.
+//
+// Its cognitive complexity is over the lint gate of 30, and accepted: a hand scanner of Pi's branch: one
+// branch per token or block kind, fuzzed.
+//
+//gocognit:ignore
 func (p *Projector) parseBlocks(s string, i int) (end int, ok bool) {
 	p.blocks = p.blocks[:0]
 	a := newArrIter(s, i)
