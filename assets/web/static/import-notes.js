@@ -11,7 +11,8 @@ const sign = (id) => MARK_TEXT[id] || String(id ?? '');
 
 const NOTE_CODES = ['key_unknown', 'chord_nearest', 'chord_text_unknown', 'bar_chords_cut', 'text_left_out', 'two_bar_repeat',
   'alternates_left_out', 'rhythm_evened', 'simile_with_chords', 'count_in', 'sign_left_out', 'sign_left_out_place',
-  'sign_repeated', 'al_ending_fine', 'al_ending_left_out'];
+  'sign_repeated', 'al_ending_fine', 'al_ending_left_out', 'rhythm_nearest', 'jump_moved', 'jump_al_coda', 'repeat_from',
+  'repeat_start_left_out'];
 
 // FAILURE_CODES are the errors a song of a playlist (or a whole import) is refused with that have
 // words of their own (import.error.* in form-strings.js).
@@ -23,6 +24,7 @@ export function noteEntry(text, nc) {
   const args = { ...(nc?.args || {}) };
   if (!NOTE_CODES.includes(code)) return ['import.note.text', { text: code === 'text' && typeof args.text === 'string' ? args.text : text }];
   if ('sign' in args) args.sign = sign(args.sign);
+  if ('read' in args) args.read = sign(args.read);
   if (code === 'sign_left_out') {
     args.rule = typeof args.ruleId === 'string' && /^\w+$/.test(args.ruleId)
       ? { $t: `form.rule.${args.ruleId}`, params: args.ruleArgs || {} }
@@ -48,7 +50,12 @@ export const STRINGS = {
     'import.note.text_left_out': 'the text “{text}” was left out',
     'import.note.two_bar_repeat': 'a two-bar repeat (r) was written out as the two bars before it',
     'import.note.alternates_left_out': 'alternate chords in parentheses were left out',
-    'import.note.rhythm_evened': 'the chords of bar {bar} were written on uneven beats ({written}): a board’s chords share a bar evenly',
+    'import.note.rhythm_evened': 'the chords of bar {bar} were written closer together than a beat ({written}): they share the bar evenly',
+    'import.note.rhythm_nearest': 'the chords of bar {bar} were written between beats ({written}): each was put on the nearest beat',
+    'import.note.jump_moved': 'the {sign} written over bar {from} was read at bar {to}, the end of the form, where iReal Pro plays it',
+    'import.note.jump_al_coda': 'the {sign} at bar {bar} was read as {read}: the chart has To Coda and a coda after it',
+    'import.note.repeat_from': 'the repeat sign at bar {bar} has no start repeat: the repeat was read from bar {from}, as musicians read it',
+    'import.note.repeat_start_left_out': 'the start repeat at bar {bar} never ends: it was left out',
     'import.note.simile_with_chords': 'a % bar with chords in it was read as its chords (bar {bar})',
     'import.note.count_in': 'the first bar repeats a count-in with no chord: it is N.C.',
     'import.note.sign_left_out': 'the sign {sign} at bar {bar} was left out: {rule}',
@@ -74,7 +81,12 @@ export const STRINGS = {
     'import.note.text_left_out': '文字“{text}”没有导入',
     'import.note.two_bar_repeat': '两小节反复（r）写成了它前面的两个小节',
     'import.note.alternates_left_out': '括号里的替代和弦没有导入',
-    'import.note.rhythm_evened': '第 {bar} 小节的和弦写在不均匀的拍子上（{written}）：和弦谱里一个小节的和弦平分拍子',
+    'import.note.rhythm_evened': '第 {bar} 小节的和弦写得比一拍还密（{written}）：它们平分这个小节',
+    'import.note.rhythm_nearest': '第 {bar} 小节的和弦写在拍子之间（{written}）：每个和弦都放到了最近的拍上',
+    'import.note.jump_moved': '写在第 {from} 小节上方的 {sign} 按第 {to} 小节读入，即曲式的末尾，iReal Pro 也在那里演奏它',
+    'import.note.jump_al_coda': '第 {bar} 小节的 {sign} 读作 {read}：和弦谱里有 To Coda，后面还有尾声',
+    'import.note.repeat_from': '第 {bar} 小节的反复记号没有开始反复：按乐手的读法，从第 {from} 小节开始反复',
+    'import.note.repeat_start_left_out': '第 {bar} 小节的开始反复记号没有结束：没有导入',
     'import.note.simile_with_chords': '带和弦的 % 小节按其中的和弦读入（第 {bar} 小节）',
     'import.note.count_in': '第一小节重复了没有和弦的预备拍：它是 N.C.',
     'import.note.sign_left_out': '第 {bar} 小节的记号 {sign} 没有导入：{rule}',
