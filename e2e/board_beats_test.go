@@ -101,9 +101,10 @@ func TestBoardBeatPositions(t *testing.T) {
 	// start), in beats from the first, until bar 5 is heard.
 	evalJS[chromedp.Void](p, `(() => {
 		window.__starts = [];
-		const start = AudioScheduledSourceNode.prototype.start;
-		AudioScheduledSourceNode.prototype.start = function (when) {
-			if (this instanceof OscillatorNode && this.type === 'triangle') window.__starts.push(when);
+		// OscillatorNode's own start (the probe script wraps it to count clicks) is the one called.
+		const start = OscillatorNode.prototype.start;
+		OscillatorNode.prototype.start = function (when) {
+			if (this.type === 'triangle') window.__starts.push(when);
 			return start.call(this, when);
 		};
 	})()`)
