@@ -265,7 +265,8 @@ func checkStageOnly(t *testing.T, p *Page, what string) {
 		t.Errorf("%s: stage mode shows more than the chart: %v", what, got["outside"])
 	}
 	controls := strings.Join(got["controls"], " ")
-	allowed := regexp.MustCompile(`^(play|count-in|loop|stage-toggle|stage-smaller|stage-larger)$`)
+	// The player's practice controls (click, the practice tempo) belong to the player in stage mode too.
+	allowed := regexp.MustCompile(`^(play|count-in|loop|click|tempo-down|tempo-up|stage-toggle|stage-smaller|stage-larger)$`)
 	for _, c := range got["controls"] {
 		if !allowed.MatchString(c) {
 			t.Errorf("%s: stage mode offers the control %q (all: %s)", what, c, controls)
