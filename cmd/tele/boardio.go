@@ -428,14 +428,17 @@ func boardFlags(args []string, names ...string) (map[string]string, []string, er
 	return opts, rest, nil
 }
 
-func oneID(cmd string, ids []string) (string, error) {
+func oneID(cmd string, ids []string) (string, error) { return oneIDOf("board", "<id>", cmd, ids) }
+
+// oneIDOf is the one id a command about one board or set (kind) takes; placeholder names it in usage.
+func oneIDOf(kind, placeholder, cmd string, ids []string) (string, error) {
 	switch {
 	case len(ids) == 0:
-		return "", usagef("%s needs a board id: use tele %s <id>", cmd, cmd)
+		return "", usagef("%s needs a %s id: use tele %s %s", cmd, kind, cmd, placeholder)
 	case len(ids) > 1:
-		return "", usagef("%s takes one board id, got %q and %q", cmd, ids[0], ids[1])
+		return "", usagef("%s takes one %s id, got %q and %q", cmd, kind, ids[0], ids[1])
 	case !board.ValidID(ids[0]):
-		return "", fmt.Errorf("bad board id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", ids[0])
+		return "", fmt.Errorf("bad %s id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", kind, ids[0])
 	}
 	return ids[0], nil
 }

@@ -56,17 +56,7 @@ func runSet(_ context.Context, args []string, env *Env) error {
 	return usagef("unknown set command %q: use tele set list, show <set> or export <set>", args[0])
 }
 
-func oneSetID(cmd string, ids []string) (string, error) {
-	switch {
-	case len(ids) == 0:
-		return "", usagef("%s needs a set id: use tele %s <set>", cmd, cmd)
-	case len(ids) > 1:
-		return "", usagef("%s takes one set id, got %q and %q", cmd, ids[0], ids[1])
-	case !board.ValidID(ids[0]):
-		return "", fmt.Errorf("bad set id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", ids[0])
-	}
-	return ids[0], nil
-}
+func oneSetID(cmd string, ids []string) (string, error) { return oneIDOf("set", "<set>", cmd, ids) }
 
 // setList prints one set a line: id, songs, title.
 func setList(s Settings, env *Env) error {
