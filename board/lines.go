@@ -18,9 +18,9 @@ import (
 // Limits of lines of words. A long song (200 lines of 200 characters, a few chords each) fits in
 // MaxContentBytes; the size of the whole document is the limit that binds.
 const (
-	MaxLineUnits        = 500 // a line's text, in UTF-16 code units
-	MaxLinesPerSection  = 200
-	MaxLines            = 1000 // in all sections together
+	MaxLineUnits       = 500 // a line's text, in UTF-16 code units
+	MaxLinesPerSection = 200
+	MaxLines           = 1000 // in all sections together
 )
 
 // RecallChorus is the only value Recall takes today: the section is the chorus again.
