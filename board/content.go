@@ -566,15 +566,7 @@ func storable(c Content) (Content, error) {
 func (c Content) storedCopy() Content {
 	out := c.Clone()
 	for _, s := range out.Sections {
-		for _, l := range s.Lines {
-			for k, lc := range l.Chords {
-				if canonical, _ := chord.Canonical(lc.Chord); !canonical {
-					if ch, ok := chord.Parse(lc.Chord); ok {
-						l.Chords[k].Chord = ch.String()
-					}
-				}
-			}
-		}
+		respellLines(s.Lines)
 		for j, bar := range s.Bars {
 			if evenDurations(bar.Durations) {
 				s.Bars[j].Durations = nil
@@ -589,4 +581,17 @@ func (c Content) storedCopy() Content {
 		}
 	}
 	return out
+}
+
+// respellLines writes every chord of lines in the catalogue's spelling, in place.
+func respellLines(lines []Line) {
+	for _, l := range lines {
+		for k, lc := range l.Chords {
+			if canonical, _ := chord.Canonical(lc.Chord); !canonical {
+				if ch, ok := chord.Parse(lc.Chord); ok {
+					l.Chords[k].Chord = ch.String()
+				}
+			}
+		}
+	}
 }

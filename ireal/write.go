@@ -146,20 +146,7 @@ func Lost(c board.Content) []string {
 	if title(c.Title) != c.Title || strings.TrimSpace(c.Title) != c.Title {
 		out = append(out, "an = or blank space around the title")
 	}
-	if title(c.Composer) != c.Composer || title(c.Style) != c.Style || strings.TrimSpace(c.Composer) != c.Composer || strings.TrimSpace(c.Style) != c.Style {
-		out = append(out, "an = or blank space around the composer or style")
-	}
-	switch {
-	case c.Composer == placeholderComposer:
-		out = append(out, "the composer Tele (what Tele writes for no composer: read back as none)")
-	case c.Composer != "" && c.Style == "":
-		out = append(out, "a board with a composer and no style (iReal Pro needs one: Medium Swing is written)")
-	case c.Composer == "" && c.Style == placeholderStyle:
-		out = append(out, "the style Medium Swing with no composer (what Tele writes for neither: read back as no style)")
-	}
-	if c.Artist != "" {
-		out = append(out, "the artist")
-	}
+	out = append(out, lostCredits(c)...)
 	if meter(c.BeatsPerBar) == "" {
 		out = append(out, strconv.Itoa(c.BeatsPerBar)+" beats per bar (iReal Pro has 2–7, 9 and 12)")
 	}
@@ -299,4 +286,24 @@ func title(t string) string {
 // escape percent-encodes the song as iReal Pro's links are: everything but letters, digits and -_.~.
 func escape(s string) string {
 	return strings.ReplaceAll(url.PathEscape(s), "+", "%2B")
+}
+
+// lostCredits is what Lost says of the artist, composer and style.
+func lostCredits(c board.Content) []string {
+	var out []string
+	if title(c.Composer) != c.Composer || title(c.Style) != c.Style || strings.TrimSpace(c.Composer) != c.Composer || strings.TrimSpace(c.Style) != c.Style {
+		out = append(out, "an = or blank space around the composer or style")
+	}
+	switch {
+	case c.Composer == placeholderComposer:
+		out = append(out, "the composer Tele (what Tele writes for no composer: read back as none)")
+	case c.Composer != "" && c.Style == "":
+		out = append(out, "a board with a composer and no style (iReal Pro needs one: Medium Swing is written)")
+	case c.Composer == "" && c.Style == placeholderStyle:
+		out = append(out, "the style Medium Swing with no composer (what Tele writes for neither: read back as no style)")
+	}
+	if c.Artist != "" {
+		out = append(out, "the artist")
+	}
+	return out
 }
