@@ -76,7 +76,7 @@ func TestCrosscheckCorpus(t *testing.T) {
 	irealFiles, choFiles := map[string]string{}, map[string]string{}
 	for _, e := range entries {
 		name := e.Name()
-		if name == "SOURCES" || name == "JUDGED" {
+		if name == "SOURCES" || name == "JUDGED" || e.IsDir() { // lyrics/: TestLyricsCorpus
 			continue
 		}
 		if !strings.Contains(string(sources), "\n"+name+"\t") {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,8 +102,23 @@ func TestChordProAgainstChordSheetJS(t *testing.T) {
 	for name, c := range boards {
 		texts[name] = string(chordpro.Write(c))
 	}
-	res := crosscheck(t, texts, nil)
+	res := crosscheckRun(t, map[string]any{"chordpro": texts, "lyrics": texts})
 	for name, c := range boards {
+		// The words Tele wrote: ChordSheetJS reads the same lines with the chords at the same places.
+		var theirs []placedLine
+		for _, l := range res.Lyrics[name] {
+			var placed []placedChord
+			for _, ch := range l.Chords {
+				placed = append(placed, placedChord{ch.At, ch.Chord})
+			}
+			if pl, ok := asTeleReads(l.Text, placed); ok {
+				theirs = append(theirs, pl)
+			}
+		}
+		if ours := teleLines(c); !reflect.DeepEqual(ours, theirs) {
+			t.Errorf("%s: lines with chords: %s", name, firstDiff(ours, theirs))
+		}
+		c.Sections = slices.DeleteFunc(slices.Clone(c.Sections), func(s teleboard.Section) bool { return len(s.Bars) == 0 })
 		got := res.ChordPro[name]
 		if got.Error != "" {
 			t.Errorf("%s: ChordSheetJS: %s", name, got.Error)
