@@ -15,13 +15,13 @@ import (
 
 // Error codes of the host's calls.
 const (
-	CodeRevisionConflict = "revision_conflict" // put: expectedRevision is stale; currentRevision says the current one
-	CodeInvalidContent   = "invalid_content"   // put: content breaks a rule of docs/content.md; path and rule say which
-	CodeNotFound         = "not_found"         // the bound board was deleted (with its edit link, on the page)
-	CodeQuotaExceeded    = "quota_exceeded"    // put: the server keeps no more bytes of boards (--max-bytes)
+	CodeRevisionConflict = "revision_conflict"  // put: expectedRevision is stale; currentRevision says the current one
+	CodeInvalidContent   = "invalid_content"    // put: content breaks a rule of docs/content.md; path and rule say which
+	CodeNotFound         = "not_found"          // the bound board was deleted (with its edit link, on the page)
+	CodeQuotaExceeded    = "quota_exceeded"     // put: the server keeps no more bytes of boards (--max-bytes)
 	CodeTooManyProposals = "too_many_proposals" // put in review mode: the board has as many open proposals as it keeps
-	CodeNotReady         = "not_ready"         // a call before the host is ready
-	CodeRevoked          = "revoked"           // a call after the binding was revoked
+	CodeNotReady         = "not_ready"          // a call before the host is ready
+	CodeRevoked          = "revoked"            // a call after the binding was revoked
 )
 
 // boardResult is the tool's view of a board: never the capability, never updatedAt. Author and
