@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -142,6 +144,38 @@ func TestPiReviewMode(t *testing.T) {
 			bars.Get("0.0").String() != "Cmaj7" || bars.Get("1.0").String() != "A7" || bars.Get("2.0").String() == "Dm7" {
 			t.Fatalf("history %s, bars %s", hist.Raw, bars.Raw)
 		}
+
+		// Pi's side: back to apply from the page, then `/tele demo --review` while connected switches to
+		// propose; after /tele off, `/tele demo --review` starts the new binding in propose.
+		if code, v := c.request(t, "POST", "/api/chat/"+c.binding+"/command", map[string]any{"type": "mode", "id": uuid.NewString(), "epoch": c.epoch, "edits": "apply"}); code != 200 {
+			t.Fatalf("mode apply: %d %s", code, v.Raw)
+		}
+		c.waitView(t, "edits apply", func(v gjson.Result) bool { return v.Get("edits").String() == "apply" })
+		from := p.pi.Mark()
+		p.pi.Prompt("/tele " + board + " --review")
+		p.pi.WaitNotify(from, "one-time link")
+		c.waitView(t, "edits propose after /tele demo --review", func(v gjson.Result) bool { return v.Get("edits").String() == "propose" })
+		from = p.pi.Mark()
+		p.pi.Prompt("/tele off")
+		p.pi.WaitNotify(from, "disconnected")
+		from = p.pi.Mark()
+		p.pi.Prompt("/tele " + board + " --review")
+		raw := inviteRe.FindString(p.pi.WaitNotify(from, "one-time link"))
+		u, _ := url.Parse(raw)
+		frag, _ := url.ParseQuery(u.Fragment)
+		fresh := &teleConn{base: "http://" + u.Host, binding: frag.Get("binding"), invite: frag.Get("invite"), client: newJarClient()}
+		p.secret(raw, fresh.invite)
+		if code, v := fresh.request(t, "POST", "/api/chat/pair", map[string]any{"binding": fresh.binding, "invitation": fresh.invite}); code != 200 {
+			t.Fatalf("pair after --review: %d %s", code, v.Raw)
+		}
+		if st := fresh.status(t); st.Get("edits").String() != "propose" {
+			t.Fatalf("a binding started with --review: %s", st.Raw)
+		}
+		from = p.pi.Mark()
+		p.pi.Prompt("/tele " + board + " now")
+		if msg := p.pi.WaitNotify(from, "usage"); !strings.Contains(msg, "/tele <board> [--review]") {
+			t.Fatalf("a bad flag: %q", msg)
+		}
 		if errs := p.pi.ExtensionErrors(0); len(errs) > 0 {
 			t.Errorf("extension errors: %v", errs)
 		}
@@ -168,6 +202,11 @@ func capRequest(t *testing.T, c *teleConn, method, path string, rev int64, body 
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+func newJarClient() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, Timeout: 10 * time.Second}
 }
 
 func tailOf(s []string, n int) []string { return s[max(0, len(s)-n):] }
