@@ -106,7 +106,7 @@ func (b Bar) Equal(o Bar) bool { return barEqual(b, o) }
 
 // Equality of contents, without encoding them: a merge compares every bar three ways.
 func barEqual(a, b Bar) bool {
-	return slices.Equal(a.Chords, b.Chords) && a.Simile == b.Simile && a.Beats == b.Beats &&
+	return slices.Equal(a.Chords, b.Chords) && slices.Equal(a.Durations, b.Durations) && a.Simile == b.Simile && a.Beats == b.Beats &&
 		a.RepeatStart == b.RepeatStart && a.RepeatEnd == b.RepeatEnd && a.Ending == b.Ending && a.Mark == b.Mark
 }
 
