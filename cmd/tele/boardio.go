@@ -10,11 +10,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"tele/board"
 	"tele/chordpro"
@@ -273,7 +273,7 @@ func importThroughServer(ctx context.Context, s *Settings, data []byte, id strin
 		Format string `json:"format"`
 		ID     string `json:"id"`
 	}{string(data), format, ids[0]}
-	if err := postJSON(ctx, s.Port, "/api/import", "", req, http.StatusCreated, &answer); err != nil {
+	if _, err := newLoopback(s.Port).call(ctx, http.MethodPost, "/api/import", "", nil, req, http.StatusCreated, &answer); err != nil {
 		return nil, importRefused(err, s, ids, free)
 	}
 	if len(answer.Boards) != len(charts) {
@@ -293,18 +293,11 @@ func importThroughServer(ctx context.Context, s *Settings, data []byte, id strin
 
 // freeOnServer says whether no board id is on the server on port.
 func freeOnServer(ctx context.Context, port int, id string) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("http://127.0.0.1:%d/api/boards/%s", port, id), nil)
-	if err != nil {
-		return false, err
+	_, err := newLoopback(port).call(ctx, http.MethodGet, "/api/boards/"+url.PathEscape(id), "", nil, nil, http.StatusOK, nil)
+	if r, ok := errors.AsType[*refusal](err); ok && r.status == http.StatusNotFound {
+		return true, nil
 	}
-	res, err := (&http.Client{Transport: &http.Transport{Proxy: nil}}).Do(req)
-	if err != nil {
-		return false, fmt.Errorf("the tele server on port %d owns the data directory but did not answer: %v", port, err)
-	}
-	res.Body.Close()
-	return res.StatusCode == http.StatusNotFound, nil
+	return false, err
 }
 
 // importIDs are the ids of an import's boards: id, id-2, id-3, …, each at most 64 characters. Without

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"time"
 
 	"tele/board"
 )
@@ -73,61 +70,8 @@ func rotateThroughServer(ctx context.Context, port int, id, current string) (str
 }
 
 // postToServer posts `{}` to path on the tele server on 127.0.0.1:port with capability as the bearer,
-// and decodes an answer of status want into answer; any other answer is a *refusal naming the server's
-// message and code.
+// and decodes an answer of status want into answer; any other answer is a *refusal.
 func postToServer(ctx context.Context, port int, path, capability string, want int, answer any) error {
-	return postJSON(ctx, port, path, capability, struct{}{}, want, answer)
-}
-
-// postJSON posts body as JSON to path on the tele server on 127.0.0.1:port, with capability as the
-// bearer unless it is "", and decodes an answer of status want into answer; any other answer is a
-// *refusal.
-func postJSON(ctx context.Context, port int, path, capability string, body any, want int, answer any) error {
-	data, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	origin := fmt.Sprintf("http://127.0.0.1:%d", port)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, origin+path, bytes.NewReader(data))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if capability != "" {
-		req.Header.Set("Authorization", "Bearer "+capability)
-	}
-	// No proxy, whatever the environment says: the capability goes to loopback only.
-	client := &http.Client{Transport: &http.Transport{Proxy: nil}}
-	res, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("the tele server owning the data directory (%s) cannot be reached: %v", origin, err)
-	}
-	defer res.Body.Close()
-	// An import's answer holds its boards, each up to the content limit: read what a whole one can be.
-	got, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
-	if err != nil {
-		return fmt.Errorf("the tele server at %s answered %s without a readable body", origin, res.Status)
-	}
-	if res.StatusCode != want {
-		var r struct {
-			Error struct{ Code, Message string } `json:"error"`
-		}
-		json.Unmarshal(got, &r)
-		return &refusal{origin: origin, code: r.Error.Code, message: r.Error.Message}
-	}
-	if err := json.Unmarshal(got, answer); err != nil {
-		return fmt.Errorf("the tele server at %s answered %s without a readable body", origin, res.Status)
-	}
-	return nil
-}
-
-// refusal is an answer of the tele server other than the one asked for: its error's code and message.
-type refusal struct {
-	origin, code, message string
-}
-
-func (r *refusal) Error() string {
-	return fmt.Sprintf("the tele server at %s refused: %s (%s)", r.origin, r.message, r.code)
+	_, err := newLoopback(port).call(ctx, http.MethodPost, path, capability, nil, struct{}{}, want, answer)
+	return err
 }
