@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"slices"
 
 	"tele/board"
 )
@@ -20,18 +20,11 @@ import (
 // hear of it), as a holder of the board's capability and of its current revision; only when nobody holds
 // the directory does the command take the lock and delete in the store itself.
 func runBoardDelete(ctx context.Context, args []string, env *Env) error {
-	s, rest, err := parseSettings(args, env, false)
+	var yes *bool
+	s, rest, err := parseCommand(args, env, false, func(fs *flag.FlagSet) { yes = fs.Bool("yes", false, "") })
 	if err != nil {
 		return err
 	}
-	yes := false
-	rest = slices.DeleteFunc(rest, func(a string) bool {
-		if a == "--yes" {
-			yes = true
-			return true
-		}
-		return false
-	})
 	if len(rest) == 0 {
 		return usagef("board delete needs a board id: use tele board delete <id> --yes")
 	}
@@ -42,7 +35,7 @@ func runBoardDelete(ctx context.Context, args []string, env *Env) error {
 	if !board.ValidID(id) {
 		return fmt.Errorf("bad board id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", id)
 	}
-	if !yes {
+	if !*yes {
 		return usagef("deleting board %q and its history cannot be undone: run tele board delete %s --yes", id, id)
 	}
 	capability, err := board.ReadCapability(s.DataDir, id)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,7 +13,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -29,15 +29,15 @@ const maxImportBytes = chordpro.MaxFileBytes
 // cannot hold is said on stderr), or as the content JSON Tele reads back. It only reads the board's
 // newest revision file: no lock, so it works while a server runs.
 func runBoardExport(_ context.Context, args []string, env *Env) error {
-	s, rest, err := parseSettings(args, env, false)
+	var formatFlag *string
+	s, ids, err := parseCommand(args, env, false, func(fs *flag.FlagSet) { formatFlag = fs.String("format", "", "") })
+	if err == nil {
+		err = refuseOptions(ids)
+	}
 	if err != nil {
 		return err
 	}
-	opts, ids, err := boardFlags(rest, "format")
-	if err != nil {
-		return err
-	}
-	format := opts["format"]
+	format := *formatFlag
 	if format == "" {
 		format = "chordpro"
 	}
@@ -88,23 +88,22 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 //
 //gocognit:ignore
 func runBoardImport(ctx context.Context, args []string, env *Env) error {
-	s, rest, err := parseSettings(args, env, false)
-	if err != nil {
-		return err
-	}
-	check := false
-	rest = slices.DeleteFunc(rest, func(a string) bool {
-		check = check || a == "--check"
-		return a == "--check"
+	var idFlag *string
+	var checkFlag *bool
+	s, files, err := parseCommand(args, env, false, func(fs *flag.FlagSet) {
+		idFlag = fs.String("id", "", "")
+		checkFlag = fs.Bool("check", false, "")
 	})
-	opts, files, err := boardFlags(rest, "id")
+	if err == nil {
+		err = refuseOptions(files)
+	}
 	if err != nil {
 		return err
 	}
 	if len(files) != 1 {
 		return usagef("board import takes one file: use tele board import <file> [--id <id>] [--check]")
 	}
-	id := opts["id"]
+	id, check := *idFlag, *checkFlag
 	if id != "" && !board.ValidID(id) {
 		return fmt.Errorf("bad --id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", id)
 	}
@@ -427,40 +426,6 @@ func candidateIDs(title string) []string {
 		ids = append(ids, base+"-"+strconv.Itoa(n))
 	}
 	return ids
-}
-
-// boardFlags splits --name value / --name=value options (only the names given) from the other
-// arguments.
-func boardFlags(args []string, names ...string) (map[string]string, []string, error) {
-	opts := map[string]string{}
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		known := strings.HasPrefix(a, "-") && len(a) > 1
-		if known {
-			known = false
-			for _, n := range names {
-				known = known || name == n
-			}
-		}
-		if !known {
-			if strings.HasPrefix(a, "--") && len(a) > 2 {
-				return nil, nil, usagef("unknown option %q: run tele help", a)
-			}
-			rest = append(rest, a)
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return nil, nil, usagef("--%s needs a value", name)
-			}
-			i++
-			val = args[i]
-		}
-		opts[name] = val
-	}
-	return opts, rest, nil
 }
 
 func oneID(cmd string, ids []string) (string, error) { return oneIDOf("board", "<id>", cmd, ids) }
