@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tele/chord"
+	"tele/costtest"
 	"tele/web"
 )
 
@@ -23,7 +24,11 @@ func FuzzParseContent(f *testing.F) {
 	f.Add([]byte(`{"title":"T","tempo":1e2,"beatsPerBar":4,"sections":[]}`))
 	f.Add([]byte(`{"title":"T","tempo":90,"beatsPerBar":4,"sections":[{"bars":[{"chords":["C","G7"],"durations":[3,1]},{"chords":["Am","E7"],"durations":[2,1],"beats":3},{"chords":"%"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ParseContent(data)
+		var c Content
+		var err error
+		// Reading and validating cost work linear in the body: at most 256 bytes allocated a byte of it
+		// (a board of 496 bars allocates about 23).
+		costtest.Bound(t, len(data), 64<<10, 256, func() { c, err = ParseContent(data) })
 		if err != nil {
 			if _, ok := errors.AsType[*ValidationError](err); !ok {
 				t.Fatalf("ParseContent error %T %v is not a *ValidationError", err, err)
