@@ -24,7 +24,7 @@ SOAK_DURATION ?= 10m
 # Where tele must build: Pi and its bridge run on all of these.
 PLATFORMS   := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: run build install test e2e e2e-live soak bench lint fmt vet staticcheck cross fuzz clean pi-package
+.PHONY: run build install test e2e e2e-live soak bench lint fmt vet staticcheck cross fuzz fuzz-brief clean pi-package
 
 ## run: serve boards on 127.0.0.1:4317 (TELE_PORT, TELE_DATA or `make run ARGS="--port 5000"` change it)
 run:
@@ -102,6 +102,12 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 		done; \
 	done
+
+## fuzz-brief: every fuzz target for 200 inputs beyond its seeds (CI). A count, not a time: a 2 s run
+## could end on Go's own "context deadline exceeded", which is no finding; a count only runs slower
+## on a slow machine.
+fuzz-brief:
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=200x
 
 e2e/pi/%/node_modules/.package-lock.json: e2e/pi/%/package-lock.json
 	cd e2e/pi/$* && npm ci --no-audit --no-fund

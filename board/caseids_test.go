@@ -83,3 +83,39 @@ func TestOpenSetsAsideCaseTwins(t *testing.T) {
 		t.Fatalf("the twin's files: %v", err)
 	}
 }
+
+// TestLockFreeReadersUseTheExactID: the readers that take no lock (ReadCapability for tele board link
+// and delete, ReadBoard, ReadHistory) find a board only under exactly its id. On macOS and Windows a
+// lookup of boards/Foo opens boards/foo, so ReadCapability("Foo") answered foo's key; they now check the
+// name in a listing of the directory. On a case-sensitive file system (Linux) this test passed before
+// too: there it guards the exact-name check itself; where the temporary directory ignores case it
+// reproduces the defect.
+func TestLockFreeReadersUseTheExactID(t *testing.T) {
+	dir := t.TempDir()
+	s, err := board.Open(dir, board.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, capability, err := s.Create("foo", board.Example(), board.AuthorPi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Stat(filepath.Join(dir, "caps", "FOO")); err == nil {
+		t.Log("the temporary directory ignores case: FOO finds foo's files")
+	}
+	if got, err := board.ReadCapability(dir, "foo"); err != nil || got != capability {
+		t.Fatalf("ReadCapability(foo): %v", err)
+	}
+	for _, id := range []string{"Foo", "FOO", "fOo"} {
+		if c, err := board.ReadCapability(dir, id); !errors.Is(err, board.ErrNotFound) {
+			t.Errorf("ReadCapability(%s) = %t, %v; want ErrNotFound", id, c == capability, err)
+		}
+		if _, err := board.ReadBoard(dir, id); !errors.Is(err, board.ErrNotFound) {
+			t.Errorf("ReadBoard(%s): %v, want ErrNotFound", id, err)
+		}
+		if _, err := board.ReadHistory(dir, id, 10); !errors.Is(err, board.ErrNotFound) {
+			t.Errorf("ReadHistory(%s): %v, want ErrNotFound", id, err)
+		}
+	}
+}

@@ -112,7 +112,9 @@ func validRole(r Role) bool {
 // (`sections[1].bars[3][0]`, "" for the whole document) and Rule the rule, in a few words. For a chord
 // symbol the catalogue refuses, Symbol is the symbol and Suggestion a chord it may have meant ("" when
 // there is no good guess), so a page can say it in its own language. A rule of the form (repeats,
-// endings, signs: form_rules.go) has RuleID and RuleArgs for the same reason.
+// endings, signs: form_rules.go) has RuleID and RuleArgs for the same reason, and Bar, the bar it is
+// about, with Member the bar's member at fault ("mark", "ending", … "" for the bar itself), so that a
+// caller branches on the bar without reading the path.
 type ValidationError struct {
 	Path       string
 	Rule       string
@@ -120,6 +122,8 @@ type ValidationError struct {
 	Suggestion string
 	RuleID     string
 	RuleArgs   map[string]any
+	Bar        *BarRef
+	Member     string
 }
 
 // chordError is the error of a refused chord symbol at path.

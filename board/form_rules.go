@@ -102,5 +102,8 @@ func (f *form) formError(path, id string, args ...any) *ValidationError {
 
 // fail is formError at flat bar i (member "" for the bar itself).
 func (f *form) fail(i int, member, id string, args ...any) *ValidationError {
-	return f.formError(f.path(i, member), id, args...)
+	e := f.formError(f.path(i, member), id, args...)
+	ref := f.refs[i]
+	e.Bar, e.Member = &ref, member
+	return e
 }

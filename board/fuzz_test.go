@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tele/chord"
+	"tele/costtest"
 	"tele/web"
 )
 
@@ -25,7 +26,11 @@ func FuzzParseContent(f *testing.F) {
 	f.Add([]byte(`{"title":"T","artist":"A","composer":"B","style":"Ballad","tempo":90,"beatsPerBar":4,"sections":[{"label":"V","role":"chorus","bars":[["C"]],"lines":[{"text":"a😀 中文","chords":[{"at":0,"chord":"C"},{"at":3,"chord":"B♭ø"},{"at":6,"chord":"G"}]},{"text":""}]},{"label":"","recall":"chorus"}]}`))
 	f.Add([]byte(`{"title":"T","tempo":90,"beatsPerBar":4,"sections":[{"label":"V","lines":[{"text":"<&>\u2028","chords":[{"at":1,"chord":"C#mM7/G#"}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ParseContent(data)
+		var c Content
+		var err error
+		// Reading and validating cost work linear in the body: at most 256 bytes allocated a byte of it
+		// (a board of 496 bars allocates about 23).
+		costtest.Bound(t, len(data), 64<<10, 256, func() { c, err = ParseContent(data) })
 		if err != nil {
 			if _, ok := errors.AsType[*ValidationError](err); !ok {
 				t.Fatalf("ParseContent error %T %v is not a *ValidationError", err, err)

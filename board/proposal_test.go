@@ -336,3 +336,33 @@ func sameJSON(a, b any) bool {
 	y, _ := json.Marshal(b)
 	return bytes.Equal(x, y)
 }
+
+// A proposal that changes only where a bar's chords fall is a change: merged against a board that moved
+// elsewhere, its beat positions are taken (they were dropped, the bar counted as unchanged).
+func TestAcceptTakesBeatPositions(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := proposalStore(t, dir)
+	even := withBar(Example(), 0, 1, "A7", "D7")
+	if _, err := s.Put("song", 1, even, AuthorBrowser); err != nil {
+		t.Fatal(err)
+	}
+	uneven := even.Clone()
+	uneven.Sections[0].Bars[1].Durations = []int{3, 1}
+	p, err := s.Propose("song", 2, uneven, AuthorPi, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put("song", 2, withBar(even, 1, 0, "Em7"), AuthorBrowser); err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Accept("song", p.ID, 3, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Content.Sections[0].Bars[1].Durations; !slices.Equal(got, []int{3, 1}) {
+		t.Fatalf("durations of the accepted bar = %v, want [3 1]", got)
+	}
+	if got := b.Content.Sections[1].Bars[0].Chords; !slices.Equal(got, []string{"Em7"}) {
+		t.Fatalf("the board's own change was lost: %v", got)
+	}
+}

@@ -18,6 +18,9 @@ func ReadBoard(dir, id string) (Board, error) {
 	if _, err := os.Stat(dir); err != nil {
 		return Board{}, fmt.Errorf("data directory %s: %w", dir, unwrapPath(err))
 	}
+	if err := boardExists(dir, id); err != nil {
+		return Board{}, err // under exactly this id
+	}
 	boardDir := filepath.Join(dir, "boards", id)
 	rd, err := scanRevisionDir(boardDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

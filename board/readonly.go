@@ -14,9 +14,18 @@ import (
 // and never changes afterwards; it may only disappear, oldest first, when pruned.
 
 // boardExists reports ErrNotFound unless data directory dir holds board id, in this version's layout
-// or the previous one's (boards/<id>.json, which the next Open migrates).
+// or the previous one's (boards/<id>.json, which the next Open migrates), under exactly that name: on
+// a file system that ignores case (macOS, Windows) boards/Foo would open boards/foo.
 func boardExists(dir, id string) error {
-	rd, err := scanRevisionDir(filepath.Join(dir, "boards", id))
+	boards := filepath.Join(dir, "boards")
+	names, err := exactNames(boards, id, id+".json")
+	if err != nil {
+		return fmt.Errorf("cannot read board %q in %s: %v", id, dir, unwrapPath(err))
+	}
+	if !names[id] && !names[id+".json"] {
+		return fmt.Errorf("%w: no board %q in %s", ErrNotFound, id, dir)
+	}
+	rd, err := scanRevisionDir(filepath.Join(boards, id))
 	switch {
 	case err == nil && rd.newest > 0:
 		return nil
@@ -41,6 +50,9 @@ func ReadHistory(dir, id string, limit int) ([]Revision, error) {
 	}
 	if _, err := os.Stat(dir); err != nil {
 		return nil, fmt.Errorf("data directory %s: %w", dir, unwrapPath(err))
+	}
+	if err := boardExists(dir, id); err != nil {
+		return nil, err // under exactly this id
 	}
 	boardDir := filepath.Join(dir, "boards", id)
 	rd, err := scanRevisionDir(boardDir)
@@ -70,4 +82,23 @@ func ReadHistory(dir, id string, limit int) ([]Revision, error) {
 		rows = append(rows, b.row())
 	}
 	return rows, nil
+}
+
+// exactNames reports which of names directory dir holds under exactly that name, whatever case the
+// file system ignores: a lookup by path on macOS or Windows finds "foo" for "Foo", a listing does not.
+// A missing dir holds none.
+func exactNames(dir string, names ...string) (map[string]bool, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	found := make(map[string]bool, len(names))
+	for _, e := range entries {
+		for _, n := range names {
+			if e.Name() == n {
+				found[n] = true
+			}
+		}
+	}
+	return found, nil
 }

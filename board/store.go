@@ -272,8 +272,13 @@ func ReadCapability(dir, id string) (string, error) {
 	if err := boardExists(dir, id); err != nil {
 		return "", err
 	}
-	c, err := readCapabilityFile(filepath.Join(dir, "caps", id))
-	if errors.Is(err, fs.ErrNotExist) {
+	caps := filepath.Join(dir, "caps")
+	names, err := exactNames(caps, id)
+	if err != nil {
+		return "", fmt.Errorf("cannot read the capability of board %q: %v", id, unwrapPath(err))
+	}
+	c, err := readCapabilityFile(filepath.Join(caps, id))
+	if !names[id] || errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("board %q in %s has no capability file yet: start tele serve once to make one", id, dir)
 	}
 	if err != nil {

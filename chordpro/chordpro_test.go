@@ -9,6 +9,7 @@ import (
 
 	"tele/board"
 	"tele/board/formtable"
+	"tele/costtest"
 )
 
 // TestReadCharts reads real-world-style grid charts (testdata/*.cho) and compares each board with the
@@ -109,7 +110,11 @@ func FuzzRead(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, _, err := Read(data)
+		var c board.Content
+		var err error
+		// Reading costs work linear in the file: at most 512 bytes allocated a byte of it (the files of
+		// TestLinear allocate at most about 205; a quadratic path would pass any bound on long inputs).
+		costtest.Bound(t, len(data), 64<<10, 512, func() { c, _, err = Read(data) })
 		if err != nil {
 			return
 		}

@@ -292,22 +292,18 @@ func read(data []byte) (c board.Content, r *reader, err error) {
 	// as written: it is left out and said. Anything else that does not make a playable board is refused.
 	// A second sign of a kind is left out first, so that what is left takes a few checks, not one a sign.
 	r.oneOfEachSign(&c)
-	for range board.MaxBars {
+	for {
 		err := c.Validate()
 		if err == nil {
 			return c, r, nil
 		}
-		ve, ok := errors.AsType[*board.ValidationError](err)
-		if !ok || !strings.HasSuffix(ve.Path, ".mark") {
+		left, ok := c.LeaveOutSign(err)
+		if !ok {
 			return board.Content{}, nil, fmt.Errorf("the file does not make a board Tele can play: %w", err)
 		}
-		var ref board.BarRef
-		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
-		bar := &c.Sections[ref.Section].Bars[ref.Bar]
-		r.note("sign_left_out", map[string]any{"sign": string(bar.Mark), "bar": flatBar(c, ref) + 1, "path": ve.Path, "rule": ve.Rule, "ruleId": ve.RuleID, "ruleArgs": ve.RuleArgs}, "the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule)
-		bar.Mark = ""
+		ve := left.Err
+		r.note("sign_left_out", map[string]any{"sign": string(left.Mark), "bar": left.Number, "path": ve.Path, "rule": ve.Rule, "ruleId": ve.RuleID, "ruleArgs": ve.RuleArgs}, "the sign %s was left out (%s): %s", left.Mark, ve.Path, ve.Rule)
 	}
-	return board.Content{}, nil, errors.New("the grids do not make a board Tele can play")
 }
 
 type reader struct {

@@ -9,6 +9,7 @@ import (
 
 	"tele/board"
 	"tele/chordpro"
+	"tele/costtest"
 )
 
 func TestReadSheet(t *testing.T) {
@@ -94,7 +95,10 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("G  😀 C\n中文 words\n[Chorus]\nAm\nx\n"))
 	f.Add([]byte("T\n\nC#m7b5/G#    N.C.  (x2)\n  la la la\nPre-Chorus:\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, _, err := Read(data)
+		var c board.Content
+		var err error
+		// The cost bound of the other readers of outside input: linear in the text.
+		costtest.Bound(t, len(data), 64<<10, 512, func() { board.SniffFormat(data); c, _, err = Read(data) })
 		if err != nil {
 			return
 		}

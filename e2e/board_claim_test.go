@@ -62,3 +62,20 @@ func TestBoardPageClaim(t *testing.T) {
 		q.screenshot("board", "claim-used-"+tc.lang)
 	}
 }
+
+// checkClaimLink fails the test unless link, an edit link the page showed or copied for board id, is a
+// one-time claim link (#claim=) without the key, whose code the server trades for the board's current
+// key. It spends the code.
+func checkClaimLink(t *testing.T, s *Server, id, link, where string) {
+	t.Helper()
+	capability := readCapability(t, s, id)
+	code, ok := strings.CutPrefix(link, s.URL+"/b/"+id+"#claim=")
+	if !ok || code == "" || strings.Contains(link, capability) || strings.Contains(link, "cap=") {
+		t.Errorf("%s: the edit link is %q, want %s/b/%s#claim=<code> without the key", where, strings.ReplaceAll(link, capability, "<key>"), s.URL, id)
+		return
+	}
+	var claimed struct{ Capability string }
+	if status := apiJSON(t, "POST", s.URL+"/api/boards/"+id+"/claim", nil, map[string]string{"claim": code}, &claimed); status != 200 || claimed.Capability != capability {
+		t.Errorf("%s: the claim link's code answered %d, not the board's key", where, status)
+	}
+}

@@ -146,9 +146,8 @@ func testEditLinkCopy(t *testing.T, s *Server, b *Browser) {
 	}
 	p.do(chromedp.Focus(chromedp.ID("copy-edit-link")), chromedp.KeyEvent(kb.Enter))
 	p.waitJS(`document.getElementById('manage-status').textContent.includes('Edit link copied')`, "the copy is confirmed")
-	if got, want := clipboardText(p), s.URL+"/b/linked#cap="+capability; got != want {
-		t.Errorf("the clipboard holds %q, want %q", got, want)
-	}
+	// The copied link carries a one-time claim code, never the key (issue 26, finding 6).
+	checkClaimLink(t, s, "linked", clipboardText(p), "Copy edit link")
 	if got := evalJS[string](p, `document.getElementById('manage-status').textContent`); !strings.Contains(got, "anyone who has it can edit") {
 		t.Errorf("the confirmation %q does not say to keep the link private", got)
 	}
@@ -202,9 +201,7 @@ func testCopyBoard(t *testing.T, s *Server, b *Browser) {
 		t.Fatalf("the copy opens %q", id)
 	}
 	capability := readCapability(t, s, id)
-	if got, want := evalJS[string](p, `document.getElementById('manage-url').value`), s.URL+"/b/"+id+"#cap="+capability; got != want {
-		t.Errorf("the copy's edit link shown is %q, want %q", got, want)
-	}
+	checkClaimLink(t, s, id, evalJS[string](p, `document.getElementById('manage-url').value`), "Copy board")
 	text := evalJS[string](p, `document.getElementById('manage-panel').innerText`)
 	for _, w := range []string{"A copy of the saved board is ready", "Original tune", id, "Keep this link private"} {
 		if !strings.Contains(text, w) {

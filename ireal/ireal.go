@@ -223,17 +223,14 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		if err == nil {
 			return Song{Title: c.Title, Content: c, Notes: r.list, Codes: r.codes}, nil
 		}
-		ve, ok := errors.AsType[*board.ValidationError](err)
-		if !ok || !strings.HasSuffix(ve.Path, ".mark") {
+		left, ok := c.LeaveOutSign(err)
+		if !ok {
 			return Song{Title: c.Title, Err: fmt.Errorf("%q does not make a board Tele can play: %w", c.Title, err)}, nil
 		}
-		var ref board.BarRef
-		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
-		bar := &c.Sections[ref.Section].Bars[ref.Bar]
-		r.add(board.NoteCode{Code: "sign_left_out", Args: map[string]any{"sign": string(bar.Mark), "bar": flatBar(c, ref) + 1,
+		ve := left.Err
+		r.add(board.NoteCode{Code: "sign_left_out", Args: map[string]any{"sign": string(left.Mark), "bar": left.Number,
 			"path": ve.Path, "rule": ve.Rule, "ruleId": ve.RuleID, "ruleArgs": ve.RuleArgs}},
-			fmt.Sprintf("the sign %s was left out (%s): %s", bar.Mark, ve.Path, ve.Rule))
-		bar.Mark = ""
+			fmt.Sprintf("the sign %s was left out (%s): %s", left.Mark, ve.Path, ve.Rule))
 	}
 }
 
@@ -277,15 +274,6 @@ func (r *songReader) add(code board.NoteCode, text string) {
 		r.list = append(r.list, text)
 		r.codes = append(r.codes, code)
 	}
-}
-
-// flatBar is the bar's index across sections.
-func flatBar(c board.Content, ref board.BarRef) int {
-	n := ref.Bar
-	for _, s := range c.Sections[:ref.Section] {
-		n += len(s.Bars)
-	}
-	return n
 }
 
 var (

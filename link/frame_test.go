@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"tele/costtest"
 )
 
 func TestParseFrameValid(t *testing.T) {
@@ -252,7 +254,10 @@ func FuzzReadFrame(f *testing.F) {
 			if len(line) > 64 || len(line) != size {
 				t.Fatalf("line of %d bytes, size %d", len(line), size)
 			}
-			fr, me := parseFrame(line)
+			var fr frame
+			var me *malformedError
+			// A line costs work linear in its length: at most 256 bytes allocated a byte of it.
+			costtest.Bound(t, len(line), 16<<10, 256, func() { fr, me = parseFrame(line) })
 			if me != nil {
 				if fr.kind != 0 || me.Reason == "" || me.ID < 0 {
 					t.Fatalf("bad report %+v", me)

@@ -47,7 +47,9 @@ func (q *refusals) allow() (bool, int64) {
 // the status and the duration. Never a header, a query or a body: capabilities travel in headers,
 // secrets in fragments.
 //
-// Levels: 5xx at Error (with the cause WriteError handed over), 4xx at Info (refusals are worth seeing,
+// A request whose client went away before it was answered is status 499 (StatusClientClosedRequest),
+// at Info with the cause the handler met. Levels: 5xx at Error (with the cause WriteError handed over),
+// 4xx at Info (refusals are worth seeing,
 // but rate-limited: see RefusalLogBurst), everything else at Debug (a board page polls nothing, but a
 // busy editor is not worth a line per save).
 //
@@ -73,7 +75,9 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 				}
 			}
 			status := lw.status
-			if status == 0 {
+			if clientClosed(r, lw) {
+				status = StatusClientClosedRequest
+			} else if status == 0 {
 				status = http.StatusOK // the handler wrote nothing: net/http sends 200
 			}
 			level := slog.LevelDebug
@@ -83,7 +87,7 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			case status >= 400:
 				level = slog.LevelInfo
 			}
-			ctx := context.Background()
+			ctx := r.Context()
 			if !log.Enabled(ctx, level) {
 				return
 			}
@@ -110,6 +114,21 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(lw, r)
 	})
+}
+
+// StatusClientClosedRequest is the status the access log gives a request whose client went away before
+// it was answered (the status nginx gave the case): no answer reached anyone, and the error the handler
+// met on its way out (a reading stopped, an internal error) is the client's doing, not the server's.
+const StatusClientClosedRequest = 499
+
+// clientClosed reports whether r's client went away before it was answered: its context was canceled
+// while the handler ran, and the handler wrote nothing, or a refusal or an error. A stream that answered
+// 200 and later lost its client was answered.
+func clientClosed(r *http.Request, lw *logWriter) bool {
+	if !errors.Is(r.Context().Err(), context.Canceled) {
+		return false
+	}
+	return !lw.wrote || lw.status >= 400
 }
 
 // errPanic is what the client of a panicking handler gets: a plain internal error.

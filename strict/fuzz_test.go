@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/costtest"
 	"tele/strict"
 )
 
@@ -30,7 +31,11 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"type":"send","id":"u","epoch":"e","idleVersion":3,"text":"hi"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var v any
-		if err := strict.Decode(data, &v); err != nil {
+		var err error
+		// Decoding costs work linear in the body, refusals too: at most 256 bytes allocated a byte of
+		// it (documents like a board's allocate under 10; 40 open brackets about 150).
+		costtest.Bound(t, len(data), 64<<10, 256, func() { err = strict.Decode(data, &v) })
+		if err != nil {
 			se, ok := errors.AsType[*strict.Error](err)
 			if !ok {
 				t.Fatalf("error %T %v is not a *strict.Error", err, err)

@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"slices"
-	"time"
 
 	"tele/board"
 )
@@ -21,18 +20,11 @@ import (
 // hear of it), as a holder of the board's capability and of its current revision; only when nobody holds
 // the directory does the command take the lock and delete in the store itself.
 func runBoardDelete(ctx context.Context, args []string, env *Env) error {
-	s, rest, err := parseSettings(args, env, false)
+	var yes *bool
+	s, rest, err := parseCommand(args, env, false, func(fs *flag.FlagSet) { yes = fs.Bool("yes", false, "") })
 	if err != nil {
 		return err
 	}
-	yes := false
-	rest = slices.DeleteFunc(rest, func(a string) bool {
-		if a == "--yes" {
-			yes = true
-			return true
-		}
-		return false
-	})
 	if len(rest) == 0 {
 		return usagef("board delete needs a board id: use tele board delete <id> --yes")
 	}
@@ -43,7 +35,7 @@ func runBoardDelete(ctx context.Context, args []string, env *Env) error {
 	if !board.ValidID(id) {
 		return fmt.Errorf("bad board id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", id)
 	}
-	if !yes {
+	if !*yes {
 		return usagef("deleting board %q and its history cannot be undone: run tele board delete %s --yes", id, id)
 	}
 	capability, err := board.ReadCapability(s.DataDir, id)
@@ -87,42 +79,21 @@ func deleteBoard(ctx context.Context, s Settings, id, capability string, logs io
 // deleteThroughServer reads board id's current revision from the server on 127.0.0.1:port and deletes
 // it there (DELETE /api/boards/<id> with the capability and If-Match).
 func deleteThroughServer(ctx context.Context, port int, id, capability string) error {
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	origin := fmt.Sprintf("http://127.0.0.1:%d", port)
-	target := origin + "/api/boards/" + url.PathEscape(id)
-	// No proxy, whatever the environment says: the capability goes to loopback only.
-	client := &http.Client{Transport: &http.Transport{Proxy: nil}}
-	do := func(method string, header http.Header) (*http.Response, error) {
-		req, err := http.NewRequestWithContext(ctx, method, target, nil)
-		if err != nil {
-			return nil, err
-		}
-		req.Header = header
-		res, err := client.Do(req)
-		if err != nil {
-			return nil, fmt.Errorf("the tele server owning the data directory (%s) cannot be reached: %v", origin, err)
-		}
-		_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
-		res.Body.Close()
-		return res, nil
-	}
-	res, err := do(http.MethodGet, http.Header{})
+	srv := newLoopback(port)
+	path := "/api/boards/" + url.PathEscape(id)
+	got, err := srv.call(ctx, http.MethodGet, path, "", nil, nil, http.StatusOK, nil)
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot show board %q: %w", id, err)
 	}
-	if res.StatusCode != http.StatusOK || res.Header.Get("ETag") == "" {
-		return fmt.Errorf("the tele server at %s cannot show board %q: %s", origin, id, res.Status)
+	if got.Get("ETag") == "" {
+		return fmt.Errorf("the tele server at %s cannot show board %q: no revision in its answer", srv.origin, id)
 	}
-	res, err = do(http.MethodDelete, http.Header{"Authorization": {"Bearer " + capability}, "If-Match": {res.Header.Get("ETag")}})
-	if err != nil {
-		return err
-	}
-	switch res.StatusCode {
-	case http.StatusNoContent:
-		return nil
-	case http.StatusPreconditionFailed:
+	_, err = srv.call(ctx, http.MethodDelete, path, capability, http.Header{"If-Match": {got.Get("ETag")}}, nil, http.StatusNoContent, nil)
+	if r, ok := errors.AsType[*refusal](err); ok && r.status == http.StatusPreconditionFailed {
 		return fmt.Errorf("board %q changed while it was being deleted; nothing was deleted: run tele board delete %s --yes again", id, id)
 	}
-	return fmt.Errorf("the tele server at %s refused to delete board %q: %s", origin, id, res.Status)
+	if err != nil {
+		return fmt.Errorf("cannot delete board %q: %w", id, err)
+	}
+	return nil
 }

@@ -5,16 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"tele/board"
 	"tele/chordpro"
@@ -30,15 +30,15 @@ const maxImportBytes = chordpro.MaxFileBytes
 // cannot hold is said on stderr), or as the content JSON Tele reads back. It only reads the board's
 // newest revision file: no lock, so it works while a server runs.
 func runBoardExport(_ context.Context, args []string, env *Env) error {
-	s, rest, err := parseSettings(args, env, false)
+	var formatFlag *string
+	s, ids, err := parseCommand(args, env, false, func(fs *flag.FlagSet) { formatFlag = fs.String("format", "", "") })
+	if err == nil {
+		err = refuseOptions(ids)
+	}
 	if err != nil {
 		return err
 	}
-	opts, ids, err := boardFlags(rest, "format")
-	if err != nil {
-		return err
-	}
-	format := opts["format"]
+	format := *formatFlag
 	if format == "" {
 		format = "chordpro"
 	}
@@ -89,23 +89,22 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 //
 //gocognit:ignore
 func runBoardImport(ctx context.Context, args []string, env *Env) error {
-	s, rest, err := parseSettings(args, env, false)
-	if err != nil {
-		return err
-	}
-	check := false
-	rest = slices.DeleteFunc(rest, func(a string) bool {
-		check = check || a == "--check"
-		return a == "--check"
+	var idFlag *string
+	var checkFlag *bool
+	s, files, err := parseCommand(args, env, false, func(fs *flag.FlagSet) {
+		idFlag = fs.String("id", "", "")
+		checkFlag = fs.Bool("check", false, "")
 	})
-	opts, files, err := boardFlags(rest, "id")
+	if err == nil {
+		err = refuseOptions(files)
+	}
 	if err != nil {
 		return err
 	}
 	if len(files) != 1 {
 		return usagef("board import takes one file: use tele board import <file> [--id <id>] [--check]")
 	}
-	id := opts["id"]
+	id, check := *idFlag, *checkFlag
 	if id != "" && !board.ValidID(id) {
 		return fmt.Errorf("bad --id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", id)
 	}
@@ -120,14 +119,8 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 	if check {
 		return checkCharts(env, files[0], charts)
 	}
-	cr := &creator{s: &s}
-	defer cr.close()
-	imported := 0
-	for i, ch := range charts {
-		songID := id
-		if id != "" && i > 0 {
-			songID = id + "-" + strconv.Itoa(i+1) // --id names a playlist's first song; the others follow it
-		}
+	var readable []chart
+	for _, ch := range charts {
 		prefix := "tele: note: "
 		if len(charts) > 1 {
 			prefix = "tele: " + printable(ch.title) + ": note: "
@@ -142,26 +135,25 @@ func runBoardImport(ctx context.Context, args []string, env *Env) error {
 			fmt.Fprintln(env.Stderr, "tele: "+printable(ch.title)+": not imported: "+errorLine(ch.err.Error()))
 			continue
 		}
-		link, err := cr.create(ctx, songID, ch.content)
-		if err != nil {
-			if len(charts) == 1 {
-				return err
-			}
-			fmt.Fprintln(env.Stderr, "tele: "+printable(ch.title)+": not imported: "+errorLine(err.Error()))
-			continue
-		}
+		readable = append(readable, ch)
+	}
+	if len(readable) == 0 {
+		fmt.Fprintf(env.Stderr, "tele: imported 0 of %d songs\n", len(charts))
+		return fmt.Errorf("no song of %s could be imported", files[0])
+	}
+	links, err := importAll(ctx, &s, data, id, readable)
+	if err != nil {
+		return err
+	}
+	for i, ch := range readable {
 		if len(charts) > 1 {
-			fmt.Fprintln(env.Stdout, printable(ch.title)+": "+link)
+			fmt.Fprintln(env.Stdout, printable(ch.title)+": "+links[i])
 		} else {
-			fmt.Fprintln(env.Stdout, link)
+			fmt.Fprintln(env.Stdout, links[i])
 		}
-		imported++
 	}
 	if len(charts) > 1 {
-		fmt.Fprintf(env.Stderr, "tele: imported %d of %d songs\n", imported, len(charts))
-		if imported == 0 {
-			return fmt.Errorf("no song of %s could be imported", files[0])
-		}
+		fmt.Fprintf(env.Stderr, "tele: imported %d of %d songs\n", len(readable), len(charts))
 	}
 	return nil
 }
@@ -213,74 +205,157 @@ type chart struct {
 	err     error
 }
 
-// creator creates the boards of one import: through the server that owns the data directory, or in
-// the store, opened once (with its lock) for every board of a playlist rather than once for each.
-type creator struct {
-	s     *Settings
-	st    *board.Store
-	ready bool
-}
-
-func (cr *creator) close() {
-	if cr.st != nil {
-		cr.st.Close()
+// importAll makes the boards of the readable charts of an import, all or none, and returns their edit
+// links: through the server that owns the data directory (POST /api/import, over loopback, as the page
+// imports), so its lock is never gone around, or else in the store, opened once with its lock; both
+// make the boards with Store.CreateAll. The boards are named as the import route names them: id (or
+// the first song's title as an id, the first such id free for every song) for the first song, then
+// id-2, id-3, … for the others.
+func importAll(ctx context.Context, s *Settings, data []byte, id string, charts []chart) ([]string, error) {
+	if _, port := board.RunningOwner(s.DataDir); port != 0 {
+		s.Port = port
+		return importThroughServer(ctx, s, data, id, charts)
 	}
+	st, err := board.Open(s.DataDir, board.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	if err := st.SetQuota(s.Quota); err != nil {
+		return nil, err
+	}
+	free := func(id string) (bool, error) {
+		_, err := st.Get(id)
+		if errors.Is(err, board.ErrNotFound) {
+			return true, nil
+		}
+		return false, err
+	}
+	ids, err := importIDs(id, charts, free)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]board.NewBoard, len(charts))
+	for i, ch := range charts {
+		items[i] = board.NewBoard{ID: ids[i], Content: ch.content}
+	}
+	made, err := st.CreateAll(items, board.AuthorTele)
+	if err != nil {
+		return nil, importRefused(err, s, ids, free)
+	}
+	links := make([]string, len(made))
+	for i, m := range made {
+		links[i] = editLink(s.Port, m.Board.ID, m.Capability)
+	}
+	return links, nil
 }
 
-// create creates a board of c with id (or, when id is "", the title's id or the next free variant)
-// and returns its edit link.
-func (cr *creator) create(ctx context.Context, id string, c board.Content) (string, error) {
-	if !cr.ready {
-		if _, port := board.RunningOwner(cr.s.DataDir); port != 0 {
-			cr.s.Port = port
-		} else {
-			st, err := board.Open(cr.s.DataDir, board.Options{Logger: slog.New(slog.DiscardHandler)})
+// importThroughServer sends the import to the server on s.Port, which reads it again and makes its
+// boards all or none, and returns each board's edit link with a one-time code of that server.
+func importThroughServer(ctx context.Context, s *Settings, data []byte, id string, charts []chart) ([]string, error) {
+	free := func(id string) (bool, error) { return freeOnServer(ctx, s.Port, id) }
+	ids, err := importIDs(id, charts, free)
+	if err != nil {
+		return nil, err
+	}
+	format := board.SniffFormat(data)
+	if format == "json" {
+		data = bytes.TrimSpace(data)
+	}
+	var answer struct {
+		Boards []struct {
+			Board      struct{ ID string } `json:"board"`
+			Capability string              `json:"capability"`
+		} `json:"boards"`
+	}
+	req := struct {
+		Text   string `json:"text"`
+		Format string `json:"format"`
+		ID     string `json:"id"`
+	}{string(data), format, ids[0]}
+	if _, err := newLoopback(s.Port).call(ctx, http.MethodPost, "/api/import", "", nil, req, http.StatusCreated, &answer); err != nil {
+		return nil, importRefused(err, s, ids, free)
+	}
+	if len(answer.Boards) != len(charts) {
+		return nil, fmt.Errorf("the tele server on port %d made %d boards of %d songs: see them at http://127.0.0.1:%d/", s.Port, len(answer.Boards), len(charts), s.Port)
+	}
+	links := make([]string, len(answer.Boards))
+	for i, b := range answer.Boards {
+		// The link carries a one-time code of that server, not the key.
+		code, err := claimThroughServer(ctx, s.Port, b.Board.ID, b.Capability)
+		if err != nil {
+			return nil, err
+		}
+		links[i] = claimLink(s.Port, b.Board.ID, code)
+	}
+	return links, nil
+}
+
+// freeOnServer says whether no board id is on the server on port.
+func freeOnServer(ctx context.Context, port int, id string) (bool, error) {
+	_, err := newLoopback(port).call(ctx, http.MethodGet, "/api/boards/"+url.PathEscape(id), "", nil, nil, http.StatusOK, nil)
+	if r, ok := errors.AsType[*refusal](err); ok && r.status == http.StatusNotFound {
+		return true, nil
+	}
+	return false, err
+}
+
+// importIDs are the ids of an import's boards: id, id-2, id-3, …, each at most 64 characters. Without
+// id, the first song's title as an id, else with -2 … -9 (candidateIDs), the first for which every
+// board's id is free.
+func importIDs(id string, charts []chart, free func(string) (bool, error)) ([]string, error) {
+	derive := func(base string) []string {
+		ids := []string{base}
+		for i := 2; i <= len(charts); i++ {
+			ids = append(ids, base+"-"+strconv.Itoa(i))
+		}
+		return ids
+	}
+	if id != "" {
+		ids := derive(id)
+		if last := ids[len(ids)-1]; !board.ValidID(last) {
+			return nil, fmt.Errorf("bad --id %q: the board of song %d would be %q, longer than 64 characters: use an --id of at most %d characters", id, len(ids), last, 64-len(last)+len(id))
+		}
+		return ids, nil
+	}
+	candidates := candidateIDs(charts[0].title)
+	for _, base := range candidates {
+		ids := derive(base)
+		ok := true
+		for _, try := range ids {
+			f, err := free(try)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			if err := st.SetQuota(cr.s.Quota); err != nil {
-				st.Close()
-				return "", err
+			ok = ok && f
+			if !ok {
+				break
 			}
-			cr.st = st
 		}
-		cr.ready = true
-	}
-	ids := []string{id}
-	if id == "" {
-		ids = candidateIDs(c.Title)
-	}
-	var capability string
-	var err error
-	for _, try := range ids {
-		id = try
-		if cr.st != nil {
-			_, capability, err = cr.st.Create(id, c, board.AuthorTele)
-		} else {
-			capability, err = createThroughServer(ctx, cr.s.Port, id, c)
-		}
-		if !errors.Is(err, board.ErrExists) {
-			break
+		if ok {
+			return ids, nil
 		}
 	}
-	if errors.Is(err, board.ErrExists) {
-		return "", fmt.Errorf("a board %q already exists in %s: pick another id with --id <id>", id, cr.s.DataDir)
+	return nil, fmt.Errorf("boards %q to %q already exist: pick another id with --id <id>", candidates[0], candidates[len(candidates)-1])
+}
+
+// importRefused says in one line why an import of boards ids made no board, and the fix; free tells
+// which id is taken.
+func importRefused(err error, s *Settings, ids []string, free func(string) (bool, error)) error {
+	if r, ok := errors.AsType[*refusal](err); ok && r.code == "board_exists" || errors.Is(err, board.ErrExists) {
+		taken := "of this import"
+		for _, id := range ids {
+			if f, err := free(id); err == nil && !f {
+				taken = strconv.Quote(id)
+				break
+			}
+		}
+		return fmt.Errorf("no board was imported: a board %s already exists in %s: pick another id with --id <id>", taken, s.DataDir)
 	}
 	if qe, ok := errors.AsType[*board.QuotaError](err); ok {
-		return "", fmt.Errorf("%v: delete boards you no longer need (tele board delete), or raise --max-boards/--max-bytes", qe)
+		return fmt.Errorf("no board was imported: %v: delete boards you no longer need (tele board delete), or raise --max-boards/--max-bytes", qe)
 	}
-	if err != nil {
-		return "", err
-	}
-	if cr.st == nil {
-		// A running server: the link carries a one-time code of that server, not the key.
-		code, err := claimThroughServer(ctx, cr.s.Port, id, capability)
-		if err != nil {
-			return "", err
-		}
-		return claimLink(cr.s.Port, id, code), nil
-	}
-	return editLink(cr.s.Port, id, capability), nil
+	return fmt.Errorf("no board was imported: %v", err)
 }
 
 // readCharts reads an import: iReal Pro links (one chart per song), content JSON, chords over lyrics, or a ChordPro file,
@@ -354,81 +429,6 @@ func candidateIDs(title string) []string {
 		ids = append(ids, base+"-"+strconv.Itoa(n))
 	}
 	return ids
-}
-
-// createThroughServer creates the board with POST /api/boards on the server that owns the directory.
-func createThroughServer(ctx context.Context, port int, id string, c board.Content) (string, error) {
-	body, err := json.Marshal(struct {
-		ID      string        `json:"id"`
-		Content board.Content `json:"content"`
-	}{id, c})
-	if err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/api/boards"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("the server on port %d owns the data directory but did not answer: %v", port, err)
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Capability string `json:"capability"`
-		Error      struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&out); err != nil {
-		return "", fmt.Errorf("the server on port %d answered %s without a board: %v", port, resp.Status, err)
-	}
-	switch {
-	case resp.StatusCode == http.StatusCreated && out.Capability != "":
-		return out.Capability, nil
-	case out.Error.Code == "board_exists":
-		return "", board.ErrExists
-	}
-	return "", fmt.Errorf("the server on port %d refused the board (%s): %s", port, out.Error.Code, out.Error.Message)
-}
-
-// boardFlags splits --name value / --name=value options (only the names given) from the other
-// arguments.
-func boardFlags(args []string, names ...string) (map[string]string, []string, error) {
-	opts := map[string]string{}
-	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		known := strings.HasPrefix(a, "-") && len(a) > 1
-		if known {
-			known = false
-			for _, n := range names {
-				known = known || name == n
-			}
-		}
-		if !known {
-			if strings.HasPrefix(a, "--") && len(a) > 2 {
-				return nil, nil, usagef("unknown option %q: run tele help", a)
-			}
-			rest = append(rest, a)
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return nil, nil, usagef("--%s needs a value", name)
-			}
-			i++
-			val = args[i]
-		}
-		opts[name] = val
-	}
-	return opts, rest, nil
 }
 
 func oneID(cmd string, ids []string) (string, error) { return oneIDOf("board", "<id>", cmd, ids) }

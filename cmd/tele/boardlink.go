@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
-	"slices"
 
 	"tele/board"
 )
@@ -21,22 +21,14 @@ import (
 // live in the server's memory, so with no server running (nothing could redeem one) and with
 // --show-key (for scripts) the link carries the key itself (`#cap=`).
 func runBoardLink(ctx context.Context, args []string, env *Env) error {
-	s, rest, err := parseSettings(args, env, false)
+	var rotate, showKey *bool
+	s, rest, err := parseCommand(args, env, false, func(fs *flag.FlagSet) {
+		rotate = fs.Bool("new", false, "")
+		showKey = fs.Bool("show-key", false, "")
+	})
 	if err != nil {
 		return err
 	}
-	rotate, showKey := false, false
-	rest = slices.DeleteFunc(rest, func(a string) bool {
-		switch a {
-		case "--new":
-			rotate = true
-		case "--show-key":
-			showKey = true
-		default:
-			return false
-		}
-		return true
-	})
 	if len(rest) == 0 {
 		return usagef("board link needs a board id: use tele board link <id>")
 	}
@@ -60,12 +52,12 @@ func runBoardLink(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return fmt.Errorf("cannot read the capability of board %q in %s: %v", id, s.DataDir, err)
 	}
-	if rotate {
+	if *rotate {
 		if capability, port, err = rotateCapability(ctx, s, id, capability, env.Stderr); err != nil {
 			return err
 		}
 	}
-	if running == 0 || showKey {
+	if running == 0 || *showKey {
 		fmt.Fprintln(env.Stdout, editLink(port, id, capability))
 		return nil
 	}

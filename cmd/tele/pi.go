@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,7 +15,11 @@ import (
 // runPi is `tele pi install [--project]` and `tele pi print` (docs/bridge.md): the Pi bridge with the
 // absolute path of this tele binary baked in.
 func runPi(_ context.Context, args []string, env *Env) error {
-	_, rest, err := parseSettings(args, env, false)
+	var project, pkg *bool
+	_, rest, err := parseCommand(args, env, false, func(fs *flag.FlagSet) {
+		project = fs.Bool("project", false, "") // install's
+		pkg = fs.Bool("package", false, "")     // print's
+	})
 	if err != nil {
 		return err
 	}
@@ -24,7 +29,10 @@ func runPi(_ context.Context, args []string, env *Env) error {
 	switch rest[0] {
 	case "print":
 		// --package: the bridge of the Pi package (make pi-package), which finds its binary beside it.
-		if len(rest) == 2 && (rest[1] == "--package" || rest[1] == "-package") {
+		if *project {
+			return checkNoArgs("pi print", []string{"--project"})
+		}
+		if *pkg && len(rest) == 1 {
 			src, err := assets.PackageBridge()
 			if err != nil {
 				return err
@@ -42,14 +50,13 @@ func runPi(_ context.Context, args []string, env *Env) error {
 		_, err = env.Stdout.Write(src)
 		return err
 	case "install":
-		project := false
-		for _, a := range rest[1:] {
-			if a != "--project" && a != "-project" {
-				return usagef("pi install: unexpected argument %q: use tele pi install [--project]", a)
-			}
-			project = true
+		if *pkg {
+			rest = append(rest, "--package")
 		}
-		path, err := piInstallPath(env, project)
+		if len(rest) > 1 {
+			return usagef("pi install: unexpected argument %q: use tele pi install [--project]", rest[1])
+		}
+		path, err := piInstallPath(env, *project)
 		if err != nil {
 			return err
 		}
@@ -61,7 +68,7 @@ func runPi(_ context.Context, args []string, env *Env) error {
 			return fmt.Errorf("cannot install the Pi bridge at %s: %v", path, err)
 		}
 		fmt.Fprintln(env.Stdout, path)
-		if project {
+		if *project {
 			fmt.Fprintln(env.Stderr, projectTrustHint)
 		}
 		return nil

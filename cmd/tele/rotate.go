@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
-	"time"
 
 	"tele/board"
 )
@@ -73,38 +70,8 @@ func rotateThroughServer(ctx context.Context, port int, id, current string) (str
 }
 
 // postToServer posts `{}` to path on the tele server on 127.0.0.1:port with capability as the bearer,
-// and decodes an answer of status want into answer; any other answer is an error naming the server's
-// message and code.
+// and decodes an answer of status want into answer; any other answer is a *refusal.
 func postToServer(ctx context.Context, port int, path, capability string, want int, answer any) error {
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	origin := fmt.Sprintf("http://127.0.0.1:%d", port)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, origin+path, strings.NewReader("{}"))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+capability)
-	// No proxy, whatever the environment says: the capability goes to loopback only.
-	client := &http.Client{Transport: &http.Transport{Proxy: nil}}
-	res, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("the tele server owning the data directory (%s) cannot be reached: %v", origin, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-	if err != nil {
-		return fmt.Errorf("the tele server at %s answered %s without a readable body", origin, res.Status)
-	}
-	if res.StatusCode != want {
-		var refusal struct {
-			Error struct{ Code, Message string } `json:"error"`
-		}
-		json.Unmarshal(body, &refusal)
-		return fmt.Errorf("the tele server at %s refused: %s (%s)", origin, refusal.Error.Message, refusal.Error.Code)
-	}
-	if err := json.Unmarshal(body, answer); err != nil {
-		return fmt.Errorf("the tele server at %s answered %s without a readable body", origin, res.Status)
-	}
-	return nil
+	_, err := newLoopback(port).call(ctx, http.MethodPost, path, capability, nil, struct{}{}, want, answer)
+	return err
 }

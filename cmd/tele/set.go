@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"text/tabwriter"
@@ -19,7 +20,13 @@ func runSet(_ context.Context, args []string, env *Env) error {
 	if len(args) == 0 {
 		return usagef("set needs a command: use tele set list, show <set> or export <set>")
 	}
-	s, rest, err := parseSettings(args[1:], env, false)
+	var formatFlag *string
+	own := func(fs *flag.FlagSet) {
+		if args[0] == "export" { // the only set command with an option of its own
+			formatFlag = fs.String("format", "", "")
+		}
+	}
+	s, rest, err := parseCommand(args[1:], env, false, own)
 	if err != nil {
 		return err
 	}
@@ -36,11 +43,10 @@ func runSet(_ context.Context, args []string, env *Env) error {
 		}
 		return setShow(s, id, env)
 	case "export":
-		opts, ids, err := boardFlags(rest, "format")
-		if err != nil {
+		if err := refuseOptions(rest); err != nil {
 			return err
 		}
-		format := opts["format"]
+		ids, format := rest, *formatFlag
 		if format == "" {
 			format = "chordpro"
 		}

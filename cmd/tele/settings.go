@@ -2,10 +2,13 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -38,56 +41,55 @@ type Settings struct {
 	ShareSource string // "--share-addr", "TELE_SHARE_ADDR" or "default"
 }
 
-// parseSettings takes --port and --data (also --port=N, --data=PATH) out of args and returns the other
-// arguments in order. Flags beat TELE_PORT/TELE_DATA, which beat the defaults (4317, $HOME/.tele).
-// allowZero admits port 0 (tele host: the OS picks a free port); the CLI refuses it because its links
-// must be stable. A relative data path is resolved against the working directory.
+// parseSettings is parseCommand for a command without flags of its own.
+func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string, error) {
+	return parseCommand(args, env, allowZero, nil)
+}
+
+// parseCommand reads a command's arguments with one flag.FlagSet: the settings every command shares
+// (--port, --data, --share-addr, --max-boards, --max-bytes, also as --port=N, -port N) and the
+// command's own flags, which own registers on the set (nil: none). Flags may stand anywhere among the
+// arguments; what is not a flag of the set stays in the arguments returned, in order, for the command to
+// judge, and after "--" everything does. Flags beat TELE_PORT/TELE_DATA/…, which beat the defaults
+// (4317, $HOME/.tele). allowZero admits port 0 (tele host: the OS picks a free port); the CLI refuses it
+// because its links must be stable. A relative data path is resolved against the working directory.
 //
 // Every bad value is a *usageError whose one line names the setting, the value and the fix. Nothing is
 // created or changed: the data directory is only looked at (is it, or the nearest existing parent, a
 // writable directory?), never made.
-//
-// Its cognitive complexity is over the lint gate of 30, and accepted: the command line's options, one
-// branch each.
-//
-//gocognit:ignore
-func parseSettings(args []string, env *Env, allowZero bool) (Settings, []string, error) {
-	var (
-		portVal, dataVal, shareVal string
-		portSet, dataSet, shareSet bool
-		rest                       []string
-		quotaVals                  = map[string]string{} // flag → value
-	)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
+func parseCommand(args []string, env *Env, allowZero bool, own func(*flag.FlagSet)) (Settings, []string, error) {
+	fs := flag.NewFlagSet("tele", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are ours, in one line
+	names := []string{"port", "data", "share-addr", "max-boards", "max-bytes"}
+	shared := map[string]*string{}
+	for _, name := range names {
+		fs.Func(name, "", func(v string) error { shared[name] = &v; return nil })
+	}
+	if own != nil {
+		own(fs)
+	}
+	rest, err := parseFlags(fs, args, func(name string) error {
+		if slices.Contains(names, name) {
+			return usagef("--%s needs a value: use %s", name, flagUsage("--"+name, allowZero))
 		}
-		name, val, hasVal := strings.Cut(a, "=")
-		switch name {
-		case "--port", "-port", "--data", "-data", "--share-addr", "-share-addr", "--max-boards", "-max-boards", "--max-bytes", "-max-bytes":
-		default:
-			rest = append(rest, a)
-			continue
+		return usagef("--%s needs a value", name)
+	})
+	if err != nil {
+		return Settings{}, nil, err
+	}
+	value := func(name string) (string, bool) {
+		if v := shared[name]; v != nil {
+			return *v, true
 		}
-		flag := "--" + strings.TrimLeft(name, "-")
-		if !hasVal {
-			if i+1 >= len(args) {
-				return Settings{}, nil, usagef("%s needs a value: use %s", flag, flagUsage(flag, allowZero))
-			}
-			i++
-			val = args[i]
-		}
-		switch flag {
-		case "--port":
-			portVal, portSet = val, true
-		case "--share-addr":
-			shareVal, shareSet = val, true
-		case "--data":
-			dataVal, dataSet = val, true
-		default:
-			quotaVals[flag] = val
+		return "", false
+	}
+	portVal, portSet := value("port")
+	dataVal, dataSet := value("data")
+	shareVal, shareSet := value("share-addr")
+	quotaVals := map[string]string{} // flag → value
+	for _, name := range []string{"max-boards", "max-bytes"} {
+		if v, ok := value(name); ok {
+			quotaVals["--"+name] = v
 		}
 	}
 
@@ -323,4 +325,47 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// parseFlags parses the flags of fs found anywhere in args and returns the other arguments in order;
+// after "--" every argument is returned. A flag of fs that needs a value and has none is needsValue's
+// error. An argument that looks like a flag but is none of fs's is left to the caller (tele's commands
+// say what they expect instead).
+func parseFlags(fs *flag.FlagSet, args []string, needsValue func(name string) error) ([]string, error) {
+	var rest []string
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			return append(rest, args[1:]...), nil
+		}
+		name, _, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		f := fs.Lookup(name)
+		if !strings.HasPrefix(a, "-") || name == "" || f == nil {
+			rest = append(rest, a)
+			args = args[1:]
+			continue
+		}
+		n := 1
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasVal && (!ok || !b.IsBoolFlag()) {
+			if len(args) < 2 {
+				return nil, needsValue(name)
+			}
+			n = 2
+		}
+		if err := fs.Parse(args[:n]); err != nil {
+			return nil, usagef("bad %s: %v", a, err)
+		}
+		args = args[n:]
+	}
+	return rest, nil
+}
+
+// refuseOptions refuses an argument that looks like an option (--name) but is none of the command's.
+func refuseOptions(args []string) error {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--") && len(a) > 2 {
+			return usagef("unknown option %q: run tele help", a)
+		}
+	}
+	return nil
 }

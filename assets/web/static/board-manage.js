@@ -13,7 +13,7 @@ import { parsePaste } from './fast-entry.js';
 import { barForm } from './form.js';
 import { write } from './storage.js';
 import { forget, keep } from './keyring.js';
-import { copyLink, editLink } from './link-box.js';
+import { claimLink, copyLink, editLink, linkFailed } from './link-box.js';
 
 const MAX_SECTION_BARS = 64;
 
@@ -32,18 +32,26 @@ export class BoardManage {
 
   // ---- edit links ----
 
-  // copyEditLink copies this page's edit link; where the clipboard is refused, the link is shown
+  // copyEditLink copies an edit link of this board with a one-time claim code (never the key, which a
+  // browser opening it would keep in its history); where the clipboard is refused, the link is shown
   // selected to copy by hand. Either way the page says to keep it private.
   async copyEditLink() {
     const { id, cap } = this.page;
     if (!cap) return;
     this.status.textContent = '';
+    let url;
     try {
-      await navigator.clipboard.writeText(editLink(id, cap));
+      url = await claimLink(id, cap);
+    } catch (err) {
+      bindText(this.status, ...linkFailed(err));
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(url);
       show(this.panel, false);
       bindText(this.status, 'manage.editLinkCopied');
     } catch {
-      this.showLink(null, editLink(id, cap), null);
+      this.showLink(null, url, null);
       const input = byId('manage-url');
       input.focus();
       input.select();
@@ -77,9 +85,17 @@ export class BoardManage {
       const made = await api.copyBoard(this.page.id);
       const stored = write('session', `tele.cap:${made.id}`, made.capability);
       keep(made.id, made.capability);
-      const url = editLink(made.id, made.capability);
       this.status.textContent = '';
-      this.showLink(['manage.copyMade', { title: made.content?.title ?? '', id: made.id }], url, stored ? `/b/${encodeURIComponent(made.id)}` : url);
+      const open = stored ? `/b/${encodeURIComponent(made.id)}` : editLink(made.id, made.capability);
+      let url = '';
+      let failed = null;
+      try {
+        url = await claimLink(made.id, made.capability);
+      } catch (err) {
+        failed = linkFailed(err);
+      }
+      this.showLink(['manage.copyMade', { title: made.content?.title ?? '', id: made.id }], url, open);
+      if (failed) bindText(byId('manage-url-status'), ...failed);
       this.panel.focus();
     } catch (err) {
       if (err.code === 'rate_limited') bindText(this.status, 'manage.copyTooFast', { seconds: Math.max(1, Math.ceil((err.fields.retryAfterMs || 1000) / 1000)) });

@@ -33,6 +33,7 @@ import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
 import { setupExportLinks } from './export-links.js';
 import { forget, keep, keyFor } from './keyring.js';
+import { claimLink, linkFailed } from './link-box.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -174,8 +175,12 @@ class BoardPage {
       this.cap = res.capability;
       write('session', capKey(this.id), this.cap);
       if (keyFor(this.id) === old) keep(this.id, this.cap); // the ring's key is this page's: keep the new one
-      byId('new-link-url').value = `${location.origin}/b/${encodeURIComponent(this.id)}#cap=${this.cap}`;
       byId('new-link-status').textContent = '';
+      // The link shown carries a one-time code, never the new key (a browser keeps what it opens).
+      byId('new-link-url').value = await claimLink(this.id, this.cap).catch((err) => {
+        bindText(byId('new-link-status'), ...linkFailed(err));
+        return '';
+      });
       show(byId('new-link-panel'), true);
     } catch (err) {
       if (err.status === 401 || err.status === 403) this.revokeKey();

@@ -5,9 +5,9 @@
 // not take over as written, and the songs that could not become boards with the reason, both said in
 // the page's language from their codes (import-notes.js).
 //
-// An edit link carries the board's capability in its #cap= fragment, as every edit link does; it is
-// shown here once, and the capability goes in this device's key ring (keyring.js), as a board made on
-// the list page does.
+// The edit link shown carries a one-time claim code (#claim=), as every edit link Tele shows does,
+// never the key; the capability goes in this device's key ring (keyring.js), as a board made on the
+// list page does, and the board's title opens it for editing in this tab (by sessionStorage).
 
 import { byId, h, show } from './dom.js';
 import { bindText } from './i18n.js';
@@ -15,6 +15,8 @@ import { ApiError, request } from './api.js';
 import { ruleEntry } from './content.js';
 import { failureEntry, noteEntry } from './import-notes.js';
 import { keep } from './keyring.js';
+import { write } from './storage.js';
+import { claimLink, editLink, linkFailed } from './link-box.js';
 
 const MAX_TEXT = 1 << 20; // the server's import limit (board.MaxImportBytes)
 
@@ -95,16 +97,18 @@ function detail(message) {
 function showResult(out) {
   const list = byId('import-result');
   const items = out.boards.map(({ board, capability, notes, noteCodes }, i) => {
-    const link = `${location.origin}/b/${encodeURIComponent(board.id)}#cap=${capability}`;
-    const input = h('input', { type: 'text', readonly: true, class: 'import-link', id: `import-link-${i}`, autocomplete: 'off', spellcheck: 'false', value: link });
+    const input = h('input', { type: 'text', readonly: true, class: 'import-link', id: `import-link-${i}`, autocomplete: 'off', spellcheck: 'false', value: '' });
     const label = bindText(h('label', { for: input.id, class: 'sr-only' }), 'import.linkLabel', { title: board.content.title });
     const status = h('span', { class: 'import-copy-status', role: 'status', 'aria-live': 'polite' });
+    claimLink(board.id, capability).then((link) => { input.value = link; }, (err) => bindText(status, ...linkFailed(err)));
     const copy = bindText(h('button', { type: 'button', class: 'import-copy' }), 'import.copy');
     copy.addEventListener('click', () => copyLink(input, status));
-    const open = h('a', { href: `/b/${encodeURIComponent(board.id)}`, class: 'import-open' }, board.content.title);
+    const path = `/b/${encodeURIComponent(board.id)}`;
+    const open = h('a', { href: path, class: 'import-open' }, board.content.title);
     open.addEventListener('click', (ev) => {
       ev.preventDefault();
-      location.assign(link); // the edit link: the board page takes the capability from its fragment
+      // The board page finds the key in this tab's sessionStorage; the fragment only where that fails.
+      location.assign(write('session', `tele.cap:${board.id}`, capability) ? path : editLink(board.id, capability));
     });
     const noteItems = notes.map((n, j) => bindText(h('li'), ...noteEntry(n, noteCodes?.[j])));
     return h('li', { class: 'import-board', dataset: { board: board.id } },

@@ -11,7 +11,7 @@ import { byId, h, show } from './dom.js';
 import { bindAttr, bindText, setTitle } from './i18n.js';
 import * as api from './api.js';
 import { write } from './storage.js';
-import { copyLink, editLink, shareableLink } from './link-box.js';
+import { claimLink, copyLink, editLink, linkFailed } from './link-box.js';
 import { forget, keep, keyFor, keys } from './keyring.js';
 
 const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -142,8 +142,13 @@ async function create() {
 async function showCreated(id, title, capability, open) {
   bindText(byId('created-heading'), 'created.heading', { title });
   bindText(byId('created-text'), 'created.text', { id });
-  byId('created-url').value = await shareableLink(id, capability);
   byId('created-status').textContent = '';
+  try {
+    byId('created-url').value = await claimLink(id, capability);
+  } catch (err) {
+    byId('created-url').value = '';
+    bindText(byId('created-status'), ...linkFailed(err));
+  }
   byId('created-open').href = open;
   show(byId('created'), true);
   byId('created-heading').focus();

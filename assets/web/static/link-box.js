@@ -19,20 +19,23 @@ export async function copyLink(input, status) {
   }
 }
 
-// editLink is the address that opens board id for editing with capability.
+// editLink is the address that opens board id for editing with capability in its fragment. It is
+// for navigating this very tab only (where sessionStorage cannot hold the key): a link a musician is
+// shown or copies is a claimLink.
 export function editLink(id, capability) {
   return `${location.origin}/b/${encodeURIComponent(id)}#cap=${capability}`;
 }
 
-// shareableLink is the edit link to show for board id: one with a one-time claim code (#claim=), which
-// leaves no key in the history of the browser that opens it; the key link only if the server made no
-// code.
-export async function shareableLink(id, capability) {
-  try {
-    const { claim } = await newClaim(id, capability);
-    if (claim) return `${location.origin}/b/${encodeURIComponent(id)}#claim=${claim}`;
-  } catch {
-    // the key link below
-  }
-  return editLink(id, capability);
+// claimLink resolves to the edit link to show or copy for board id: one with a one-time claim code
+// (#claim=), which leaves no key in the history of the browser that opens it. It never falls back to
+// the key: it rejects with the ApiError when the server makes no code (linkFailed says so).
+export async function claimLink(id, capability) {
+  const { claim } = await newClaim(id, capability);
+  if (typeof claim !== 'string' || !claim) throw new Error('no claim code in the answer');
+  return `${location.origin}/b/${encodeURIComponent(id)}#claim=${claim}`;
+}
+
+// linkFailed is the i18n entry saying an edit link could not be made (the key stays on this device).
+export function linkFailed(err) {
+  return ['link.failed', { message: err?.message || String(err) }];
 }

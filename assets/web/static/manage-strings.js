@@ -16,6 +16,7 @@ export const STRINGS = {
     'link.copyFailed': 'Could not copy: the link is selected, copy it yourself (Ctrl+C, or ⌘C on a Mac).',
     'link.private': 'Keep this link private: anyone who has it can edit the board.',
     'link.label': 'Edit link',
+    'link.failed': 'The edit link could not be made ({message}). This device keeps the edit key, so you can edit here; try again for a link.',
 
     'manage.label': 'This board',
     'manage.copyEditLink': 'Copy edit link',
@@ -64,6 +65,7 @@ export const STRINGS = {
     'link.copyFailed': '无法复制：链接已选中，请自行复制（Ctrl+C，Mac 上按 ⌘C）。',
     'link.private': '请妥善保管此链接：任何拿到它的人都能编辑这个和弦谱。',
     'link.label': '编辑链接',
+    'link.failed': '无法生成编辑链接（{message}）。这台设备保存了编辑密钥，你可以在这里编辑；稍后再试以获取链接。',
 
     'manage.label': '此和弦谱',
     'manage.copyEditLink': '复制编辑链接',
