@@ -18,6 +18,7 @@ type Placed struct {
 // N.C., so a line of words such as "a" or "Am I" is not read as chords. Columns count UTF-16 code units.
 func LineOfChords(line string) (chords []Placed, ok bool) {
 	start, startAt := -1, 0 // the word being read: its byte index and its column
+	mapped := map[string]Mapped{}
 	units := 0
 	word := func(end int) bool {
 		if start < 0 {
@@ -29,9 +30,12 @@ func LineOfChords(line string) (chords []Placed, ok bool) {
 		case isRepeatCount(w) || strings.Trim(w, "|-/.:") == "":
 			return true
 		case w[0] >= 'A' && w[0] <= 'G' || isNoChord(w):
-			m, ok := Map(w)
+			m, ok := mapped[w] // a chord written again is mapped once: a quality to look up costs more than the line
 			if !ok {
-				return false
+				if m, ok = Map(w); !ok {
+					return false
+				}
+				mapped[w] = m
 			}
 			chords = append(chords, Placed{At: startAt, Written: w, Mapped: m})
 			return true

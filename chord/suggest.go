@@ -95,6 +95,9 @@ func nearestSpelling(typed string, family Family) (string, bool) {
 	best, found, unanimous := 0, false, true
 	var bestRank [4]int
 	consider := func(spelling string, i, alias int) {
+		if diff := n - utf8.RuneCountInString(spelling); diff > 2 || diff < -2 {
+			return // more than two edits apart by length alone: no need to count them
+		}
 		d := editDistance(typed, spelling)
 		if d > 2 || d > 0 && d >= n {
 			return
@@ -144,8 +147,14 @@ func commonPrefix(a, b string) int {
 // editDistance is the Levenshtein distance between a and b in characters.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	// Rows on the stack for the catalogue's short spellings: a reader maps every chord a file writes,
+	// and a quality the catalogue lacks is compared with every spelling.
+	var rows [2][40]int
+	prev, cur := rows[0][:0], rows[1][:0]
+	if len(rb)+1 > len(rows[0]) {
+		prev, cur = make([]int, 0, len(rb)+1), make([]int, 0, len(rb)+1)
+	}
+	prev, cur = prev[:len(rb)+1], cur[:len(rb)+1]
 	for j := range prev {
 		prev[j] = j
 	}

@@ -105,12 +105,26 @@ func read(data []byte) (board.Content, *reader, error) {
 			return c
 		}, lines[i]), " \t")
 	}
+	// Each line is read as chords once: mapping a chord the catalogue lacks costs more than reading it.
+	type chordLine struct {
+		chords []chord.Placed
+		ok     bool
+	}
+	memo := make(map[int]chordLine, len(lines))
+	chordsOf := func(i int) ([]chord.Placed, bool) {
+		if l, seen := memo[i]; seen {
+			return l.chords, l.ok
+		}
+		ps, ok := chord.LineOfChords(lines[i])
+		memo[i] = chordLine{ps, ok}
+		return ps, ok
+	}
 	first := 0
 	for first < len(lines) && lines[first] == "" {
 		first++
 	}
 	if first+1 < len(lines) && lines[first+1] == "" {
-		if _, chords := chord.LineOfChords(lines[first]); !chords {
+		if _, chords := chordsOf(first); !chords {
 			if _, _, h := heading(lines[first]); !h {
 				c.Title = utf16count.Cut(strings.TrimSpace(lines[first]), board.MaxTitleUnits)
 				r.note("title_first_line", map[string]any{"title": c.Title}, "the first line %q was read as the title", c.Title)
@@ -178,7 +192,7 @@ func read(data []byte) (board.Content, *reader, error) {
 			}
 			continue
 		}
-		chords, ok := chord.LineOfChords(line)
+		chords, ok := chordsOf(i)
 		if !ok {
 			add(board.Line{Text: line})
 			continue
@@ -186,7 +200,7 @@ func read(data []byte) (board.Content, *reader, error) {
 		r.mapped(chords)
 		var words string
 		if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
-			_, chordsNext := chord.LineOfChords(lines[i+1])
+			_, chordsNext := chordsOf(i + 1)
 			_, _, headingNext := heading(lines[i+1])
 			if !chordsNext && !headingNext {
 				words = lines[i+1]
