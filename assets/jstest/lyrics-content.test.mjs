@@ -2,7 +2,7 @@
 // transposition, capo, numbers and short signs reach the chords over the words.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { forSave, lineText, lyricOnly, parseLineText, recallOf, withBars } from '../web/static/lyrics-content.js';
+import { forSave, lineText, lyricOnly, parseLineText, readingSpeed, recallOf, withBars } from '../web/static/lyrics-content.js';
 import { guessKey, view } from '../web/static/transpose.js';
 
 const song = (key) => ({
@@ -54,4 +54,12 @@ test('a line as ChordPro writes it, and back', () => {
     assert.deepEqual(parseLineText(text), line);
   }
   assert.deepEqual(parseLineText('a [ b'), { text: 'a [ b', chords: [] });
+});
+
+test('the autoscroll reads the words at the song tempo: two bars a line', () => {
+  // 3 lines of words alone (a recall counts as one) at 80 BPM in 3/4: 3 × 2 × 3 beats = 18 beats = 13.5 s.
+  const c = withBars(song('G'));
+  assert.equal(readingSpeed(c, 270), 20);
+  assert.equal(readingSpeed({ ...c, tempo: 160 }, 270), 40, 'twice the tempo, twice the speed');
+  assert.equal(readingSpeed({ ...c, sections: [c.sections[0]] }, 270), 0, 'no words alone, no scroll');
 });

@@ -31,6 +31,9 @@ import { barLine } from './form-view.js';
 import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
+import { boardWithBars, forSave } from './lyrics-content.js';
+import { LyricsStage } from './lyrics-stage.js';
+import { LyricsPrint } from './lyrics-print.js';
 import { setupExportLinks } from './export-links.js';
 import { forget, keep, keyFor } from './keyring.js';
 
@@ -99,6 +102,8 @@ class BoardPage {
     // stage's own beforeprint, which fits the chords of every bar).
     window.addEventListener('beforeprint', () => this.view.complete());
     this.stage = new Stage();
+    this.lyricsStage = new LyricsStage(byId('stage-tools'), byId('grid'), { playing: () => Boolean(this.player?.playing) });
+    this.lyricsPrint = new LyricsPrint(byId('grid'));
     this.viewControls = new ViewControls(this.id, {
       editable: this.editable,
       onChange: () => this.draft && this.render(),
@@ -261,6 +266,8 @@ class BoardPage {
       this.stage.render(c, this.view.changed);
     }
     paintPlayedLength(byId('played-length'), c);
+    this.lyricsStage.render(c);
+    this.lyricsPrint.render(c);
     this.paintPractice();
   }
 
@@ -282,7 +289,8 @@ class BoardPage {
   // ---- the server's boards ----
 
   // adopt takes a board from the server (initial load, stream, or save response order aside).
-  adopt(board) {
+  adopt(arrived) {
+    const board = boardWithBars(arrived);
     if (!board || typeof board.revision !== 'number' || (board.id && board.id !== this.id)) return;
     this.history?.arrived(board, !this.base);
     if (this.base && board.revision <= this.base.revision) return;
@@ -577,13 +585,13 @@ class BoardPage {
   async save() {
     if (!this.editable || !this.ops.length || this.saving || this.conflict || this.barConflicts?.length) return;
     const sent = this.ops.length;
-    const body = clone(this.draft);
+    const body = forSave(clone(this.draft));
     this.saving = true;
     this.inflight = sent;
     this.showMessage(null);
     this.updateDirty();
     try {
-      const board = await api.putBoard(this.id, this.base.revision, body, this.cap);
+      const board = boardWithBars(await api.putBoard(this.id, this.base.revision, body, this.cap));
       this.history?.arrived(board, false);
       this.ops = this.ops.slice(sent);
       this.base = board;

@@ -80,3 +80,24 @@ export function parseLineText(s) {
   text += s.slice(at);
   return { text, chords };
 }
+
+// boardWithBars is a board from the server (load, stream, save, restore) with its content held as the
+// page holds it.
+export function boardWithBars(board) {
+  if (!board?.content) return board;
+  const content = withBars(board.content);
+  return content === board.content ? board : { ...board, content };
+}
+
+// A line of words is sung over about two bars, when a song says no better.
+const BARS_A_LINE = 2;
+
+// readingSpeed is the autoscroll's speed in CSS px a second for content drawn in height px of words
+// (sections of words alone): those lines sung at the song's tempo, BARS_A_LINE bars of its meter each.
+export function readingSpeed(content, height) {
+  const lines = (content?.sections || []).filter(lyricOnly).reduce((n, s) => n + (s.lines?.length || 1), 0);
+  const tempo = Number.isFinite(content?.tempo) ? content.tempo : 100;
+  const seconds = (lines * BARS_A_LINE * (content?.beatsPerBar || 4) * 60) / tempo;
+  if (!lines || !seconds || !height) return 0;
+  return height / seconds;
+}

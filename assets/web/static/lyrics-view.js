@@ -1,0 +1,100 @@
+// A section's lines of words on the grid: each line as words of pieces, a piece's chord over the
+// syllable it falls on (lyrics-layout.js cuts the line), drawn with the grid's own chord typesetting.
+// A recall of the chorus is the word "Chorus" in the page's language.
+//
+// A line whose text and chord places are as last drawn keeps its elements: a transposition, capo or
+// numbers change rewrites the chords' text in place (one frame for a long song, docs/performance.md).
+
+import { h } from './dom.js';
+import { bindAttr, bindText } from './i18n.js';
+import { chordElement, setChord } from './board-view.js';
+import { hasChords, layoutLine } from './lyrics-layout.js';
+import { hasLines, recallOf } from './lyrics-content.js';
+import './lyrics-strings.js';
+
+// LyricsView draws the lines of one section into el (created by the grid beside the section's bars).
+export class LyricsView {
+  // onLine(k), when given (edit mode), is called when line k is chosen for editing.
+  constructor(el, { onLine = null } = {}) {
+    this.el = el;
+    this.onLine = onLine;
+    this.rows = []; // [{el, shape, chords: [chord element]}]
+    this.recall = null;
+  }
+
+  // paint shows section i's lines (and its recall), section as the view shows it.
+  paint(section, i) {
+    const lines = hasLines(section) ? section.lines : [];
+    const recall = recallOf(section);
+    this.el.hidden = !lines.length && !recall;
+    if (this.count !== lines.length) {
+      this.count = lines.length;
+      this.el.parentElement?.style.setProperty('--lines', String(lines.length + (recall ? 1 : 0)));
+    }
+    lines.forEach((line, k) => this.paintLine(this.rows[k] || this.addRow(k), line, i, k));
+    while (this.rows.length > lines.length) this.rows.pop().el.remove();
+    if (recall && !this.recall) {
+      this.recall = h('p', { class: 'lyric-recall' });
+      this.el.append(this.recall);
+    }
+    if (this.recall) {
+      if (recall) bindText(this.recall, 'lyrics.recall', { name: recall });
+      else {
+        this.recall.remove();
+        this.recall = null;
+      }
+    }
+  }
+
+  addRow(k) {
+    const row = { el: h('div', { class: 'lyric-line' }), shape: null, chords: [] };
+    if (this.onLine) {
+      row.el = h('button', { type: 'button', class: 'lyric-line lyric-btn' });
+      row.el.addEventListener('click', () => this.onLine(k));
+    }
+    this.el.insertBefore(row.el, this.recall);
+    this.rows[k] = row;
+    return row;
+  }
+
+  paintLine(row, line, i, k) {
+    row.el.dataset.path = `sections[${i}].lines[${k}]`;
+    const chords = line.chords || [];
+    const shape = `${line.text}\u0000${chords.map((c) => c.at).join(',')}`;
+    if (row.shape === shape) {
+      chords.forEach((c, n) => setChord(row.chords[n], c.chord));
+    } else {
+      row.shape = shape;
+      row.chords = [];
+      const withChords = hasChords(line);
+      row.el.classList.toggle('plain', !withChords);
+      row.el.classList.toggle('blank', !line.text && !withChords);
+      const words = layoutLine(line).map((word) => {
+        const w = document.createElement('span');
+        w.className = 'lw';
+        for (const piece of word) {
+          const p = document.createElement('span');
+          p.className = piece.joined ? 'lp joined' : 'lp';
+          if (withChords) {
+            const c = document.createElement('span');
+            c.className = 'lc';
+            if (piece.chord) {
+              const el = chordElement(piece.chord);
+              row.chords.push(el);
+              c.append(el);
+            }
+            p.append(c);
+          }
+          const t = document.createElement('span');
+          t.className = 'lt';
+          t.textContent = piece.text;
+          p.append(t);
+          w.append(p);
+        }
+        return w;
+      });
+      row.el.replaceChildren(...words);
+    }
+    if (this.onLine) bindAttr(row.el, 'aria-label', 'lyrics.editLine', { n: k + 1, text: line.text || '—' });
+  }
+}
