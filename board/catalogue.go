@@ -28,7 +28,13 @@ var schemaChanges = map[string]string{
 		`a section may have a "role" (intro, verse, prechorus, chorus, bridge, solo, interlude, outro, tag)`,
 	"3": `beat positions: a bar object may say how many beats each chord takes, "durations": [3, 1] (C for three beats, G7 on beat 4), ` +
 		`one whole number >= 1 a chord, adding up to the bar's beats (its "beats", else beatsPerBar); without durations the chords share the bar evenly; ` +
-		`a "%" bar has none (it plays the rhythm of the bar it repeats)`,
+		`a "%" bar has none (it plays the rhythm of the bar it repeats). ` +
+		`Lines of words: a section holds "bars", "lines", or both (a grid, then its words); a line is {"text": "...", "chords": [{"at": 0, "chord": "G"}, ...]} ` +
+		`where "at" is the chord's place in the text in UTF-16 code units (0 = before the first character, the text's length = after the last), ` +
+		`places strictly increasing and never inside a surrogate pair, chords as in bars; "chords" may be left out; a line's text is at most 500 units, ` +
+		`a section 1-200 lines, a song 1000. A section {"label": "...", "recall": "chorus"} holds nothing else: it is the nearest chorus before it sung again ` +
+		`(a section with "role": "chorus" must come before it). Lines are shown, not played. ` +
+		`The content may have "artist", "composer" and "style" (each at most 120 units)`,
 }
 
 // Catalogue returns the chord library. The result is the caller's to keep or change.

@@ -33,6 +33,7 @@ const (
 	MaxBarsPerSection = 64
 	MaxBars           = 512
 	MaxChordsPerBar   = 4
+	MaxCreditUnits    = 120 // artist, composer, style
 )
 
 // The rules as ValidationError.Rule states them.
@@ -59,12 +60,16 @@ const (
 	ruleUTF8        = "must be valid UTF-8"
 	ruleSize        = "must be at most 65,536 bytes serialized"
 	ruleRequired    = "is required"
+	ruleCredit      = "must be at most 120 UTF-16 code units"
 )
 
 // Content is a board's content (docs/content.md). The zero Key means "no key".
 type Content struct {
 	Title       string    `json:"title"`
 	Description string    `json:"description"`
+	Artist      string    `json:"artist,omitempty"`   // who performs the song as the chart has it (schema version 3)
+	Composer    string    `json:"composer,omitempty"` // who wrote it (schema version 3)
+	Style       string    `json:"style,omitempty"`    // how it is played, as iReal Pro names it ("Medium Swing"; schema version 3)
 	Key         string    `json:"key,omitempty"`
 	Tempo       int       `json:"tempo"`
 	BeatsPerBar int       `json:"beatsPerBar"`
@@ -75,12 +80,17 @@ type Content struct {
 // an earlier version is a document of the later ones too.
 var contentSchemaVersions = [...]int{1, 2, 3}
 
-// Section is a labelled run of bars; each bar is 1–4 chord symbols sharing the bar evenly, with the form
-// written on it (bar.go). Role says what the section is in the song, beside its free label.
+// Section is a labelled part of the song: a run of bars (each 1–4 chord symbols sharing the bar evenly,
+// with the form written on it: bar.go), lines of words with their chords (lines.go, schema version 3),
+// or both, a grid and then its words. Bars and Lines are nil when the section has none. Role says what
+// the section is in the song, beside its free label. A section whose Recall is "chorus" holds nothing of
+// its own: it is the chorus again, the nearest chorus before it (ChordPro's {chorus}).
 type Section struct {
-	Label string `json:"label"`
-	Role  Role   `json:"role,omitempty"`
-	Bars  []Bar  `json:"bars"`
+	Label  string `json:"label"`
+	Role   Role   `json:"role,omitempty"`
+	Recall Role   `json:"recall,omitempty"`
+	Bars   []Bar  `json:"bars,omitempty"`
+	Lines  []Line `json:"lines,omitempty"`
 }
 
 // Role is what a section is in the song (content schema version 2); "" says nothing.
@@ -151,6 +161,9 @@ func ValidID(id string) bool {
 type contentDoc struct {
 	Title       *string    `json:"title"`
 	Description string     `json:"description"`
+	Artist      string     `json:"artist"`
+	Composer    string     `json:"composer"`
+	Style       string     `json:"style"`
 	Key         string     `json:"key"`
 	Tempo       *int       `json:"tempo"`
 	BeatsPerBar *int       `json:"beatsPerBar"`
@@ -196,6 +209,9 @@ func parseContent(data []byte, written bool) (Content, error) {
 	c := Content{
 		Title:       *doc.Title,
 		Description: doc.Description,
+		Artist:      doc.Artist,
+		Composer:    doc.Composer,
+		Style:       doc.Style,
 		Key:         doc.Key,
 		Tempo:       *doc.Tempo,
 		BeatsPerBar: *doc.BeatsPerBar,
@@ -229,6 +245,14 @@ func (c Content) validate(written bool) error {
 	if err := checkText("description", c.Description, 0, MaxDescUnits, ruleDescription); err != nil {
 		return err
 	}
+	for _, f := range [...]struct{ path, s string }{{"artist", c.Artist}, {"composer", c.Composer}, {"style", c.Style}} {
+		if err := checkText(f.path, f.s, 0, MaxCreditUnits, ruleCredit); err != nil {
+			return err
+		}
+		if written && !hasVisible(f.s) && strings.TrimFunc(f.s, unicode.IsSpace) != "" {
+			return &ValidationError{Path: f.path, Rule: ruleInvisible}
+		}
+	}
 	if c.Key != "" && !chord.IsKey(c.Key) {
 		return &ValidationError{Path: "key", Rule: ruleKey}
 	}
@@ -241,7 +265,8 @@ func (c Content) validate(written bool) error {
 	if len(c.Sections) < 1 || len(c.Sections) > MaxSections {
 		return &ValidationError{Path: "sections", Rule: ruleSections}
 	}
-	total := 0
+	total, lines := 0, 0
+	chorus := false  // a chorus stands before this section, for a recall to repeat
 	formed := false  // some bar carries form: check it as a whole, after every bar's own rules
 	aliased := false // some chord is stored in another spelling, which may be longer
 	for i, s := range c.Sections {
@@ -256,8 +281,20 @@ func (c Content) validate(written bool) error {
 		if s.Role != "" && !validRole(s.Role) {
 			return &ValidationError{Path: sectionPath(i, "role"), Rule: ruleRole}
 		}
-		if len(s.Bars) < 1 || len(s.Bars) > MaxBarsPerSection {
-			return &ValidationError{Path: sectionPath(i, "bars"), Rule: ruleBars}
+		if err := s.checkHolds(i, chorus); err != nil {
+			return err
+		}
+		chorus = chorus || s.Role == RecallChorus
+		for j, l := range s.Lines {
+			lines++
+			if lines > MaxLines {
+				return barRuleError(linePath(i, j), "linesTotal", "max", MaxLines)
+			}
+			a, err := l.check(linePath(i, j))
+			if err != nil {
+				return err
+			}
+			aliased = aliased || a
 		}
 		for j, bar := range s.Bars {
 			total++
@@ -352,8 +389,12 @@ func checkText(path, s string, min, max int, rule string) error {
 func encodedLenBound(c Content) int {
 	n := len(`{"title":,"description":,"key":,"tempo":,"beatsPerBar":,"sections":[]}`) + 2*24
 	n += 6*len(c.Title) + 2 + 6*len(c.Description) + 2 + 6*len(c.Key) + 2
+	n += len(`,"artist":,"composer":,"style":`) + 6*(len(c.Artist)+len(c.Composer)+len(c.Style)) + 6
 	for _, s := range c.Sections {
-		n += len(`{"label":,"role":,"bars":null},`) + 6*len(s.Label) + 2 + 6*len(s.Role) + 2
+		n += len(`{"label":,"role":,"recall":,"bars":null,"lines":[]},`) + 6*len(s.Label) + 2 + 6*len(s.Role) + 2 + 6*len(s.Recall) + 2
+		for _, l := range s.Lines {
+			n += lineEncodedBound(l)
+		}
 		for _, bar := range s.Bars {
 			n += len(`null,`) + barObjectBound
 			for _, sym := range bar.Chords {
@@ -374,26 +415,40 @@ func exactEncodedLen(c Content) int {
 	// {"title":…,"description":…,"key":…,"tempo":…,"beatsPerBar":…,"sections":[…]}
 	n := len(`{"title":,"description":,"tempo":,"beatsPerBar":,"sections":[]}`)
 	n += jsonStringLen(c.Title) + jsonStringLen(c.Description)
-	if c.Key != "" {
-		n += len(`"key":,`) + jsonStringLen(c.Key)
+	for _, f := range [...]struct{ name, s string }{{"artist", c.Artist}, {"composer", c.Composer}, {"style", c.Style}, {"key", c.Key}} {
+		if f.s != "" {
+			n += len(`"":,`) + len(f.name) + jsonStringLen(f.s)
+		}
 	}
 	n += intLen(c.Tempo) + intLen(c.BeatsPerBar)
 	for i, s := range c.Sections {
 		if i > 0 {
 			n++ // ,
 		}
-		n += len(`{"label":,"bars":[]}`) + jsonStringLen(s.Label)
+		n += len(`{"label":}`) + jsonStringLen(s.Label)
 		if s.Role != "" {
-			n += len(`"role":,`) + jsonStringLen(string(s.Role))
+			n += len(`,"role":`) + jsonStringLen(string(s.Role))
 		}
-		if s.Bars == nil {
-			n += len(`null`) - len(`[]`)
+		if s.Recall != "" {
+			n += len(`,"recall":`) + jsonStringLen(string(s.Recall))
+		}
+		if len(s.Bars) > 0 {
+			n += len(`,"bars":[]`)
 		}
 		for j, bar := range s.Bars {
 			if j > 0 {
 				n++
 			}
 			n += barEncodedLen(bar)
+		}
+		if len(s.Lines) > 0 {
+			n += len(`,"lines":[]`)
+		}
+		for j, l := range s.Lines {
+			if j > 0 {
+				n++
+			}
+			n += lineEncodedLen(l)
 		}
 	}
 	if c.Sections == nil {
@@ -506,11 +561,20 @@ func storable(c Content) (Content, error) {
 }
 
 // storedCopy returns a copy of valid content, as the store keeps it: every chord symbol in the
-// catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"), and durations that share the bar evenly
+// catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7"), in bars and lines, and durations that share the bar evenly
 // ([2, 2]) left out, as they say what no durations say. A symbol already so spelled is kept as is.
 func (c Content) storedCopy() Content {
 	out := c.Clone()
 	for _, s := range out.Sections {
+		for _, l := range s.Lines {
+			for k, lc := range l.Chords {
+				if canonical, _ := chord.Canonical(lc.Chord); !canonical {
+					if ch, ok := chord.Parse(lc.Chord); ok {
+						l.Chords[k].Chord = ch.String()
+					}
+				}
+			}
+		}
 		for j, bar := range s.Bars {
 			if evenDurations(bar.Durations) {
 				s.Bars[j].Durations = nil

@@ -214,7 +214,7 @@ func TestParseContentInvalid(t *testing.T) {
 		{name: "label-41", fields: map[string]string{"sections": `[{"label":` + q(strings.Repeat("l", 41)) + `,"bars":[["C"]]}]`}, path: "sections[0].label", rule: ruleLabel},
 		{name: "label-21-emoji", fields: map[string]string{"sections": `[{"bars":[["C"]]},{"label":` + q(strings.Repeat("🎸", 20)+"x") + `,"bars":[["C"]]}]`}, path: "sections[1].label", rule: ruleLabel},
 		{name: "bars-0", fields: map[string]string{"sections": `[{"label":"A","bars":[]}]`}, path: "sections[0].bars", rule: ruleBars},
-		{name: "bars-absent", fields: map[string]string{"sections": `[{"label":"A"}]`}, path: "sections[0].bars", rule: ruleBars},
+		{name: "bars-absent", fields: map[string]string{"sections": `[{"label":"A"}]`}, path: "sections[0].bars", rule: formRules["sectionEmpty"]},
 		{name: "bars-null", fields: map[string]string{"sections": `[{"label":"A","bars":null}]`}, path: "sections[0].bars", rule: "must be an array, not null"},
 		{name: "bars-65", fields: map[string]string{"sections": `[{"bars":[["C"]]},{"bars":` + bars(65, `["C"]`) + `}]`}, path: "sections[1].bars", rule: ruleBars},
 		{name: "bars-513-total", fields: map[string]string{"sections": sections(8, `{"bars":`+bars(64, `["C"]`)+`}`)[:0] +
@@ -336,7 +336,7 @@ func TestValidateGoValues(t *testing.T) {
 		{"invalid-utf8-description", func(c *Content) { c.Description = "\xc3" }, "description", ruleUTF8},
 		{"invalid-utf8-label", func(c *Content) { c.Sections[1].Label = "\xed\xa0\x80" }, "sections[1].label", ruleUTF8},
 		{"nil-sections", func(c *Content) { c.Sections = nil }, "sections", ruleSections},
-		{"nil-bars", func(c *Content) { c.Sections[0].Bars = nil }, "sections[0].bars", ruleBars},
+		{"nil-bars", func(c *Content) { c.Sections[0].Bars = nil }, "sections[0].bars", formRules["sectionEmpty"]},
 		{"nil-bar", func(c *Content) { c.Sections[1].Bars[2] = Bar{} }, "sections[1].bars[2]", ruleBar},
 		{"zero-tempo", func(c *Content) { c.Tempo = 0 }, "tempo", ruleTempo},
 		{"bad-chord", func(c *Content) { c.Sections[0].Bars[7] = PlainBar("G7", "G13b") }, "sections[0].bars[7][1]", "Not a chord Tele knows: `G13b`. Did you mean `G13b9`?"},

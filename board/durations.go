@@ -74,12 +74,18 @@ func Rhythm(chords []string, durations []int, beats int) []float64 {
 }
 
 // SchemaVersion is the earliest version of the content schema c is a document of: 1 for bars of
-// chords alone, 2 with form (bar objects, roles), 3 with durations. Each version only adds optional
-// members, so a document is of every later version too; the next additions (a section's lines of
-// words) join version 3 if they come before a release names it, and otherwise make a version 4.
+// chords alone, 2 with form (bar objects, roles), 3 with durations, lines of words, a recall of the
+// chorus, a section without bars, or an artist, composer or style. Each version only adds optional
+// members, so a document is of every later version too.
 func (c Content) SchemaVersion() int {
+	if c.Artist != "" || c.Composer != "" || c.Style != "" {
+		return 3
+	}
 	v := 1
 	for _, s := range c.Sections {
+		if s.Lines != nil || s.Recall != "" || s.Bars == nil {
+			return 3
+		}
 		if s.Role != "" {
 			v = max(v, 2)
 		}

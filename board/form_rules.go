@@ -47,6 +47,15 @@ var formRules = map[string]string{
 	"durationsWhole":     "a chord lasts a whole number of beats, at least 1",
 	"durationsSum":       "the chords' beats must add up to the bar's {beats} beats, not {sum}",
 	"tooLong":            "the form plays more than {max} bars with its repeats and jumps; play the repeats fewer times",
+	"sectionEmpty":       "a section holds bars, lines of words, or both (a grid and then its words)",
+	"linesCount":         "a section's lines, when it has any, are 1 to {max} lines",
+	"linesTotal":         "too many lines of words: at most {max} in all sections together",
+	"lineChordAt":        "a chord stands at a place in its line, from 0 to {len} (the line's length), not {at}",
+	"lineChordOrder":     "the chords of a line stand in the order of their places, each after the one before: {at} is not after {prev}",
+	"lineChordSplit":     "a chord cannot stand at {at}: that place falls inside a character (an emoji or another character written as two UTF-16 units)",
+	"recallWhat":         `a section can repeat the chorus: recall must be "chorus"`,
+	"recallAlone":        "a section that repeats the chorus has no bars, lines or role of its own: it is the chorus again",
+	"recallNoChorus":     "this section repeats the chorus, but no chorus comes before it: give an earlier section the role chorus",
 }
 
 // barAt is an argument naming flat bar i: its JSON path in the English words, its number (i+1) for pages.

@@ -22,6 +22,8 @@ func FuzzParseContent(f *testing.F) {
 	f.Add([]byte(`{"title":"T","tempo":120,"beatsPerBar":4,"sections":[{"bars":[["C#mM7/G#","CΔ","Co","B♭ø"]]}]}`))
 	f.Add([]byte(`{"title":"T","tempo":1e2,"beatsPerBar":4,"sections":[]}`))
 	f.Add([]byte(`{"title":"T","tempo":90,"beatsPerBar":4,"sections":[{"bars":[{"chords":["C","G7"],"durations":[3,1]},{"chords":["Am","E7"],"durations":[2,1],"beats":3},{"chords":"%"}]}]}`))
+	f.Add([]byte(`{"title":"T","artist":"A","composer":"B","style":"Ballad","tempo":90,"beatsPerBar":4,"sections":[{"label":"V","role":"chorus","bars":[["C"]],"lines":[{"text":"a😀 中文","chords":[{"at":0,"chord":"C"},{"at":3,"chord":"B♭ø"},{"at":6,"chord":"G"}]},{"text":""}]},{"label":"","recall":"chorus"}]}`))
+	f.Add([]byte(`{"title":"T","tempo":90,"beatsPerBar":4,"sections":[{"label":"V","lines":[{"text":"<&>\u2028","chords":[{"at":1,"chord":"C#mM7/G#"}]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseContent(data)
 		if err != nil {
@@ -63,8 +65,19 @@ func FuzzParseContent(f *testing.F) {
 		if !reflect.DeepEqual(viaStd, c) {
 			t.Fatalf("encoding/json reads other content:\n%#v\n%#v", viaStd, c)
 		}
-		if _, ok := chord.Parse(c.Sections[0].Bars[0].Chords[0]); !ok {
-			t.Fatal("an accepted chord does not parse")
+		for _, s := range c.Sections {
+			if len(s.Bars) > 0 && !s.Bars[0].Simile {
+				if _, ok := chord.Parse(s.Bars[0].Chords[0]); !ok {
+					t.Fatal("an accepted chord does not parse")
+				}
+			}
+			for _, l := range s.Lines {
+				for _, lc := range l.Chords {
+					if _, ok := chord.Parse(lc.Chord); !ok {
+						t.Fatal("an accepted chord of a line does not parse")
+					}
+				}
+			}
 		}
 	})
 }

@@ -68,6 +68,9 @@ func mergeAll(base, cur, prop Content) (Content, error) {
 	}
 	field("title", base.Title, cur.Title, prop.Title, func() { out.Title = prop.Title })
 	field("description", base.Description, cur.Description, prop.Description, func() { out.Description = prop.Description })
+	field("artist", base.Artist, cur.Artist, prop.Artist, func() { out.Artist = prop.Artist })
+	field("composer", base.Composer, cur.Composer, prop.Composer, func() { out.Composer = prop.Composer })
+	field("style", base.Style, cur.Style, prop.Style, func() { out.Style = prop.Style })
 	field("key", base.Key, cur.Key, prop.Key, func() { out.Key = prop.Key })
 	field("tempo", base.Tempo, cur.Tempo, prop.Tempo, func() { out.Tempo = prop.Tempo })
 	field("beatsPerBar", base.BeatsPerBar, cur.BeatsPerBar, prop.BeatsPerBar, func() { out.BeatsPerBar = prop.BeatsPerBar })
@@ -78,6 +81,16 @@ func mergeAll(base, cur, prop Content) (Content, error) {
 	case sameForm(base, cur) && sameForm(base, prop):
 		out.Sections = slices.Clone(cur.Sections)
 		for s := range prop.Sections {
+			// A section's words are taken whole: the proposal's when only it changed them, a conflict
+			// when the board changed them too, differently.
+			bl, cl, pl := base.Sections[s].Lines, cur.Sections[s].Lines, prop.Sections[s].Lines
+			switch eq := func(x, y []Line) bool { return slices.EqualFunc(x, y, Line.Equal) }; {
+			case eq(bl, pl) || eq(cl, pl):
+			case eq(bl, cl):
+				out.Sections[s].Lines = pl
+			default:
+				conflict.Fields = append(conflict.Fields, "sections["+strconv.Itoa(s)+"].lines")
+			}
 			out.Sections[s].Bars = slices.Clone(cur.Sections[s].Bars)
 			for b := range prop.Sections[s].Bars {
 				bb, cb, pb := base.Sections[s].Bars[b], cur.Sections[s].Bars[b], prop.Sections[s].Bars[b]
@@ -108,13 +121,15 @@ func barEqual(a, b Bar) bool {
 }
 
 func sectionEqual(a, b Section) bool {
-	return a.Label == b.Label && a.Role == b.Role && slices.EqualFunc(a.Bars, b.Bars, barEqual)
+	return a.Label == b.Label && a.Role == b.Role && a.Recall == b.Recall && slices.EqualFunc(a.Bars, b.Bars, barEqual) &&
+		slices.EqualFunc(a.Lines, b.Lines, Line.Equal)
 }
 
 func sectionsEqual(a, b []Section) bool { return slices.EqualFunc(a, b, sectionEqual) }
 
 func contentEqual(a, b Content) bool {
-	return a.Title == b.Title && a.Description == b.Description && a.Key == b.Key && a.Tempo == b.Tempo &&
+	return a.Title == b.Title && a.Description == b.Description && a.Artist == b.Artist && a.Composer == b.Composer &&
+		a.Style == b.Style && a.Key == b.Key && a.Tempo == b.Tempo &&
 		a.BeatsPerBar == b.BeatsPerBar && sectionsEqual(a.Sections, b.Sections)
 }
 

@@ -610,7 +610,8 @@ func (c Content) Clone() Content {
 	chords := make([]string, 0, nchords)
 	secs := make([]Section, len(c.Sections))
 	for i, s := range c.Sections {
-		secs[i].Label, secs[i].Role = s.Label, s.Role
+		secs[i].Label, secs[i].Role, secs[i].Recall = s.Label, s.Role, s.Recall
+		secs[i].Lines = cloneLines(s.Lines)
 		if s.Bars == nil {
 			continue
 		}

@@ -34,3 +34,27 @@ func Cut(s string, max int) string {
 	}
 	return s
 }
+
+// ByteIndex returns the byte index in s of the place units UTF-16 code units from its start, and
+// whether there is such a place: false when units is negative, past the end of s, or between the two
+// units of a surrogate pair (inside one character). An offset of a chord in a line of words is such a
+// place (docs/content.md).
+func ByteIndex(s string, units int) (int, bool) {
+	if units < 0 {
+		return 0, false
+	}
+	n := 0
+	for i, r := range s {
+		if n == units {
+			return i, true
+		}
+		n += utf16.RuneLen(r)
+		if n > units {
+			return 0, false
+		}
+	}
+	if n != units {
+		return 0, false
+	}
+	return len(s), true
+}

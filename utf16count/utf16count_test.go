@@ -64,3 +64,28 @@ func TestCut(t *testing.T) {
 		t.Fatalf("cut of CJK+emoji at the limit: %d units, valid %v", Of(got), utf8.ValidString(got))
 	}
 }
+
+func TestByteIndex(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		units int
+		want  int
+		ok    bool
+	}{
+		{"", 0, 0, true},
+		{"", 1, 0, false},
+		{"abc", 3, 3, true},
+		{"abc", -1, 0, false},
+		{"中文", 1, 3, true},
+		{"a😀b", 1, 1, true},
+		{"a😀b", 2, 0, false}, // between the two halves of the pair
+		{"a😀b", 3, 5, true},
+		{"a😀b", 4, 6, true},
+		{"a😀b", 5, 0, false},
+	} {
+		got, ok := ByteIndex(tc.s, tc.units)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ByteIndex(%q, %d) = %d, %v; want %d, %v", tc.s, tc.units, got, ok, tc.want, tc.ok)
+		}
+	}
+}
