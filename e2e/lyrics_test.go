@@ -1,17 +1,11 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -66,58 +60,9 @@ func lyricSong() map[string]any {
 	}
 }
 
-// createLyricBoard creates board id with content and returns its capability. Until the server reads
-// lines (the content schema's lyric sections, a branch of its own), it creates a stand-in with the same
-// head and one bar a section, and p's page is given content as the board's body (every other request,
-// the live stream included, goes to the server as it is): the page's drawing is what this proves.
-func createLyricBoard(t *testing.T, s *Server, id string, content map[string]any) (capability string, standIn bool) {
-	t.Helper()
-	var doc struct{ Capability string }
-	if status := apiJSON(t, "POST", s.URL+"/api/boards", nil, map[string]any{"id": id, "content": content}, &doc); status == http.StatusCreated {
-		return doc.Capability, false
-	}
-	stand := map[string]any{}
-	for k, v := range content {
-		stand[k] = v
-	}
-	var secs []map[string]any
-	for _, sec := range content["sections"].([]map[string]any) {
-		secs = append(secs, map[string]any{"label": sec["label"], "bars": [][]string{{"G"}}})
-	}
-	stand["sections"] = secs
-	return apiCreateBoard(t, s, id, stand), true
-}
-
-// serveLyrics makes p's page receive content as board id's body (see createLyricBoard).
-func serveLyrics(p *Page, id string, content map[string]any) {
-	p.t.Helper()
-	data, err := json.Marshal(content)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	src := fmt.Sprintf(`(() => {
-		const content = %s, path = '/api/boards/' + %s;
-		const real = window.fetch.bind(window);
-		window.fetch = async (input, init) => {
-			const res = await real(input, init);
-			const url = new URL(typeof input === 'string' ? input : input.url, location.href);
-			if ((init?.method || 'GET') !== 'GET' || url.pathname !== path || !res.ok) return res;
-			const board = await res.json();
-			return new Response(JSON.stringify({ ...board, content }), { status: 200, headers: { 'Content-Type': 'application/json' } });
-		};
-	})();`, data, jsString(id))
-	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
-		return err
-	}))
-}
-
-func openLyricBoard(t *testing.T, b *Browser, s *Server, id, capability string, standIn bool, content map[string]any, opts ...PageOption) *Page {
+func openLyricBoard(t *testing.T, b *Browser, s *Server, id, capability string, opts ...PageOption) *Page {
 	t.Helper()
 	p := b.newPage(t, opts...)
-	if standIn {
-		serveLyrics(p, id, content)
-	}
 	openBoard(p, s, id, capability)
 	p.waitJS(`document.querySelectorAll('.lyric-line').length > 0`, "the lines of words")
 	return p
@@ -197,8 +142,7 @@ func TestLyricsPage(t *testing.T) {
 	s := startServe(t)
 	b := newBrowser(t)
 	song := lyricSong()
-	capability, standIn := createLyricBoard(t, s, "grace", song)
-	_ = capability
+	apiCreateBoard(t, s, "grace", song)
 
 	for _, c := range []struct {
 		name   string
@@ -212,7 +156,7 @@ func TestLyricsPage(t *testing.T) {
 		{"desktop-en-dark", []PageOption{desktop(), darkScheme()}, false, "Chorus", "Verse"},
 		{"desktop-zh-light", []PageOption{desktop(), browserLanguage("zh-CN")}, false, "副歌", "主歌"},
 	} {
-		p := openLyricBoard(t, b, s, "grace", "", standIn, song, c.opts...)
+		p := openLyricBoard(t, b, s, "grace", "", c.opts...)
 		got := checkLyricLayout(t, p, c.name, c.wrap)
 		if got.Chorus != c.chorus {
 			t.Errorf("%s: the recall reads %q, want %q", c.name, got.Chorus, c.chorus)
@@ -228,7 +172,7 @@ func TestLyricsPage(t *testing.T) {
 	}
 
 	t.Run("transpose and numbers reach the line chords", func(t *testing.T) {
-		p := openLyricBoard(t, b, s, "grace", "", standIn, song, phone())
+		p := openLyricBoard(t, b, s, "grace", "", phone())
 		p.do(chromedp.Click(`#view-panel summary`), chromedp.Click(chromedp.ID("view-up")), chromedp.Click(chromedp.ID("view-up")))
 		p.waitJS(`[...document.querySelectorAll('.lyric-line')][0].querySelector('.lc .chord').textContent === 'A'`, "the line chords in A")
 		got := checkLyricLayout(t, p, "transposed", true)
