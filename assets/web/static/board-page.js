@@ -34,6 +34,7 @@ import { paintPlayedLength } from './played-length.js';
 import { boardWithBars, forSave } from './lyrics-content.js';
 import { LyricsStage } from './lyrics-stage.js';
 import { LyricsPrint } from './lyrics-print.js';
+import { LineEditing } from './lyrics-edit-page.js';
 import { setupExportLinks } from './export-links.js';
 import { forget, keep, keyFor } from './keyring.js';
 
@@ -140,6 +141,8 @@ class BoardPage {
         addBar: (s) => this.addBar(s),
         addSection: () => this.addSection(),
         duplicateSection: (s) => this.manage.duplicateSection(s),
+        editLine: (s, k) => this.lineEditor().edit(s, k),
+        addLine: (s) => this.lineEditor().add(s),
       },
     });
     if (this.editable && !this.editingReady) {
@@ -480,6 +483,12 @@ class BoardPage {
     return true;
   }
 
+  // lineEditor edits a section's lines (lyrics-edit-page.js), made when first needed.
+  lineEditor() {
+    this.lines ??= new LineEditing(this);
+    return this.lines;
+  }
+
   openBar(s, b) {
     const bars = this.draft.sections[s].bars;
     const n = flatten(this.draft).findIndex((x) => x.section === s && x.bar === b) + 1;
@@ -543,6 +552,7 @@ class BoardPage {
     this.barConflicts = conflicts;
     const bars = flatten(this.draft);
     const items = conflicts.map((c) => {
+      if (c.k !== undefined) return this.lineEditor().conflictItem(c, (useTheirs) => this.resolveBarConflict(c, useTheirs));
       const n = bars.findIndex((x) => x.section === c.s && x.bar === c.b) + 1;
       // theirs is a bar as written (a chart with form writes an object); mine, the chords typed.
       const params = { n, theirs: barLine(barForm(c.theirs), this.draft.beatsPerBar), mine: c.mine.join(' ') };

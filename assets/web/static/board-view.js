@@ -135,7 +135,7 @@ export class BoardView {
     s.barsEl = h('ol', { class: 'bars' });
     // A section's words go under its bars (lyrics-view.js).
     s.lyricsEl = h('div', { class: 'lyrics', hidden: true });
-    s.lyrics = new LyricsView(s.lyricsEl, { onLine: this.editable && this.handlers.editLine ? (k) => this.handlers.editLine(i, k) : null });
+    s.lyrics = new LyricsView(s.lyricsEl, this.editable && this.handlers.editLine ? { onLine: (k) => this.handlers.editLine(i, k), onAdd: () => this.handlers.addLine(i) } : {});
     s.el.append(head, s.barsEl, s.lyricsEl);
     if (this.addSectionBtn) this.root.insertBefore(s.el, this.addSectionBtn);
     else this.root.append(s.el);

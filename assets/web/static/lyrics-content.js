@@ -101,3 +101,134 @@ export function readingSpeed(content, height) {
   if (!lines || !seconds || !height) return 0;
   return height / seconds;
 }
+
+// ---- edits of lines (content.js's ops; docs in content.js) ----
+// {t: 'line', s, k, line}: line k of section s becomes line; {t: 'insertLine', s, k, line}: a line goes in
+// at k (a section without lines gets its first); {t: 'removeLine', s, k}.
+
+// applyLineOp changes content in place as a line op says; false when its place does not exist (or the
+// op is not a line op).
+export function applyLineOp(content, op) {
+  const sec = content.sections?.[op.s];
+  if (!sec) return false;
+  const lines = Array.isArray(sec.lines) ? sec.lines : [];
+  switch (op.t) {
+    case 'line':
+      if (op.k >= lines.length) return false;
+      lines[op.k] = storedLine(op.line);
+      return true;
+    case 'insertLine':
+      if (op.k > lines.length) return false;
+      lines.splice(op.k, 0, storedLine(op.line));
+      sec.lines = lines;
+      return true;
+    case 'removeLine':
+      if (op.k >= lines.length) return false;
+      lines.splice(op.k, 1);
+      if (lines.length) sec.lines = lines;
+      else delete sec.lines;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// storedLine is a line as the server stores it: a line without chords has no chords member.
+function storedLine(line) {
+  const out = { text: line.text };
+  if (line.chords?.length) out.chords = line.chords.map((c) => ({ at: c.at, chord: c.chord }));
+  return out;
+}
+
+// sameLine: typing into one line makes one op.
+export const sameLine = (a, b) => a.t === 'line' && b.t === 'line' && a.s === b.s && a.k === b.k;
+
+// diffLines lists what differs between the lines of two versions of a section, as i18n entries (the
+// revision view's and the "what changed" lists): each line changed in place, and a change of count.
+export function diffLines(sa, sb, name) {
+  const a = sa?.lines || [];
+  const b = sb?.lines || [];
+  const out = [];
+  if (a.length !== b.length) out.push(['chg.lineCount', { name, from: a.length, to: b.length }]);
+  for (let k = 0; k < Math.min(a.length, b.length); k++) {
+    const from = lineText(a[k]);
+    const to = lineText(b[k]);
+    if (from !== to) out.push(['chg.line', { name, n: k + 1, from, to }]);
+  }
+  if ((sa?.recall || '') !== (sb?.recall || '')) out.push(['chg.recall', { name }]);
+  return out;
+}
+
+// lineConflicts lists the lines both sides changed: for each of the user's line edits whose line was
+// changed between base and theirs to something else, {op, s, k, theirs, mine} (lines as lineText
+// writes them). As for bars, only a line whose place is the same on both sides is compared.
+export function lineConflicts(base, theirs, ops) {
+  const out = [];
+  for (const op of ops) {
+    if (op.t !== 'line') continue;
+    const a = base.sections?.[op.s]?.lines;
+    const t = theirs.sections?.[op.s]?.lines;
+    if (!a || !t || a.length !== t.length || op.k >= t.length) continue;
+    const was = lineText(a[op.k]);
+    const now = lineText(t[op.k]);
+    const mine = lineText(op.line);
+    if (was !== now && now !== mine) out.push({ op, s: op.s, k: op.k, theirs: now, mine });
+  }
+  return out;
+}
+
+// describeLineOp names a line op that could not be re-applied, as an i18n entry; null for other ops.
+export function describeLineOp(op, s) {
+  const p = { s, n: op.k + 1 };
+  if (op.t === 'line') return ['op.line', { ...p, text: lineText(op.line) }];
+  if (op.t === 'insertLine') return ['op.insertLine', p];
+  if (op.t === 'removeLine') return ['op.removeLine', p];
+  return null;
+}
+
+// markedLines is what the revision view shows of a section's lines: each line as lineText writes it and
+// how it differs from the line at its place in other ('changed', 'added', 'removed', '' when the same).
+export function markedLines(sec, other) {
+  const a = sec?.lines || [];
+  const b = other?.lines || [];
+  const out = [];
+  for (let k = 0; k < Math.max(a.length, b.length); k++) {
+    const mark = !a[k] ? 'removed' : !b[k] ? 'added' : lineText(a[k]) !== lineText(b[k]) ? 'changed' : '';
+    out.push({ mark, text: lineText(a[k] || b[k]) });
+  }
+  return out;
+}
+
+// parseChordsOverWords reads a block pasted as chord sites print songs: a line of chords above each line
+// of words, the chords standing at the columns of the syllables they fall on. isChord(token) says whether
+// a token is a chord. It answers the lines ({text, chords}, chords at their columns in UTF-16 code
+// units), or null when no line of the block is a line of chords (an ordinary paste). A line of chords
+// with no words under it is a line of its own, its text spaces up to its last chord; blank lines and
+// headings ([Verse], Chorus:) are left out: a section is the editor's business.
+export function parseChordsOverWords(block, isChord) {
+  const rows = String(block).replace(/\r\n?/g, '\n').split('\n');
+  const chordRow = (row) => {
+    const tokens = [...row.matchAll(/\S+/g)];
+    return tokens.length > 0 && tokens.every((m) => isChord(m[0])) ? tokens.map((m) => ({ at: m.index, chord: m[0] })) : null;
+  };
+  const heading = (row) => /^\s*(\[[^\]]*\]|[^\s:][^:]{0,30}:)\s*$/.test(row);
+  const out = [];
+  let any = false;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    if (!row.trim() || heading(row)) continue;
+    const chords = chordRow(row);
+    if (!chords) {
+      out.push({ text: row.trimEnd(), chords: [] });
+      continue;
+    }
+    any = true;
+    const next = rows[i + 1];
+    let text = next !== undefined && next.trim() && !heading(next) && !chordRow(next) ? next.trimEnd() : '';
+    if (text) i++;
+    const last = chords[chords.length - 1].at;
+    if (text.length < last) text = text.padEnd(last, ' ');
+    out.push({ text, chords });
+  }
+  return any ? out : null;
+}

@@ -14,19 +14,31 @@ import './lyrics-strings.js';
 
 // LyricsView draws the lines of one section into el (created by the grid beside the section's bars).
 export class LyricsView {
-  // onLine(k), when given (edit mode), is called when line k is chosen for editing.
-  constructor(el, { onLine = null } = {}) {
+  // onLine(k), when given (edit mode), is called when line k is chosen for editing; onAdd() when a line
+  // is to be added at the end (an "Add words" button after the lines, in every section).
+  constructor(el, { onLine = null, onAdd = null } = {}) {
     this.el = el;
     this.onLine = onLine;
     this.rows = []; // [{el, shape, chords: [chord element]}]
     this.recall = null;
+    this.addBtn = null;
+    if (onAdd) {
+      this.addBtn = h('button', { type: 'button', class: 'lyrics-add' });
+      bindText(this.addBtn, 'lyrics.addLine');
+      this.addBtn.addEventListener('click', () => onAdd());
+      el.append(this.addBtn);
+    }
   }
 
   // paint shows section i's lines (and its recall), section as the view shows it.
   paint(section, i) {
     const lines = hasLines(section) ? section.lines : [];
     const recall = recallOf(section);
-    this.el.hidden = !lines.length && !recall;
+    this.el.hidden = !lines.length && !recall && !this.addBtn;
+    if (this.addBtn) {
+      this.addBtn.hidden = Boolean(recall);
+      bindAttr(this.addBtn, 'aria-label', 'lyrics.addLineAria', { name: section.label || String(i + 1) });
+    }
     if (this.count !== lines.length) {
       this.count = lines.length;
       this.el.parentElement?.style.setProperty('--lines', String(lines.length + (recall ? 1 : 0)));
@@ -35,7 +47,7 @@ export class LyricsView {
     while (this.rows.length > lines.length) this.rows.pop().el.remove();
     if (recall && !this.recall) {
       this.recall = h('p', { class: 'lyric-recall' });
-      this.el.append(this.recall);
+      this.el.insertBefore(this.recall, this.addBtn);
     }
     if (this.recall) {
       if (recall) bindText(this.recall, 'lyrics.recall', { name: recall });
@@ -52,7 +64,7 @@ export class LyricsView {
       row.el = h('button', { type: 'button', class: 'lyric-line lyric-btn' });
       row.el.addEventListener('click', () => this.onLine(k));
     }
-    this.el.insertBefore(row.el, this.recall);
+    this.el.insertBefore(row.el, this.recall || this.addBtn);
     this.rows[k] = row;
     return row;
   }
