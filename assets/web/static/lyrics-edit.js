@@ -49,11 +49,6 @@ export class LineDialog {
     for (const ev of ['keyup', 'click', 'select', 'input']) this.input.addEventListener(ev, keepCaret);
     this.input.addEventListener('input', () => this.validate());
     this.input.addEventListener('paste', (ev) => this.paste(ev));
-    this.chord.addEventListener('keydown', (ev) => {
-      if (ev.key !== 'Enter') return;
-      ev.preventDefault();
-      this.putChord();
-    });
     this.put.addEventListener('click', () => this.putChord());
     this.cancelBtn.addEventListener('click', () => this.close(null));
     this.removeBtn.addEventListener('click', () => this.close(this.actions.remove(this.target.s, this.target.k)));
@@ -66,6 +61,11 @@ export class LineDialog {
     });
     this.form.addEventListener('submit', (ev) => {
       ev.preventDefault();
+      // Enter in the chord field puts the chord at the caret; the line is not done yet.
+      if (document.activeElement === this.chord) {
+        this.putChord();
+        return;
+      }
       const line = this.validate();
       if (!line) {
         this.input.focus();
@@ -120,7 +120,7 @@ export class LineDialog {
   putChord() {
     const typed = this.chord.value.trim();
     if (!typed) return;
-    const symbol = this.catalogue.parse(typed)?.symbol || typed;
+    const symbol = this.catalogue.normalize(typed); // am7 → Am7, as the bar editor reads it
     const v = this.input.value;
     const at = Math.min(this.caret, v.length);
     this.input.value = `${v.slice(0, at)}[${symbol}]${v.slice(at)}`;
