@@ -63,9 +63,10 @@ export class BoardView {
     return run.done;
   }
 
-  // complete draws the rest of a build in progress now.
+  // complete draws the rest of a build in progress now, and the words of sections off screen.
   complete() {
     this.building?.finish();
+    for (const s of this.sections) s.lyrics.flush();
   }
 
   // stop ends a build in progress where it is (the view is given up, or a render draws every bar).

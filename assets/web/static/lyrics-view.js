@@ -3,7 +3,9 @@
 // A recall of the chorus is the word "Chorus" in the page's language.
 //
 // A line whose text and chord places are as last drawn keeps its elements: a transposition, capo or
-// numbers change rewrites the chords' text in place (one frame for a long song, docs/performance.md).
+// numbers change rewrites the chords' text in place. A section off screen (content-visibility skips it,
+// app.css) is repainted when the browser reports it near the window, or before printing (flush): a
+// transposition of a long song rewrites the lines in view, in one frame (docs/performance.md).
 
 import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
@@ -32,6 +34,13 @@ export class LyricsView {
 
   // paint shows section i's lines (and its recall), section as the view shows it.
   paint(section, i) {
+    this.watch();
+    if (this.skipped && this.drawn) {
+      this.pending = [section, i];
+      return;
+    }
+    this.pending = null;
+    this.drawn = true;
     const lines = hasLines(section) ? section.lines : [];
     const recall = recallOf(section);
     this.el.hidden = !lines.length && !recall && !this.addBtn;
@@ -56,6 +65,30 @@ export class LyricsView {
         this.recall = null;
       }
     }
+  }
+
+  // watch follows whether the browser skips the section (it reports every section once it has decided,
+  // and again on each change); asking it instead (checkVisibility) would bring a skipped section's style
+  // up to date, the work skipping saves.
+  watch() {
+    if (this.watching) return;
+    const sec = this.el.parentElement?.closest('.section');
+    if (!sec) return;
+    this.watching = true;
+    sec.addEventListener('contentvisibilityautostatechange', (ev) => {
+      if (ev.target !== sec) return;
+      this.skipped = ev.skipped;
+      if (!ev.skipped) this.flush();
+    });
+  }
+
+  // flush paints what a paint left for later.
+  flush() {
+    if (!this.pending) return;
+    const [section, i] = this.pending;
+    this.pending = null;
+    this.skipped = false;
+    this.paint(section, i);
   }
 
   addRow(k) {
