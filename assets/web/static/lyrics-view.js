@@ -4,8 +4,10 @@
 //
 // A line whose text and chord places are as last drawn keeps its elements: a transposition, capo or
 // numbers change rewrites the chords' text in place. A section off screen (content-visibility skips it,
-// app.css) is repainted when the browser reports it near the window, or before printing (flush): a
-// transposition of a long song rewrites the lines in view, in one frame (docs/performance.md).
+// app.css) is repainted in a task of its own once the page is idle, or at once when the browser reports
+// it near the window or before printing (flush): a transposition of a long song rewrites the lines in
+// view in its frame (docs/performance.md), and a screen reader or find-in-page has the rest a moment
+// later.
 
 import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
@@ -33,9 +35,10 @@ export class LyricsView {
   }
 
   // paint shows section i's lines (and its recall), section as the view shows it.
-  paint(section, i) {
+  paint(section, i, now = false) {
     this.watch();
-    if (this.skipped && this.drawn) {
+    if (!now && this.skipped && this.drawn) {
+      if (!this.pending) requestIdleCallback(() => this.flush(), { timeout: 1000 });
       this.pending = [section, i];
       return;
     }
@@ -87,8 +90,7 @@ export class LyricsView {
     if (!this.pending) return;
     const [section, i] = this.pending;
     this.pending = null;
-    this.skipped = false;
-    this.paint(section, i);
+    this.paint(section, i, true);
   }
 
   addRow(k) {
