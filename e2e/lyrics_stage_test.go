@@ -93,7 +93,7 @@ func TestLyricsPrint(t *testing.T) {
 	}
 	printMedia(p)
 	got := evalJS[lyricLayout](p, lyricLayoutJS)
-	if len(got.Apart) > 0 || len(got.Overlaps) > 0 || got.Chords != 25 {
+	if len(got.Apart) > 0 || len(got.Overlaps) > 0 || got.Chords != 30 {
 		t.Errorf("on paper: %d chords, not over their syllables %q, touching %q", got.Chords, got.Apart, got.Overlaps)
 	}
 	if cols := evalJS[string](p, `document.getElementById('grid').dataset.printCols || ''`); cols != "" {

@@ -2,7 +2,7 @@
 // transposition, capo, numbers and short signs reach the chords over the words.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { forSave, lineText, lyricOnly, parseLineText, readingSpeed, recallOf, withBars } from '../web/static/lyrics-content.js';
+import { forSave, lineText, lyricOnly, parseLineText, readingSpeed, recallOf, recalledLines, withBars } from '../web/static/lyrics-content.js';
 import { guessKey, view } from '../web/static/transpose.js';
 
 const song = (key) => ({
@@ -62,4 +62,13 @@ test('the autoscroll reads the words at the song tempo: two bars a line', () => 
   assert.equal(readingSpeed(c, 270), 20);
   assert.equal(readingSpeed({ ...c, tempo: 160 }, 270), 40, 'twice the tempo, twice the speed');
   assert.equal(readingSpeed({ ...c, sections: [c.sections[0]] }, 270), 0, 'no words alone, no scroll');
+});
+
+test('a recall repeats the words of the nearest chorus before it', () => {
+  const c = withBars(song('G'));
+  c.sections[1].role = 'chorus';
+  assert.deepEqual(recalledLines(c, 2), c.sections[1].lines);
+  assert.deepEqual(recalledLines(c, 1), [], 'a section that is no recall repeats nothing');
+  c.sections[1].role = 'verse';
+  assert.deepEqual(recalledLines(c, 2), [], 'no chorus before it');
 });

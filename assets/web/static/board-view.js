@@ -15,6 +15,7 @@ import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
 import { AT_ONCE, StepBuild, barCount, barsShown, stepWait } from './grid-build.js';
 import { LyricsView } from './lyrics-view.js';
+import { recalledLines } from './lyrics-content.js';
 
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), role(s, value), moveSection(s, delta),
@@ -90,6 +91,7 @@ export class BoardView {
     let barNo = 0;
     this.changed = [];
     this.beatsPerBar = content.beatsPerBar;
+    this.content = content; // a recall draws the words of a chorus before it
     // Which ending each bar is in: a volta bracket spans every bar of its ending (one pass per content).
     if (this.spansOf !== content) {
       this.spansOf = content;
@@ -197,7 +199,7 @@ export class BoardView {
     });
     if (added.firstChild) s.barsEl.append(added);
     while (s.bars.length > shown) s.bars.pop().li.remove();
-    s.lyrics.paint(section, i);
+    s.lyrics.paint(section, i, recalledLines(this.content, i));
     s.barsEl.hidden = section.bars.length === 0;
   }
 

@@ -36,6 +36,15 @@ export function recallOf(s) {
   return r ? 'chorus' : '';
 }
 
+// recalledLines are the lines section i repeats when it is a recall: those of the nearest section
+// before it whose role is chorus; none otherwise.
+export function recalledLines(content, i) {
+  const secs = content?.sections || [];
+  if (!recallOf(secs[i])) return [];
+  for (let j = i - 1; j >= 0; j--) if (secs[j].role === 'chorus') return hasLines(secs[j]) ? secs[j].lines : [];
+  return [];
+}
+
 // lyricOnly: a section the player shows and does not play (words, no bars).
 export const lyricOnly = (s) => (!Array.isArray(s?.bars) || s.bars.length === 0) && (hasLines(s) || Boolean(recallOf(s)));
 

@@ -1,6 +1,7 @@
 // A section's lines of words on the grid: each line as words of pieces, a piece's chord over the
 // syllable it falls on (lyrics-layout.js cuts the line), drawn with the grid's own chord typesetting.
-// A recall of the chorus is the word "Chorus" in the page's language.
+// A recall of the chorus is the word "Chorus" in the page's language, and the chorus's words again (the
+// nearest section before it whose role is chorus, docs/content.md), read-only.
 //
 // A line whose text and chord places are as last drawn keeps its elements: a transposition, capo or
 // numbers change rewrites the chords' text in place. A section off screen (content-visibility skips it,
@@ -34,18 +35,24 @@ export class LyricsView {
     }
   }
 
-  // paint shows section i's lines (and its recall), section as the view shows it.
-  paint(section, i, now = false) {
+  // paint shows section i's lines (and its recall), section as the view shows it; recalled are the
+  // lines a recall repeats.
+  paint(section, i, recalled = [], now = false) {
     this.watch();
     if (!now && this.skipped && this.drawn) {
       if (!this.pending) requestIdleCallback(() => this.flush(), { timeout: 1000 });
-      this.pending = [section, i];
+      this.pending = [section, i, recalled];
       return;
     }
     this.pending = null;
     this.drawn = true;
-    const lines = hasLines(section) ? section.lines : [];
     const recall = recallOf(section);
+    const lines = recall ? recalled : hasLines(section) ? section.lines : [];
+    // A recall's lines are the chorus's: shown, not edited here.
+    if (this.recalling !== Boolean(recall)) {
+      this.recalling = Boolean(recall);
+      while (this.rows.length) this.rows.pop().el.remove();
+    }
     this.el.hidden = !lines.length && !recall && !this.addBtn;
     if (this.addBtn) {
       this.addBtn.hidden = Boolean(recall);
@@ -59,7 +66,7 @@ export class LyricsView {
     while (this.rows.length > lines.length) this.rows.pop().el.remove();
     if (recall && !this.recall) {
       this.recall = h('p', { class: 'lyric-recall' });
-      this.el.insertBefore(this.recall, this.addBtn);
+      this.el.insertBefore(this.recall, this.rows[0]?.el || this.addBtn);
     }
     if (this.recall) {
       if (recall) bindText(this.recall, 'lyrics.recall', { name: recall });
@@ -88,24 +95,24 @@ export class LyricsView {
   // flush paints what a paint left for later.
   flush() {
     if (!this.pending) return;
-    const [section, i] = this.pending;
+    const [section, i, recalled] = this.pending;
     this.pending = null;
-    this.paint(section, i, true);
+    this.paint(section, i, recalled, true);
   }
 
   addRow(k) {
     const row = { el: h('div', { class: 'lyric-line' }), shape: null, chords: [] };
-    if (this.onLine) {
+    if (this.onLine && !this.recalling) {
       row.el = h('button', { type: 'button', class: 'lyric-line lyric-btn' });
       row.el.addEventListener('click', () => this.onLine(k));
     }
-    this.el.insertBefore(row.el, this.recall || this.addBtn);
+    this.el.insertBefore(row.el, this.recalling ? this.addBtn : this.recall || this.addBtn);
     this.rows[k] = row;
     return row;
   }
 
   paintLine(row, line, i, k) {
-    row.el.dataset.path = `sections[${i}].lines[${k}]`;
+    row.el.dataset.path = `sections[${i}].${this.recalling ? 'recalled' : 'lines'}[${k}]`;
     const chords = line.chords || [];
     const shape = `${line.text}\u0000${chords.map((c) => c.at).join(',')}`;
     if (row.shape === shape) {
@@ -142,6 +149,6 @@ export class LyricsView {
       });
       row.el.replaceChildren(...words);
     }
-    if (this.onLine) bindAttr(row.el, 'aria-label', 'lyrics.editLine', { n: k + 1, text: line.text || '—' });
+    if (this.onLine && !this.recalling) bindAttr(row.el, 'aria-label', 'lyrics.editLine', { n: k + 1, text: line.text || '—' });
   }
 }
