@@ -62,7 +62,7 @@ func TestExportImport(t *testing.T) {
 
 	before := e.Snapshot()
 	for _, tt := range []struct{ body, code string }{
-		{`{"format":"chordpro","text":"{title: X}\n[C]words\n"}`, "not_a_grid"},
+		{`{"format":"chordpro","text":"{title: X}\n{key: C}\n"}`, "not_a_grid"},
 		{`{"format":"chordpro","text":"{start_of_grid}\n| C . . . :|\n{end_of_grid}\n"}`, "unreadable_chart"},
 		{`{"format":"abc","text":"X:1"}`, "bad_format"},
 		{`{"format":"ireal","text":"no link"}`, "unreadable_chart"},

@@ -2,6 +2,7 @@ package board
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -56,6 +57,7 @@ const (
 	ruleLine      = `must be a line of words {"text": "…", "chords": [{"at": <place>, "chord": "<symbol>"}, …]}`
 	ruleLineChord = `must be a chord at a place in its line: {"at": <UTF-16 code units from the line's start>, "chord": "<symbol>"}`
 	ruleLineText  = "must be at most 500 UTF-16 code units"
+	ruleLineBreak = "must be one line: no line break (a new line of words is a new line of the section)"
 )
 
 // UnmarshalJSONFrom reads a line with the decoder's options (strict.Decode's), text required.
@@ -141,6 +143,9 @@ func (s Section) checkHolds(i int, chorusBefore bool) *ValidationError {
 func (l Line) check(path string) (aliased bool, err *ValidationError) {
 	if e := checkText(path+".text", l.Text, 0, MaxLineUnits, ruleLineText); e != nil {
 		return false, e.(*ValidationError)
+	}
+	if strings.ContainsAny(l.Text, "\n\r\u2028\u2029") {
+		return false, &ValidationError{Path: path + ".text", Rule: ruleLineBreak}
 	}
 	n := utf16count.Of(l.Text)
 	prev := -1

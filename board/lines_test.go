@@ -37,7 +37,7 @@ func TestLinesParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := stored.Sections[1].Lines[0].Chords
-	want := []LineChord{{1, "Am"}, {3, "Bb"}, {5, "Cm7b5"}, {11, "D"}}
+	want := []LineChord{{At: 1, Chord: "Am"}, {At: 3, Chord: "Bb"}, {At: 5, Chord: "Cm7b5"}, {At: 11, Chord: "D"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("stored chords %v, want %v", got, want)
 	}
@@ -86,6 +86,7 @@ func TestLinesRefused(t *testing.T) {
 		{"fraction", line(`{"text":"a","chords":[{"at":0.5,"chord":"C"}]}`), "sections[0].lines[0].chords[0].at", ""},
 		{"a string line", line(`"la la"`), "sections[0].lines[0]", ""},
 		{"null chords", line(`{"text":"a","chords":null}`), "sections[0].lines[0].chords", ""},
+		{"line break", line(`{"text":"a\nb"}`), "sections[0].lines[0].text", ""},
 		{"long text", line(`{"text":"` + strings.Repeat("a", 501) + `"}`), "sections[0].lines[0].text", ""},
 		{"recall first", lyricDoc(`[{"label":"C","recall":"chorus"},{"label":"C","role":"chorus","lines":[{"text":"a"}]}]`), "sections[0].recall", "recallNoChorus"},
 		{"recall of a verse only", lyricDoc(`[{"label":"V","role":"verse","lines":[{"text":"a"}]},{"label":"","recall":"chorus"}]`), "sections[1].recall", "recallNoChorus"},
@@ -166,7 +167,7 @@ func TestLongSongFits(t *testing.T) {
 		}
 		sec.Label = fmt.Sprintf("Verse %d", len(c.Sections)+1)
 		text := strings.Repeat(fmt.Sprintf("word%02d ", i%100), 29)[:200]
-		sec.Lines = append(sec.Lines, Line{Text: text, Chords: []LineChord{{0, "Am7"}, {50, "D7"}, {100, "Gmaj7"}, {150, "C#m7b5"}}})
+		sec.Lines = append(sec.Lines, Line{Text: text, Chords: []LineChord{{At: 0, Chord: "Am7"}, {At: 50, Chord: "D7"}, {At: 100, Chord: "Gmaj7"}, {At: 150, Chord: "C#m7b5"}}})
 	}
 	c.Sections = append(c.Sections, sec)
 	stored, err := storable(c)

@@ -26,6 +26,18 @@ func TestLinear(t *testing.T) {
 		"a sign on every row": {func(n int) string {
 			return "{title: T}\n{start_of_grid}\n" + strings.Repeat("segno | C | D | Fine\n", 8*n) + "{end_of_grid}\n"
 		}, ""},
+		"one line of chords": {func(n int) string {
+			return "{title: T}\n" + strings.Repeat("[C]", 80000*n) + "\n"
+		}, ""},
+		"brackets that are no chords": {func(n int) string {
+			return "{title: T}\n" + strings.Repeat("[x]a", 60000*n) + "\n"
+		}, ""},
+		"many lines of words": {func(n int) string {
+			return "{title: T}\n{sov}\n" + strings.Repeat("[G]la la\n", 25000*n) + "{eov}\n"
+		}, ""},
+		"many sections": {func(n int) string {
+			return "{title: T}\n" + strings.Repeat("{soc}\n[G]la\n{eoc}\n{chorus}\n", 8000*n)
+		}, ""},
 		"many grids": {func(n int) string {
 			return "{title: T}\n" + strings.Repeat("{start_of_grid}\n| C |\n{end_of_grid}\n", 5000*n)
 		}, "more than 32 grids"},

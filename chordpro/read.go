@@ -11,19 +11,20 @@ import (
 
 	"tele/board"
 	"tele/chord"
+	"tele/utf16count"
 )
 
 // MaxFileBytes bounds a ChordPro file Read accepts.
 const MaxFileBytes = 1 << 20
 
-// ErrNoGrid is Read's refusal of a file without grid sections (a chords-over-lyrics song); over HTTP
-// its code is not_a_grid.
+// ErrNoGrid is Read's refusal of a file with neither grid sections nor lines of words; over HTTP its
+// code is not_a_grid.
 var ErrNoGrid error = noGridError{}
 
 type noGridError struct{}
 
 func (noGridError) Error() string {
-	return "only ChordPro grid sections ({start_of_grid} … {end_of_grid}) import into a board, and this file has none: chords over lyrics cannot become bars"
+	return "the file has no ChordPro grid ({start_of_grid} … {end_of_grid}) and no lines of words: there is nothing to make a board of"
 }
 
 // Code is the API's error code of the refusal.
@@ -61,23 +62,90 @@ func read(data []byte) (c board.Content, r *reader, err error) {
 	if !utf8.Valid(data) {
 		return c, nil, errors.New("the file is not UTF-8 text")
 	}
-	r = &reader{notes: map[string]bool{}}
+	r = &reader{notes: map[string]bool{}, shifts: map[int]bool{}}
 	c.Tempo, c.BeatsPerBar = 120, 4
 	var desc []string
-	grids := 0
-	var sec *gridSection
-	var secs []*gridSection
-	lyrics := false
+	var sec *gridSection  // the grid being read
+	var lyr *lyricSection // the section of lines being read (a ChordPro section, or lines outside any)
+	var parts []part
+	var comment *string     // a {comment} that labels the lines right after it, if they are outside any section
 	timed, time := false, 0 // a {time} was read, and the meter it gives the grids after it
+	// endLyrics ends the section of lines being read.
+	endLyrics := func() {
+		if lyr != nil && len(lyr.sec.Lines) > 0 {
+			parts = append(parts, part{lyrics: lyr})
+		}
+		lyr = nil
+	}
+	// flushComment takes a {comment} not followed by lines into the description (before any section)
+	// or says it was left out.
+	flushComment := func() {
+		if comment == nil {
+			return
+		}
+		if len(parts) == 0 && lyr == nil {
+			desc = append(desc, *comment)
+		} else {
+			r.note("comment_left_out", map[string]any{"text": *comment}, "the comment %q was left out", *comment)
+		}
+		comment = nil
+	}
 	for n, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
 		r.line = n + 1
 		t := strings.TrimSpace(line)
 		if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
 			name, value, attrs := parseDirective(t[1 : len(t)-1])
 			value = unescape(value)
+			if env, start, ok := envOf(name); ok && env != "grid" {
+				flushComment()
+				if lyr != nil && lyr.env == "" {
+					endLyrics() // lines outside any section end where a section starts
+				}
+				if !start {
+					if lyr == nil || lyr.env != env {
+						r.note("section_end_alone", map[string]any{"directive": name}, "{%s} ends no section and was left out", name)
+						continue
+					}
+					endLyrics()
+					continue
+				}
+				if lyr != nil {
+					r.note("section_unended", map[string]any{"section": lyr.env}, "the %s section had no end: it ends where the next section starts", lyr.env)
+					endLyrics()
+				}
+				if sec != nil {
+					return c, nil, &Error{r.line, "a section starts inside a grid: end the grid with {end_of_grid} first"}
+				}
+				lyr = r.startLyrics(env, value, attrs, parts)
+				continue
+			}
+			if name != "comment" && name != "c" && name != "comment_italic" && name != "ci" && name != "comment_box" && name != "cb" {
+				flushComment()
+			}
 			switch name {
 			case "title", "t":
 				c.Title = value
+			case "subtitle", "st", "su":
+				desc = append(desc, value)
+				r.note("subtitle_in_description", map[string]any{"text": value}, "the subtitle %q was kept in the description", value)
+			case "artist":
+				c.Artist = joinCredit(c.Artist, value)
+			case "composer":
+				c.Composer = joinCredit(c.Composer, value)
+			case "meta":
+				key, v, _ := strings.Cut(strings.TrimSpace(value), " ")
+				switch strings.ToLower(key) {
+				case "artist":
+					c.Artist = joinCredit(c.Artist, strings.TrimSpace(v))
+				case "composer":
+					c.Composer = joinCredit(c.Composer, strings.TrimSpace(v))
+				case "style":
+					c.Style = strings.TrimSpace(v)
+				default:
+					r.note("directive_left_out", map[string]any{"directive": "meta " + key}, "{meta: %s …} was left out", key)
+				}
+			case "capo":
+				r.note("capo_left_out", map[string]any{"capo": value}, "the capo %s was left out: a board keeps the chords as they sound; set a capo in the view", value)
 			case "key":
 				c.Key = value
 			case "tempo":
@@ -111,15 +179,34 @@ func read(data []byte) (c board.Content, r *reader, err error) {
 					r.note("transposed", map[string]any{"semitones": v}, "the chords after {transpose: %d} were moved %d semitones, as the file asks", v, v)
 				}
 			case "comment", "c", "comment_italic", "ci", "comment_box", "cb":
-				if grids == 0 && sec == nil {
-					desc = append(desc, value)
+				flushComment()
+				if lyr != nil && lyr.env == "" {
+					endLyrics()
 				}
+				if sec == nil && lyr == nil {
+					comment = &value
+				} else {
+					r.note("comment_left_out", map[string]any{"text": value}, "the comment %q was left out", value)
+				}
+			case "chorus":
+				if lyr != nil && lyr.env == "" {
+					endLyrics()
+				}
+				if lyr != nil || sec != nil {
+					r.note("recall_left_out", nil, "{chorus} inside a section was left out")
+					continue
+				}
+				parts = append(parts, part{recall: &board.Section{Label: value, Recall: board.RecallChorus}, line: r.line})
 			case "start_of_grid", "sog":
-				if grids == board.MaxSections {
-					return c, nil, &Error{r.line, fmt.Sprintf("the file has more than %d grids, more sections than a board holds", board.MaxSections)}
-				}
 				if sec != nil {
 					return c, nil, &Error{r.line, "a grid starts inside another: end it with {end_of_grid} first"}
+				}
+				if lyr != nil {
+					r.note("section_unended", map[string]any{"section": lyr.env}, "the %s section had no end: it ends where the next section starts", lyr.env)
+					endLyrics()
+				}
+				if r.grids == board.MaxSections {
+					return c, nil, &Error{r.line, fmt.Sprintf("the file has more than %d grids, more sections than a board holds", board.MaxSections)}
 				}
 				sec = &gridSection{label: attrs["label"], role: attrs["role"], shape: attrs["shape"], time: time}
 				if sec.shape == "" && sec.label == "" && value != "" {
@@ -130,33 +217,52 @@ func read(data []byte) (c board.Content, r *reader, err error) {
 				if sec == nil {
 					return c, nil, &Error{r.line, "{end_of_grid} without a {start_of_grid}"}
 				}
-				secs = append(secs, sec)
+				parts = append(parts, part{grid: sec})
 				sec = nil
-				grids++
-			case "start_of_verse", "sov", "start_of_chorus", "soc", "start_of_bridge", "sob", "start_of_tab", "sot":
-				r.note("section_left_out", map[string]any{"section": name}, "the %s section was left out: only grid sections import", name)
+				r.grids++
+			default:
+				r.note("directive_left_out", map[string]any{"directive": name}, "{%s} was left out: Tele does not read it", name)
 			}
 			continue
 		}
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		if sec == nil {
-			lyrics = true
-			continue
-		}
-		if err := r.gridLine(sec, t); err != nil {
-			return c, nil, err
+		switch {
+		case sec != nil:
+			if t == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			if err := r.gridLine(sec, t); err != nil {
+				return c, nil, err
+			}
+		case strings.HasPrefix(t, "#"):
+			// A comment line of the file.
+		case lyr != nil && lyr.env != "":
+			r.addLine(lyr, line)
+		case t == "":
+			endLyrics() // a paragraph of lines outside any section ends at a blank line
+		default:
+			if lyr == nil {
+				lyr = &lyricSection{}
+				if comment != nil {
+					lyr.sec.Label = utf16count.Cut(*comment, board.MaxLabelUnits)
+					comment = nil
+				}
+			}
+			r.addLine(lyr, line)
 		}
 	}
+	flushComment()
 	if sec != nil {
 		return c, nil, &Error{r.line, "the last grid has no {end_of_grid}"}
 	}
-	if grids == 0 {
-		return c, nil, ErrNoGrid
+	if lyr != nil && lyr.env != "" {
+		r.note("section_unended", map[string]any{"section": lyr.env}, "the %s section had no end: it ends where the next section starts", lyr.env)
+		for n := len(lyr.sec.Lines); n > 0 && lyr.sec.Lines[n-1].Text == "" && lyr.sec.Lines[n-1].Chords == nil; n-- {
+			lyr.sec.Lines = lyr.sec.Lines[:n-1] // the blank lines that end the file
+		}
 	}
-	if lyrics {
-		r.note("lyrics_left_out", nil, "lyrics and chords over lyrics were left out: only grid sections import")
+	endLyrics()
+	if len(parts) == 0 {
+		return c, nil, ErrNoGrid
 	}
 	if c.Title == "" {
 		c.Title = "Untitled"
@@ -167,22 +273,14 @@ func read(data []byte) (c board.Content, r *reader, err error) {
 		c.Key = ""
 	}
 	c.Description = strings.Join(desc, "\n")
-	for _, s := range secs {
-		bars, err := r.sectionBars(s, c.BeatsPerBar)
-		if err != nil {
-			return board.Content{}, nil, err
-		}
-		if len(bars) == 0 {
-			r.note("grid_empty", map[string]any{"label": s.label}, "the grid %q has no bars and was left out", s.label)
-			continue
-		}
-		role := board.Role(s.role)
-		c.Sections = append(c.Sections, board.Section{Label: s.label, Role: role, Bars: bars})
+	r.credits(&c)
+	if err := r.sections(&c, parts); err != nil {
+		return board.Content{}, nil, err
 	}
 	if len(c.Sections) == 0 {
 		return c, nil, fmt.Errorf("no grid line holds bars Tele can read: %s", r.noteList[0])
 	}
-	if shift, ok := oneShift(secs); ok && c.Key != "" {
+	if shift, ok := r.oneShift(); ok && c.Key != "" {
 		// Every chord was moved the same: the key moves with them.
 		k := transposed(c.Key, shift)
 		if !chord.IsKey(k) {
@@ -201,7 +299,7 @@ func read(data []byte) (c board.Content, r *reader, err error) {
 		}
 		ve, ok := errors.AsType[*board.ValidationError](err)
 		if !ok || !strings.HasSuffix(ve.Path, ".mark") {
-			return board.Content{}, nil, fmt.Errorf("the grids do not make a board Tele can play: %w", err)
+			return board.Content{}, nil, fmt.Errorf("the file does not make a board Tele can play: %w", err)
 		}
 		var ref board.BarRef
 		fmt.Sscanf(ve.Path, "sections[%d].bars[%d]", &ref.Section, &ref.Bar)
@@ -219,6 +317,9 @@ type reader struct {
 	noteList  []string
 	codes     []board.NoteCode // codes[i] is noteList[i] as a code and its arguments (docs/api.md)
 	transpose int              // semitones {transpose} moves the chords read from here on
+	shifts    map[int]bool     // every {transpose} a chord was read under
+	grids     int              // grids read so far
+	lines     int              // lines of words read so far
 }
 
 // note says once what was not taken over as written: in English, and as a code with its arguments.
@@ -449,6 +550,7 @@ func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error
 					continue
 				}
 				onsets = append(onsets, i)
+				r.shifts[g.transpose] = true
 				m, ok := chord.Map(transposed(sym, g.transpose))
 				if !ok {
 					return nil, &Error{g.line, fmt.Sprintf("%q is not a chord (a root A–G and a quality, like Am7)", sym)}
@@ -506,18 +608,16 @@ func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error
 	return out, nil
 }
 
-// oneShift is the semitones every bar of the grids was moved, if they were all moved the same.
-func oneShift(secs []*gridSection) (int, bool) {
-	shift, seen := 0, false
-	for _, s := range secs {
-		for _, b := range s.bars {
-			if seen && b.transpose != shift {
-				return 0, false
-			}
-			shift, seen = b.transpose, true
-		}
+// oneShift is the semitones every chord (of the grids and the lines) was moved, if they were all moved
+// the same.
+func (r *reader) oneShift() (int, bool) {
+	if len(r.shifts) != 1 {
+		return 0, false
 	}
-	return shift, seen && shift != 0
+	for shift := range r.shifts {
+		return shift, shift != 0
+	}
+	return 0, false
 }
 
 // voltas reads endings written without repeat signs (|1 … |2 …, as ChordPro lets a grid write them) as

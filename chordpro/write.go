@@ -33,6 +33,15 @@ import (
 func Write(c board.Content) []byte {
 	var b strings.Builder
 	directive(&b, "title", c.Title)
+	if c.Artist != "" {
+		directive(&b, "artist", c.Artist)
+	}
+	if c.Composer != "" {
+		directive(&b, "composer", c.Composer)
+	}
+	if c.Style != "" {
+		directive(&b, "meta", "style "+c.Style)
+	}
 	if c.Key != "" {
 		directive(&b, "key", c.Key)
 	}
@@ -43,9 +52,27 @@ func Write(c board.Content) []byte {
 			directive(&b, "comment", line)
 		}
 	}
-	last := len(c.Sections) - 1
+	last := -1 // the last section with bars, whose grid ends with |.
+	for si, s := range c.Sections {
+		if len(s.Bars) > 0 {
+			last = si
+		}
+	}
 	time := c.BeatsPerBar
 	for si, s := range c.Sections {
+		switch {
+		case s.Recall != "":
+			if s.Label != "" {
+				b.WriteString("\n")
+				directive(&b, "chorus", s.Label)
+			} else {
+				b.WriteString("\n{chorus}\n")
+			}
+			continue
+		case len(s.Bars) == 0:
+			writeLyrics(&b, s, false)
+			continue
+		}
 		// A section whose every bar is in another meter is written under its own {time}, so that its
 		// grid reads as bars of that meter and not as short bars of the board's.
 		if m := sectionMeter(s, c.BeatsPerBar); m != time {
@@ -64,6 +91,9 @@ func Write(c board.Content) []byte {
 		b.WriteString("}\n")
 		writeRows(&b, c, s, si == last)
 		b.WriteString("{end_of_grid}\n")
+		if len(s.Lines) > 0 {
+			writeLyrics(&b, s, true)
+		}
 	}
 	return []byte(b.String())
 }

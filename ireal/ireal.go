@@ -28,6 +28,7 @@ import (
 
 	"tele/board"
 	"tele/chord"
+	"tele/utf16count"
 )
 
 // Song is one song of a link: its board content, or why it could not be read, and the notes on
@@ -167,16 +168,16 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		return Song{}, err
 	}
 	f := strings.Split(text, "=")
-	var title, key, music string
+	var title, composer, style, key, music string
 	tempo := 0
 	switch {
 	case scrambled && len(f) >= 7:
-		title, key, music = f[0], f[4], f[6]
+		title, composer, style, key, music = f[0], f[1], f[3], f[4], f[6]
 		if len(f) >= 9 {
 			tempo, _ = strconv.Atoi(f[8])
 		}
 	case !scrambled && len(f) >= 6:
-		title, key, music = f[0], f[3], f[5]
+		title, composer, style, key, music = f[0], f[1], f[2], f[3], f[5]
 	default:
 		return Song{Title: f[0], Err: fmt.Errorf("the song %q has %d fields, not the ones iReal Pro writes", f[0], len(f))}, nil
 	}
@@ -197,6 +198,7 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 	if c.Title == "" {
 		c.Title = "Untitled"
 	}
+	c.Composer, c.Style = credits(composer, style)
 	if k := strings.Replace(key, "-", "m", 1); chord.IsKey(k) {
 		c.Key = k
 	} else if key != "" {
@@ -705,4 +707,18 @@ func fixEndings(c *board.Content) {
 			}
 		}
 	}
+}
+
+// credits reads a song's composer and style. Tele writes "Tele" and "Medium Swing" for a board with
+// neither (iReal Pro wants both), and "Tele" for a board with no composer: read back, they are none.
+// Each is cut to a board's length.
+func credits(composer, style string) (string, string) {
+	composer, style = strings.TrimSpace(composer), strings.TrimSpace(style)
+	if composer == placeholderComposer {
+		composer = ""
+		if style == placeholderStyle {
+			style = ""
+		}
+	}
+	return utf16count.Cut(composer, board.MaxCreditUnits), utf16count.Cut(style, board.MaxCreditUnits)
 }

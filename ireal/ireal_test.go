@@ -43,13 +43,13 @@ func TestParseSongs(t *testing.T) {
 		want        []board.Content
 		notes       []string
 	}{
-		{"irealbook link", link("irealbook", "Blue Form=Tele=Swing=F=n="+bluesMusic), []board.Content{blues}, nil},
+		{"irealbook link", link("irealbook", "Blue Form=Tele=Medium Swing=F=n="+bluesMusic), []board.Content{blues}, nil},
 		{"irealb link", link("irealb", "Blue Form=Tele==Medium Swing=F==1r34LbKcu7"+scramble(bluesMusic)+"=Jazz-Medium Swing==0"), []board.Content{blues}, nil},
 		{"playlist in HTML with two songs", `<html><a href="` + link("irealb",
-			"Blue Form=Tele==Swing=F==1r34LbKcu7"+scramble(bluesMusic)+"=Jazz==0===Road Signs=Tele==Waltz=C-==1r34LbKcu7"+
+			"Blue Form=Tele==Medium Swing=F==1r34LbKcu7"+scramble(bluesMusic)+"=Jazz==0===Road Signs=Tele==Medium Swing=C-==1r34LbKcu7"+
 				scramble("T34*A[SC- |x |F-7 |G7Q |C- |Ab G7<D.S. al Coda>]*B[QC- |T24n Z")+"=Jazz=160=0===My List") + `">list</a></html>`,
 			[]board.Content{blues, coda}, nil},
-		{"nearest chords and left-out text", link("irealbook", "Spell=Tele=Ballad=Bb=n=T44[Bb^7b9 |G-7(Gh7) |C-9 F13b9 |Bb6 <fade out>Z"),
+		{"nearest chords and left-out text", link("irealbook", "Spell=Tele=Medium Swing=Bb=n=T44[Bb^7b9 |G-7(Gh7) |C-9 F13b9 |Bb6 <fade out>Z"),
 			[]board.Content{parseContent(t, `{"title":"Spell","description":"","key":"Bb","tempo":120,"beatsPerBar":4,"sections":[{"label":"","bars":[["Bbmaj7"],["Gm7"],["Cm9","F13b9"],["Bb6"]]}]}`)},
 			[]string{"Bb^7b9 became Bbmaj7", "alternate chords", `the text "fade out" was left out`}},
 	} {
@@ -85,7 +85,7 @@ func TestParseSongs(t *testing.T) {
 // on the work counted, not on time, so it holds on any machine); what it accepts is valid content, and a
 // song iReal Pro can hold comes back from Write and Parse unchanged.
 func FuzzParse(f *testing.F) {
-	f.Add([]byte(link("irealbook", "Blue Form=Tele=Swing=F=n="+bluesMusic)))
+	f.Add([]byte(link("irealbook", "Blue Form=Tele=Medium Swing=F=n="+bluesMusic)))
 	f.Add([]byte(link("irealb", "X=Y==Z=C==1r34LbKcu7"+scramble(bluesMusic+bluesMusic)+"=a==120")))
 	files, _ := filepath.Glob("testdata/*.txt") // the real-world-style links of TestReadLinks
 	for _, file := range files {

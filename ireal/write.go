@@ -29,10 +29,21 @@ func Write(c board.Content) []byte {
 	var m strings.Builder
 	cur := meter(c.BeatsPerBar)
 	m.WriteString(cur)
+	lastBars := -1 // the last section with bars, which ends with Z
 	for si, s := range c.Sections {
-		if si > 0 || s.Label != "" {
+		if len(s.Bars) > 0 {
+			lastBars = si
+		}
+	}
+	first := true
+	for si, s := range c.Sections {
+		if len(s.Bars) == 0 {
+			continue // words alone: an iReal Pro chart has none (Lost)
+		}
+		if !first || s.Label != "" {
 			m.WriteString("*" + sectionMark(s.Label))
 		}
+		first = false
 		for bi, bar := range s.Bars {
 			switch {
 			case bar.RepeatStart:
@@ -84,7 +95,7 @@ func Write(c board.Content) []byte {
 				m.WriteString("<" + strconv.Itoa(bar.RepeatEnd) + "x>}")
 			case bar.RepeatEnd != 0:
 				m.WriteString("}")
-			case last && si == len(c.Sections)-1:
+			case last && si == lastBars:
 				m.WriteString(" Z")
 			case last:
 				m.WriteString("]")
@@ -97,10 +108,30 @@ func Write(c board.Content) []byte {
 	if c.Key != "" {
 		key = strings.Replace(c.Key, "m", "-", 1)
 	}
-	song := strings.Join([]string{title(c.Title), "Tele", "", "Medium Swing", key, "",
-		musicPrefix + swapBlocks(m.String()), "Jazz-Medium Swing", strconv.Itoa(c.Tempo), "0"}, "=")
+	composer, style := c.Composer, c.Style
+	if composer == "" {
+		composer = placeholderComposer
+		if style == "" {
+			style = placeholderStyle
+		}
+	}
+	if style == "" {
+		style = placeholderStyle
+	}
+	comp := "" // the accompaniment: iReal Pro's own for the style, but for the style Tele writes by default
+	if style == placeholderStyle {
+		comp = "Jazz-Medium Swing"
+	}
+	song := strings.Join([]string{title(c.Title), title(composer), "", title(style), key, "",
+		musicPrefix + swapBlocks(m.String()), comp, strconv.Itoa(c.Tempo), "0"}, "=")
 	return []byte("irealb://" + escape(song))
 }
+
+// What Tele writes for a board without a composer or a style: iReal Pro wants both.
+const (
+	placeholderComposer = "Tele"
+	placeholderStyle    = "Medium Swing"
+)
 
 // Lost lists what a board holds that an iReal Pro link cannot, in a musician's words: Write leaves it
 // out or changes it, and reading the link back does not give the same board.
@@ -115,11 +146,35 @@ func Lost(c board.Content) []string {
 	if title(c.Title) != c.Title || strings.TrimSpace(c.Title) != c.Title {
 		out = append(out, "an = or blank space around the title")
 	}
+	if title(c.Composer) != c.Composer || title(c.Style) != c.Style || strings.TrimSpace(c.Composer) != c.Composer || strings.TrimSpace(c.Style) != c.Style {
+		out = append(out, "an = or blank space around the composer or style")
+	}
+	switch {
+	case c.Composer == placeholderComposer:
+		out = append(out, "the composer Tele (what Tele writes for no composer: read back as none)")
+	case c.Composer != "" && c.Style == "":
+		out = append(out, "a board with a composer and no style (iReal Pro needs one: Medium Swing is written)")
+	case c.Composer == "" && c.Style == placeholderStyle:
+		out = append(out, "the style Medium Swing with no composer (what Tele writes for neither: read back as no style)")
+	}
+	if c.Artist != "" {
+		out = append(out, "the artist")
+	}
 	if meter(c.BeatsPerBar) == "" {
 		out = append(out, strconv.Itoa(c.BeatsPerBar)+" beats per bar (iReal Pro has 2–7, 9 and 12)")
 	}
 	roles := false
+	words := false
+	for _, s := range c.Sections {
+		words = words || s.Lines != nil || s.Recall != ""
+	}
+	if words {
+		out = append(out, "lines of words, sections without bars and recalls of the chorus (an iReal Pro chart is bars)")
+	}
 	for si, s := range c.Sections {
+		if len(s.Bars) == 0 {
+			continue
+		}
 		mark := sectionMark(s.Label)
 		label, role := markSection(mark)
 		if si == 0 && s.Label == "" {

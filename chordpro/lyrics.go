@@ -1,0 +1,340 @@
+package chordpro
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"tele/board"
+	"tele/chord"
+	"tele/utf16count"
+)
+
+// Lyric sections: lines of words with chords in brackets ([G]Amazing [C]grace) inside
+// {start_of_verse} … {end_of_verse} and its kin, or outside any section. How they are read:
+//
+//   - {start_of_verse}, {start_of_chorus}, {start_of_bridge} (and {sov}, {soc}, {sob}) give the section
+//     the role verse, chorus or bridge; {start_of_X} for another role of the schema (intro, prechorus,
+//     solo, interlude, outro, tag) gives that role; any other {start_of_X} (ChordPro's own sections, and
+//     {start_of_part}, which Tele writes for a section without a role) gives none. A role="…" attribute
+//     names the role instead. The label is label="…" or the directive's value ({sov: Verse 2}).
+//   - {start_of_tab}/{sot}: the lines are kept as text, exactly as written, with no chords (a tab is
+//     read by its columns, which only text keeps), in a section labelled Tab unless it has a label.
+//   - Every line inside a section is a line of the board, blank ones too (a gap in the song). Lines
+//     outside any section become a section of their own, one for each paragraph (lines between blank
+//     lines); a {comment} just before such a paragraph is its label.
+//   - {chorus} (with an optional label) is the chorus again: a section {"recall": "chorus"}.
+//   - A chord is mapped onto the catalogue as a grid's chord is; a bracket that is not a chord ([x2],
+//     [*Rit.]) is left out, and two chords with nothing between them ([Am][G]) get a space between
+//     them, since two chords never stand at one place; each said in a note.
+//   - \[ \] \{ \} \# and \\ in a line are the character after the backslash (Tele writes them so for
+//     words that hold them).
+//
+// A section written right after a grid with the attribute grid="above" holds the words of that grid's
+// section: Tele writes a section with bars and lines so.
+
+// envRoles maps the names of ChordPro's sections onto the schema's roles.
+var envRoles = map[string]board.Role{"verse": "verse", "chorus": "chorus", "bridge": "bridge", "intro": "intro",
+	"prechorus": "prechorus", "solo": "solo", "interlude": "interlude", "outro": "outro", "tag": "tag"}
+
+// envShort is the short form of a section directive.
+var envShort = map[string]string{"sov": "verse", "soc": "chorus", "sob": "bridge", "sot": "tab", "sog": "grid",
+	"eov": "verse", "eoc": "chorus", "eob": "bridge", "eot": "tab", "eog": "grid"}
+
+// envOf names the section a directive starts or ends ("verse" for start_of_verse and sov), and whether
+// it starts one.
+func envOf(name string) (env string, start, ok bool) {
+	if e, ok := envShort[name]; ok {
+		return e, name[0] == 's', true
+	}
+	if e, ok := strings.CutPrefix(name, "start_of_"); ok && e != "" {
+		return e, true, true
+	}
+	if e, ok := strings.CutPrefix(name, "end_of_"); ok && e != "" {
+		return e, false, true
+	}
+	return "", false, false
+}
+
+// lyricSection is a section of lines as read.
+type lyricSection struct {
+	sec  board.Section
+	env  string // the ChordPro section it was read from; "" for lines outside any
+	tab  bool
+	skip bool // a section of another notation: its lines are left out
+	join bool // grid="above": the words of the grid read just before
+}
+
+// lyricLine reads one line of words: its text and chords. A line longer than a board's line is cut,
+// with a note.
+func (r *reader) lyricLine(raw string) board.Line {
+	var text strings.Builder
+	var chords []board.LineChord
+	units := 0
+	lastChordAt := -1
+	for i := 0; i < len(raw) && units <= board.MaxLineUnits; { // the rest of a line too long is cut
+		c := raw[i]
+		switch {
+		case c == '\\' && i+1 < len(raw) && strings.IndexByte(`[]{}#\`, raw[i+1]) >= 0:
+			text.WriteByte(raw[i+1])
+			units++
+			i += 2
+			continue
+		case c == '[':
+			end := strings.IndexByte(raw[i+1:], ']')
+			if end < 0 {
+				break // a lone [ is a character of the words
+			}
+			sym := raw[i+1 : i+1+end]
+			i += end + 2
+			m, ok := chord.Map(transposed(strings.TrimSpace(sym), r.transpose))
+			if !ok || strings.TrimSpace(sym) == "" {
+				r.note("chord_left_out", map[string]any{"text": sym}, "[%s] is not a chord and was left out", sym)
+				continue
+			}
+			if !m.Exact {
+				r.note("chord_nearest", map[string]any{"from": sym, "to": m.Symbol}, "%s became %s, the nearest chord in Tele's catalogue", sym, m.Symbol)
+			}
+			if units == lastChordAt {
+				text.WriteByte(' ')
+				units++
+				r.note("chords_spaced", nil, "chords written with nothing between them ([Am][G]) were given a space between them")
+			}
+			chords = append(chords, board.LineChord{At: units, Chord: m.Symbol})
+			r.shifts[r.transpose] = true
+			lastChordAt = units
+			continue
+		}
+		ch, size := utf8.DecodeRuneInString(raw[i:])
+		text.WriteString(raw[i : i+size])
+		units += utf16count.Of(string(ch))
+		i += size
+	}
+	l := board.Line{Text: text.String(), Chords: chords}
+	if units > board.MaxLineUnits {
+		l.Text = utf16count.Cut(l.Text, board.MaxLineUnits)
+		n := utf16count.Of(l.Text)
+		kept := l.Chords[:0]
+		for _, lc := range l.Chords {
+			if lc.At <= n {
+				kept = append(kept, lc)
+			}
+		}
+		l.Chords = kept
+		r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
+	}
+	if len(l.Chords) == 0 {
+		l.Chords = nil
+	}
+	return l
+}
+
+// tabLine keeps a line of a tab as its text, cut to a board's line.
+func (r *reader) tabLine(raw string) board.Line {
+	if utf16count.Of(raw) > board.MaxLineUnits {
+		r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
+		raw = utf16count.Cut(raw, board.MaxLineUnits)
+	}
+	return board.Line{Text: raw}
+}
+
+// escapeText writes a line's words so that lyricLine reads them back: a backslash before [ ] { } # \.
+func escapeText(s string) string {
+	if !strings.ContainsAny(s, `[]{}#\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`[]{}#\`, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// writeLine writes a line of words with its chords in brackets where they stand.
+func writeLine(b *strings.Builder, l board.Line) {
+	k := 0
+	units := 0
+	for _, ch := range l.Text {
+		for k < len(l.Chords) && l.Chords[k].At == units {
+			b.WriteString("[" + l.Chords[k].Chord + "]")
+			k++
+		}
+		b.WriteString(escapeText(string(ch)))
+		units += utf16count.Of(string(ch))
+	}
+	for ; k < len(l.Chords); k++ {
+		b.WriteString("[" + l.Chords[k].Chord + "]")
+	}
+	b.WriteString("\n")
+}
+
+// writeLyrics writes a section's lines as a ChordPro section: its directive by its role, and
+// grid="above" when the section's grid was just written.
+func writeLyrics(b *strings.Builder, s board.Section, withGrid bool) {
+	env := "part"
+	if s.Role != "" {
+		env = string(s.Role)
+	} else if isTab(s) {
+		env = "tab"
+	}
+	b.WriteString("\n{start_of_" + env)
+	switch {
+	case withGrid:
+		b.WriteString(`: grid="above"`)
+	case s.Label != "":
+		b.WriteString(`: label="` + escape(s.Label) + `"`)
+	}
+	b.WriteString("}\n")
+	for _, l := range s.Lines {
+		if env == "tab" {
+			b.WriteString(l.Text + "\n")
+			continue
+		}
+		writeLine(b, l)
+	}
+	b.WriteString("{end_of_" + env + "}\n")
+}
+
+// isTab reports whether s is a tab as the reader makes one of {start_of_tab}: labelled Tab, no role, no
+// chords, and no line a reader would take for a directive or a comment (a tab's lines are read as written).
+func isTab(s board.Section) bool {
+	if s.Label != "Tab" || s.Role != "" {
+		return false
+	}
+	for _, l := range s.Lines {
+		if t := strings.TrimSpace(l.Text); l.Chords != nil || strings.HasPrefix(t, "{") || strings.HasPrefix(t, "#") {
+			return false
+		}
+	}
+	return true
+}
+
+// part is a section of the file as read, in the file's order: a grid, lines, or a recall of the chorus.
+type part struct {
+	grid   *gridSection
+	lyrics *lyricSection
+	recall *board.Section
+	line   int
+}
+
+// delegates are ChordPro's sections of other notations (ABC, LilyPond, SVG, MusicXML, a text block
+// drawn as an image): not words with chords.
+var delegates = map[string]bool{"abc": true, "ly": true, "svg": true, "textblock": true, "musicxml": true}
+
+// startLyrics begins a section of lines from its directive ({start_of_verse: Verse 2}, …).
+func (r *reader) startLyrics(env, value string, attrs map[string]string, parts []part) *lyricSection {
+	l := &lyricSection{env: env, tab: env == "tab"}
+	if delegates[env] {
+		r.note("section_left_out", map[string]any{"section": "start_of_" + env}, "the start_of_%s section was left out: it is not words with chords", env)
+		l.skip = true
+		return l
+	}
+	l.sec.Label = strings.TrimSpace(value)
+	if v, ok := attrs["label"]; ok {
+		l.sec.Label = v
+	}
+	l.sec.Role = envRoles[env]
+	if v, ok := attrs["role"]; ok {
+		l.sec.Role = envRoles[v]
+	}
+	if l.tab && l.sec.Label == "" {
+		l.sec.Label = "Tab"
+	}
+	if utf16count.Of(l.sec.Label) > board.MaxLabelUnits {
+		r.note("label_cut", map[string]any{"label": l.sec.Label}, "the label %q was cut to %d characters", l.sec.Label, board.MaxLabelUnits)
+		l.sec.Label = utf16count.Cut(l.sec.Label, board.MaxLabelUnits)
+	}
+	if attrs["grid"] == "above" && len(parts) > 0 && parts[len(parts)-1].grid != nil {
+		l.join = true
+	}
+	return l
+}
+
+// addLine adds a line of the file to the section being read, within a board's limits.
+func (r *reader) addLine(l *lyricSection, raw string) {
+	if l.skip {
+		return
+	}
+	if len(l.sec.Lines) == board.MaxLinesPerSection || r.lines == board.MaxLines {
+		r.note("lines_cut", map[string]any{"max": board.MaxLinesPerSection, "total": board.MaxLines}, "lines past %d in a section or %d in all were left out", board.MaxLinesPerSection, board.MaxLines)
+		return
+	}
+	raw = strings.Map(func(c rune) rune {
+		switch c {
+		case '\r':
+			return -1
+		case '\u2028', '\u2029':
+			return ' '
+		}
+		return c
+	}, raw)
+	r.lines++
+	if l.tab {
+		l.sec.Lines = append(l.sec.Lines, r.tabLine(raw))
+		return
+	}
+	l.sec.Lines = append(l.sec.Lines, r.lyricLine(raw))
+}
+
+// joinCredit adds a name to the names of an artist or composer read before.
+func joinCredit(names, name string) string {
+	name = strings.TrimSpace(name)
+	if names == "" || name == "" {
+		return names + name
+	}
+	return names + ", " + name
+}
+
+// credits cuts the artist, composer and style to a board's length, with a note.
+func (r *reader) credits(c *board.Content) {
+	for _, f := range []*string{&c.Artist, &c.Composer, &c.Style} {
+		if utf16count.Of(*f) > board.MaxCreditUnits {
+			r.note("credit_cut", map[string]any{"text": *f}, "%q was cut to %d characters", *f, board.MaxCreditUnits)
+			*f = utf16count.Cut(*f, board.MaxCreditUnits)
+		}
+	}
+}
+
+// sections makes the board's sections of the parts read, in their order: a grid's bars, a section's
+// lines (the words of the grid before it when Tele wrote them so), a recall of the chorus.
+func (r *reader) sections(c *board.Content, parts []part) error {
+	prevGrid := false // the last section made is a grid's, with no words yet
+	chorus := false
+	for _, p := range parts {
+		if len(c.Sections) == board.MaxSections && !(p.lyrics != nil && p.lyrics.join && prevGrid) {
+			r.note("sections_cut", map[string]any{"max": board.MaxSections}, "the sections past the %dth were left out: a board holds %d", board.MaxSections, board.MaxSections)
+			break
+		}
+		switch {
+		case p.grid != nil:
+			bars, err := r.sectionBars(p.grid, c.BeatsPerBar)
+			if err != nil {
+				return err
+			}
+			prevGrid = len(bars) > 0
+			if len(bars) == 0 {
+				r.note("grid_empty", map[string]any{"label": p.grid.label}, "the grid %q has no bars and was left out", p.grid.label)
+				continue
+			}
+			c.Sections = append(c.Sections, board.Section{Label: p.grid.label, Role: board.Role(p.grid.role), Bars: bars})
+		case p.lyrics != nil:
+			if p.lyrics.join && prevGrid {
+				c.Sections[len(c.Sections)-1].Lines = p.lyrics.sec.Lines
+			} else {
+				c.Sections = append(c.Sections, p.lyrics.sec)
+			}
+			prevGrid = false
+		default:
+			prevGrid = false
+			if !chorus {
+				r.note("recall_no_chorus", nil, "{chorus} before any chorus was left out: it repeats the chorus before it")
+				continue
+			}
+			c.Sections = append(c.Sections, *p.recall)
+		}
+		chorus = chorus || c.Sections[len(c.Sections)-1].Role == board.RecallChorus
+	}
+	return nil
+}
