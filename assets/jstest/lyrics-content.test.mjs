@@ -72,3 +72,10 @@ test('a recall repeats the words of the nearest chorus before it', () => {
   c.sections[1].role = 'verse';
   assert.deepEqual(recalledLines(c, 2), [], 'no chorus before it');
 });
+
+test('the player plays the bars: a section of words alone is shown, not played', async () => {
+  const { playOrder } = await import('../web/static/form.js');
+  const c = withBars(song('G'));
+  const order = playOrder(c);
+  assert.deepEqual(order.map((p) => `${p.section}.${p.bar}`), ['0.0', '0.1'], 'the intro\'s two bars, then nothing of the verse or the recall');
+});
