@@ -141,6 +141,9 @@ func TestLyricsEdit(t *testing.T) {
 	if got := text(p, "bar-conflicts-list"); !strings.Contains(got, "Section Verse 1, line 1: changed elsewhere to “A[G]mazing grace, [G7]how sweet the [C]sound?”; yours is “A[G]mazing grace, [G7]how sweet the [C]sound!”.") {
 		t.Errorf("conflict list %q", got)
 	}
+	if got := text(p, "bar-conflicts-heading"); got != "The same bar or line was changed in two places" {
+		t.Errorf("conflict heading %q", got)
+	}
 	if !evalJS[bool](p, `document.getElementById('save').disabled`) {
 		t.Error("Save is enabled before the line's conflict is settled")
 	}

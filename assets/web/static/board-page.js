@@ -563,6 +563,10 @@ class BoardPage {
       return h('li', {}, bindText(h('span'), 'barConflict.item', params), h('span', { class: 'actions' }, keep, take));
     });
     byId('bar-conflicts-list').replaceChildren(...items);
+    // Lines of words in conflict are named as such (lyrics-strings.js), bars as bars.
+    const lines = conflicts.some((c) => c.k !== undefined);
+    bindText(byId('bar-conflicts-heading'), lines ? 'lineConflict.heading' : 'barConflict.heading');
+    bindText(byId('bar-conflicts-heading').nextElementSibling, lines ? 'lineConflict.intro' : 'barConflict.intro');
     show(byId('bar-conflicts'), conflicts.length > 0);
     this.updateDirty();
   }
