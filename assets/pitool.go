@@ -22,6 +22,11 @@ var piTool = struct {
 		`"repeatStart"?:true,"repeatEnd"?:2 (times played),"ending"?:1 (a volta starts here),"mark"?:"segno"|"coda"|"fine"|"to-coda"|"dc"|"ds"|"dc-al-fine"|"dc-al-coda"|"ds-al-fine"|"ds-al-coda"}. ` +
 		`Beat positions (schema version 3): a bar object may give each chord its beats, {"chords":["C","G7"],"durations":[3,1]} (C three beats, G7 on beat 4), ` +
 		`whole numbers >= 1 adding up to the bar's beats; without durations the chords share the bar evenly. ` +
+		`Lines of words (schema version 3): a section holds "bars", "lines" or both (a grid, then its words); a line is ` +
+		`{"text":"Amazing grace","chords":[{"at":0,"chord":"G"},{"at":8,"chord":"C"}]} where "at" is the chord's place in the text in UTF-16 code units ` +
+		`(0 before the first character, the text's length after the last; an emoji counts 2, never between its halves), places strictly increasing; ` +
+		`"chords" may be left out. {"label":"Chorus","recall":"chorus"} (nothing else) sings the chorus before it again. ` +
+		`Optional "artist", "composer", "style" beside "title". Keep every line you do not change exactly as you read it. ` +
 		`Repeats do not nest; ending 1 lies inside the repeat and ends with repeatEnd 2, ending 2 starts on the next bar. ` +
 		`role is one of intro, verse, prechorus, chorus, bridge, solo, interlude, outro, tag. ` +
 		`A put with a stale revision fails with revision_conflict and the current revision: get again, reapply the change, put again. ` +

@@ -1,6 +1,11 @@
 package board
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+
+	"tele/chord"
+)
 
 // Chart is one chart read from a file of another format: most files hold one, an iReal Pro playlist one
 // per song. Err says why a chart could not become a board (the others still can); Notes say, in a
@@ -37,8 +42,9 @@ func (c Chart) NoteCodes() []NoteCode {
 }
 
 // SniffFormat names the format of an import by its text: "ireal" when it holds an irealb:// or
-// irealbook:// link (a link alone, or the HTML of a playlist), "json" for a JSON object ({ then " or }),
-// otherwise "chordpro" (whose directives start with { too).
+// irealbook:// link, "json" when it is a JSON object, "text" when it is chords over lyrics (a line of
+// chords right above a line of words, and no ChordPro directive or chord in brackets), else
+// "chordpro".
 func SniffFormat(data []byte) string {
 	if bytes.Contains(data, []byte("irealb://")) || bytes.Contains(data, []byte("irealbook://")) {
 		return "ireal"
@@ -48,5 +54,49 @@ func SniffFormat(data []byte) string {
 			return "json"
 		}
 	}
+	if chordsOverWords(string(data)) {
+		return "text"
+	}
 	return "chordpro"
+}
+
+// chordsOverWords reports whether text reads as a chord sheet: some line of chords stands right above a
+// line of words (not blank, not chords, not a [heading]), and no line is a ChordPro directive or holds a
+// chord in brackets.
+func chordsOverWords(text string) bool {
+	found := false
+	prevChords := false
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\r\n")
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") || bracketChord(t) {
+			return false
+		}
+		_, chords := chord.LineOfChords(line)
+		if prevChords && !chords && t != "" && !strings.HasPrefix(t, "[") {
+			found = true
+		}
+		prevChords = chords
+	}
+	return found
+}
+
+// bracketChord reports whether a line holds a chord in brackets, as ChordPro writes chords in words.
+func bracketChord(line string) bool {
+	for {
+		i := strings.IndexByte(line, '[')
+		if i < 0 {
+			return false
+		}
+		j := strings.IndexByte(line[i:], ']')
+		if j < 0 {
+			return false
+		}
+		if sym := line[i+1 : i+j]; sym != "" && sym[0] >= 'A' && sym[0] <= 'G' {
+			if _, ok := chord.Map(sym); ok {
+				return true
+			}
+		}
+		line = line[i+j+1:]
+	}
 }

@@ -44,7 +44,7 @@ func (h *Handler) RegisterFormats(r *httprouter.Router, formats map[string]Forma
 
 func badFormat(name string, formats map[string]Format, writing bool) *web.Error {
 	names := "json"
-	for _, n := range []string{"chordpro", "ireal"} {
+	for _, n := range []string{"chordpro", "ireal", "text"} {
 		if f, ok := formats[n]; ok && (!writing || f.Write != nil) && (writing || f.Read != nil) {
 			names = n + ", " + names
 		}

@@ -68,6 +68,13 @@ type crosscheckOut struct {
 			Chords, Unread []string
 		}
 	}
+	Lyrics map[string][]struct {
+		Error, Text string
+		Chords      []struct {
+			At    int
+			Chord string
+		}
+	}
 	IReal      map[string]json.RawMessage
 	IRealSongs map[string][]struct {
 		Title, Raw, Error string

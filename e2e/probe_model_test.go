@@ -98,6 +98,8 @@ func (p *probe) model(r *ModelRequest) Reply {
 		return Reply{Text: "conflict seen"}
 	case strings.HasPrefix(user, "PROBE_CATALOGUE"):
 		return p.catalogueReply(tools)
+	case strings.HasPrefix(user, "PROBE_LYRIC"):
+		return p.lyricReply(tools)
 	case strings.HasPrefix(user, "PROBE_FORM"):
 		return p.formReply(tools)
 	case strings.HasPrefix(user, "PROBE_BASH"):

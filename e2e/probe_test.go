@@ -25,6 +25,7 @@ var probeSteps = []struct {
 	{"blocked-tool", (*probe).blockedTool},
 	{"conflict-is-a-tool-error", (*probe).conflictIsAToolError},
 	{"catalogue-and-new-quality", (*probe).catalogueAndNewQuality},
+	{"lyric-line-chord", (*probe).lyricLineChord},
 	{"form-with-endings", (*probe).formWithEndings},
 	{"pair", (*probe).pairStep},
 	{"browser-send", (*probe).browserSend},

@@ -18,6 +18,7 @@ import (
 	"tele/band"
 	"tele/board"
 	"tele/chordpro"
+	"tele/chordtext"
 	"tele/ireal"
 	"tele/setlist"
 	"tele/sse"
@@ -115,6 +116,7 @@ func Handler(cfg Config, port int) http.Handler {
 	boards.RegisterFormats(r, map[string]board.Format{
 		"chordpro": {MediaType: "text/plain; charset=utf-8", Extension: ".cho", Write: chordpro.Write, Read: chordpro.ReadCharts},
 		"ireal":    {MediaType: "text/plain; charset=utf-8", Extension: ".txt", Write: ireal.Write, Read: ireal.Read},
+		"text":     {Read: chordtext.ReadCharts}, // chords over lyrics: import only
 	})
 	if cfg.Sets != nil {
 		setlist.NewHandler(cfg.Sets, cfg.Store, log).Register(r)

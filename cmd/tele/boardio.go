@@ -18,6 +18,7 @@ import (
 
 	"tele/board"
 	"tele/chordpro"
+	"tele/chordtext"
 	"tele/ireal"
 )
 
@@ -282,7 +283,7 @@ func (cr *creator) create(ctx context.Context, id string, c board.Content) (stri
 	return editLink(cr.s.Port, id, capability), nil
 }
 
-// readCharts reads an import: iReal Pro links (one chart per song), content JSON, or a ChordPro file,
+// readCharts reads an import: iReal Pro links (one chart per song), content JSON, chords over lyrics, or a ChordPro file,
 // told apart as the import route tells them (board.SniffFormat).
 func readCharts(ctx context.Context, data []byte) ([]chart, error) {
 	var charts []board.Chart
@@ -290,6 +291,8 @@ func readCharts(ctx context.Context, data []byte) ([]chart, error) {
 	switch board.SniffFormat(data) {
 	case "ireal":
 		charts, err = ireal.Read(ctx, data) // stops at an interrupt
+	case "text":
+		charts, err = chordtext.ReadCharts(ctx, data)
 	case "json":
 		var c board.Content
 		c, err = board.ParseContent(bytes.TrimSpace(data))

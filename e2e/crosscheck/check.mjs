@@ -76,7 +76,38 @@ function readIRealSongs(text) {
   return songs;
 }
 
-const out = { chordpro: {}, ireal: {}, irealSongs: {} };
+// readLyrics gives the lines of words of a ChordPro file as ChordSheetJS reads them: each line's text
+// (its pairs' lyrics joined) and every chord at the place in that text where its pair starts, in UTF-16
+// code units. Grid and tab sections, and lines of only comments or tags, are left out.
+function readLyrics(text) {
+  const song = new ChordSheetJS.ChordProParser().parse(text);
+  const lines = [];
+  for (const p of song.paragraphs) {
+    if (p.type === 'grid' || p.type === 'tab') continue;
+    for (const line of p.lines) {
+      let t = '';
+      const chords = [];
+      let words = false;
+      for (const item of line.items) {
+        if (!(item instanceof ChordSheetJS.ChordLyricsPair)) continue;
+        words = true;
+        if (item.chords) chords.push({ at: t.length, chord: item.chords });
+        t += item.lyrics ?? '';
+      }
+      if (words) lines.push({ text: t, chords });
+    }
+  }
+  return lines;
+}
+
+const out = { chordpro: {}, ireal: {}, irealSongs: {}, lyrics: {} };
+for (const [name, text] of Object.entries(input.lyrics || {})) {
+  try {
+    out.lyrics[name] = readLyrics(text);
+  } catch (err) {
+    out.lyrics[name] = [{ error: String(err.message || err) }];
+  }
+}
 for (const [name, text] of Object.entries(input.irealSongs || {})) {
   out.irealSongs[name] = readIRealSongs(text);
 }
