@@ -62,6 +62,9 @@ test('the autoscroll reads the words at the song tempo: two bars a line', () => 
   assert.equal(readingSpeed(c, 270), 20);
   assert.equal(readingSpeed({ ...c, tempo: 160 }, 270), 40, 'twice the tempo, twice the speed');
   assert.equal(readingSpeed({ ...c, sections: [c.sections[0]] }, 270), 0, 'no words alone, no scroll');
+  // The recall of a two-line chorus is sung as two lines: 4 lines, 24 beats, 18 s.
+  c.sections[1].role = 'chorus';
+  assert.equal(readingSpeed(c, 360), 20);
 });
 
 test('a recall repeats the words of the nearest chorus before it', () => {

@@ -104,7 +104,9 @@ const BARS_A_LINE = 2;
 // readingSpeed is the autoscroll's speed in CSS px a second for content drawn in height px of words
 // (sections of words alone): those lines sung at the song's tempo, BARS_A_LINE bars of its meter each.
 export function readingSpeed(content, height) {
-  const lines = (content?.sections || []).filter(lyricOnly).reduce((n, s) => n + (s.lines?.length || 1), 0);
+  // A recall is sung as the chorus it repeats (at least a line when there is none before it).
+  const secs = content?.sections || [];
+  const lines = secs.reduce((n, s, i) => n + (!lyricOnly(s) ? 0 : recallOf(s) ? Math.max(1, recalledLines(content, i).length) : s.lines.length), 0);
   const tempo = Number.isFinite(content?.tempo) ? content.tempo : 100;
   const seconds = (lines * BARS_A_LINE * (content?.beatsPerBar || 4) * 60) / tempo;
   if (!lines || !seconds || !height) return 0;
