@@ -31,6 +31,10 @@ import { barLine } from './form-view.js';
 import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
+import { boardWithBars, forSave } from './lyrics-content.js';
+import { LyricsStage } from './lyrics-stage.js';
+import { LyricsPrint } from './lyrics-print.js';
+import { LineEditing } from './lyrics-edit-page.js';
 import { setupExportLinks } from './export-links.js';
 import { forget, keep, keyFor } from './keyring.js';
 import { claimLink, linkFailed } from './link-box.js';
@@ -100,6 +104,8 @@ class BoardPage {
     // stage's own beforeprint, which fits the chords of every bar).
     window.addEventListener('beforeprint', () => this.view.complete());
     this.stage = new Stage();
+    this.lyricsStage = new LyricsStage(byId('stage-tools'), byId('grid'), { playing: () => Boolean(this.player?.playing) });
+    this.lyricsPrint = new LyricsPrint(byId('grid'));
     this.viewControls = new ViewControls(this.id, {
       editable: this.editable,
       onChange: () => this.draft && this.render(),
@@ -136,6 +142,8 @@ class BoardPage {
         addBar: (s) => this.addBar(s),
         addSection: () => this.addSection(),
         duplicateSection: (s) => this.manage.duplicateSection(s),
+        editLine: (s, k) => this.lineEditor().edit(s, k),
+        addLine: (s) => this.lineEditor().add(s),
       },
     });
     if (this.editable && !this.editingReady) {
@@ -266,6 +274,8 @@ class BoardPage {
       this.stage.render(c, this.view.changed);
     }
     paintPlayedLength(byId('played-length'), c);
+    this.lyricsStage.render(c);
+    this.lyricsPrint.render(c);
     this.paintPractice();
   }
 
@@ -287,7 +297,8 @@ class BoardPage {
   // ---- the server's boards ----
 
   // adopt takes a board from the server (initial load, stream, or save response order aside).
-  adopt(board) {
+  adopt(arrived) {
+    const board = boardWithBars(arrived);
     if (!board || typeof board.revision !== 'number' || (board.id && board.id !== this.id)) return;
     this.history?.arrived(board, !this.base);
     if (this.base && board.revision <= this.base.revision) return;
@@ -477,6 +488,12 @@ class BoardPage {
     return true;
   }
 
+  // lineEditor edits a section's lines (lyrics-edit-page.js), made when first needed.
+  lineEditor() {
+    this.lines ??= new LineEditing(this);
+    return this.lines;
+  }
+
   openBar(s, b) {
     const bars = this.draft.sections[s].bars;
     const n = flatten(this.draft).findIndex((x) => x.section === s && x.bar === b) + 1;
@@ -540,6 +557,7 @@ class BoardPage {
     this.barConflicts = conflicts;
     const bars = flatten(this.draft);
     const items = conflicts.map((c) => {
+      if (c.k !== undefined) return this.lineEditor().conflictItem(c, (useTheirs) => this.resolveBarConflict(c, useTheirs));
       const n = bars.findIndex((x) => x.section === c.s && x.bar === c.b) + 1;
       // theirs is a bar as written (a chart with form writes an object); mine, the chords typed.
       const params = { n, theirs: barLine(barForm(c.theirs), this.draft.beatsPerBar), mine: c.mine.join(' ') };
@@ -550,6 +568,10 @@ class BoardPage {
       return h('li', {}, bindText(h('span'), 'barConflict.item', params), h('span', { class: 'actions' }, keep, take));
     });
     byId('bar-conflicts-list').replaceChildren(...items);
+    // Lines of words in conflict are named as such (lyrics-strings.js), bars as bars.
+    const lines = conflicts.some((c) => c.k !== undefined);
+    bindText(byId('bar-conflicts-heading'), lines ? 'lineConflict.heading' : 'barConflict.heading');
+    bindText(byId('bar-conflicts-heading').nextElementSibling, lines ? 'lineConflict.intro' : 'barConflict.intro');
     show(byId('bar-conflicts'), conflicts.length > 0);
     this.updateDirty();
   }
@@ -582,13 +604,13 @@ class BoardPage {
   async save() {
     if (!this.editable || !this.ops.length || this.saving || this.conflict || this.barConflicts?.length) return;
     const sent = this.ops.length;
-    const body = clone(this.draft);
+    const body = forSave(clone(this.draft));
     this.saving = true;
     this.inflight = sent;
     this.showMessage(null);
     this.updateDirty();
     try {
-      const board = await api.putBoard(this.id, this.base.revision, body, this.cap);
+      const board = boardWithBars(await api.putBoard(this.id, this.base.revision, body, this.cap));
       this.history?.arrived(board, false);
       this.ops = this.ops.slice(sent);
       this.base = board;

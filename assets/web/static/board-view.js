@@ -14,6 +14,8 @@ import { SIMILE, barForm, endingSpans } from './form.js';
 import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
 import { AT_ONCE, StepBuild, barCount, barsShown, stepWait } from './grid-build.js';
+import { LyricsView } from './lyrics-view.js';
+import { recalledLines } from './lyrics-content.js';
 
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), role(s, value), moveSection(s, delta),
@@ -62,9 +64,10 @@ export class BoardView {
     return run.done;
   }
 
-  // complete draws the rest of a build in progress now.
+  // complete draws the rest of a build in progress now, and the words of sections off screen.
   complete() {
     this.building?.finish();
+    for (const s of this.sections) s.lyrics.flush();
   }
 
   // stop ends a build in progress where it is (the view is given up, or a render draws every bar).
@@ -88,6 +91,7 @@ export class BoardView {
     let barNo = 0;
     this.changed = [];
     this.beatsPerBar = content.beatsPerBar;
+    this.content = content; // a recall draws the words of a chorus before it
     // Which ending each bar is in: a volta bracket spans every bar of its ending (one pass per content).
     if (this.spansOf !== content) {
       this.spansOf = content;
@@ -132,7 +136,10 @@ export class BoardView {
       head.append(s.mark, s.roleName);
     }
     s.barsEl = h('ol', { class: 'bars' });
-    s.el.append(head, s.barsEl);
+    // A section's words go under its bars (lyrics-view.js).
+    s.lyricsEl = h('div', { class: 'lyrics', hidden: true });
+    s.lyrics = new LyricsView(s.lyricsEl, this.editable && this.handlers.editLine ? { onLine: (k) => this.handlers.editLine(i, k), onAdd: () => this.handlers.addLine(i) } : {});
+    s.el.append(head, s.barsEl, s.lyricsEl);
     if (this.addSectionBtn) this.root.insertBefore(s.el, this.addSectionBtn);
     else this.root.append(s.el);
     this.sections[i] = s;
@@ -192,6 +199,8 @@ export class BoardView {
     });
     if (added.firstChild) s.barsEl.append(added);
     while (s.bars.length > shown) s.bars.pop().li.remove();
+    s.lyrics.paint(section, i, recalledLines(this.content, i));
+    s.barsEl.hidden = section.bars.length === 0;
   }
 
   createBar(s, i, j, parent) {
@@ -292,7 +301,7 @@ export class BoardView {
 
 // chordElement shows a symbol as text in three parts (root, quality, bass) for typesetting; its text
 // content is exactly the symbol (accidentals are drawn as glyphs over it, notation.js).
-function chordElement(symbol) {
+export function chordElement(symbol) {
   const { root, quality, bass } = split(symbol);
   const el = part(chordClass(symbol, root), '');
   for (const [cls, text] of [['root', root], ['q', quality], ['bass', bass]]) {
@@ -305,7 +314,7 @@ function chordElement(symbol) {
 }
 
 // setChord makes a chord element show symbol as chordElement(symbol) would, reusing its parts.
-function setChord(el, symbol) {
+export function setChord(el, symbol) {
   const { root, quality, bass } = split(symbol);
   const cls = chordClass(symbol, root);
   if (el.className !== cls) el.className = cls;

@@ -5,6 +5,7 @@
 // never dropped silently.
 
 import { ROLES, barText, withChords, writeBar } from './form.js';
+import { applyLineOp, describeLineOp, diffLines, lineConflicts, sameLine } from './lyrics-content.js';
 
 export function clone(content) {
   return structuredClone(content);
@@ -63,7 +64,7 @@ export function apply(content, op) {
       return true;
     }
     default:
-      return false;
+      return applyLineOp(content, op); // a section's lines (lyrics-content.js)
   }
 }
 
@@ -89,7 +90,7 @@ export function sameTarget(a, b) {
   if (a.t === 'set') return a.field === b.field;
   if (a.t === 'label' || a.t === 'role') return a.s === b.s;
   if (a.t === 'bar') return a.s === b.s && a.b === b.b;
-  return false;
+  return sameLine(a, b);
 }
 
 export function sectionName(section, index) {
@@ -116,15 +117,18 @@ export function diff(a, b) {
     if (sa.label !== sb.label) out.push(['chg.label', { n: i + 1, from: sa.label, to: sb.label }]);
     if ((sa.role || '') !== (sb.role || '')) out.push(['chg.role', { n: i + 1, from: sa.role || '—', to: sb.role || '—' }]);
     const name = sectionName(sb, i);
-    if (sa.bars.length !== sb.bars.length) {
-      out.push(['chg.barCount', { name, from: sa.bars.length, to: sb.bars.length }]);
+    const ba = sa.bars || []; // a section of words alone may come without bars (a revision as stored)
+    const bb = sb.bars || [];
+    if (ba.length !== bb.length) {
+      out.push(['chg.barCount', { name, from: ba.length, to: bb.length }]);
     }
-    for (let j = 0; j < Math.min(sa.bars.length, sb.bars.length); j++) {
-      if (chordsText(sa.bars[j]) !== chordsText(sb.bars[j])) {
-        out.push(['chg.bar', { name, n: barNo + j + 1, from: chordsText(sa.bars[j]), to: chordsText(sb.bars[j]) }]);
+    for (let j = 0; j < Math.min(ba.length, bb.length); j++) {
+      if (chordsText(ba[j]) !== chordsText(bb[j])) {
+        out.push(['chg.bar', { name, n: barNo + j + 1, from: chordsText(ba[j]), to: chordsText(bb[j]) }]);
       }
     }
-    barNo += sb.bars.length;
+    out.push(...diffLines(sa, sb, name));
+    barNo += bb.length;
   }
   return out;
 }
@@ -134,6 +138,8 @@ export function diff(a, b) {
 // within the section, as the user saw them.
 export function describeOp(op, content) {
   const p = { s: sectionName(content?.sections?.[op.s], op.s), b: op.b + 1 };
+  const line = describeLineOp(op, p.s);
+  if (line) return line;
   switch (op.t) {
     case 'label':
       return ['op.label', { ...p, value: op.value }];
@@ -210,12 +216,12 @@ export function barConflicts(base, theirs, ops) {
     if (op.t !== 'bar') continue;
     const a = base.sections?.[op.s];
     const t = theirs.sections?.[op.s];
-    if (!a || !t || a.bars.length !== t.bars.length || op.b >= t.bars.length) continue;
+    if (!a?.bars || !t?.bars || a.bars.length !== t.bars.length || op.b >= t.bars.length) continue;
     const was = chordsText(a.bars[op.b]);
     const now = chordsText(t.bars[op.b]);
     if (was !== now && now !== chordsText(opBar(op, a.bars[op.b]))) {
       out.push({ op, s: op.s, b: op.b, theirs: t.bars[op.b], mine: op.chords });
     }
   }
-  return out;
+  return [...out, ...lineConflicts(base, theirs, ops)]; // and the lines (lyrics-content.js), {k} for b
 }

@@ -13,6 +13,7 @@ import { BoardView } from './board-view.js';
 import { ViewControls } from './view-controls.js';
 import { offsetFrom, positionAt } from './band-clock.js';
 import { playOrder } from './form.js';
+import { boardWithBars } from './lyrics-content.js';
 
 const RETRY_MS = 2000;
 // TICK_MS is how often the cursor is placed while the leader plays: a timer, not the next frame, since
@@ -132,7 +133,8 @@ class FollowPage {
     }
   }
 
-  onBoard(board) {
+  onBoard(arrived) {
+    const board = boardWithBars(arrived);
     if (!board?.content || board.id !== this.state?.board) return;
     if (this.board && this.board.id === board.id && board.revision < this.board.revision) return;
     const first = !this.board || this.board.id !== board.id;

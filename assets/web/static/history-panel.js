@@ -11,6 +11,7 @@ import { byId, h, show } from './dom.js';
 import { bindAttr, bindText, extend } from './i18n.js';
 import { request } from './api.js';
 import { diff, sectionName } from './content.js';
+import { markedLines } from './lyrics-content.js';
 import { barForm, writeBar } from './form.js';
 import { barLine } from './form-view.js';
 
@@ -249,7 +250,7 @@ export class HistoryPanel {
     const [key, params] = summarize(b.content, cur.content);
     const summary = bindText(h('p', { id: 'history-summary', class: 'history-summary' }), key, params);
     const note = bindText(h('p', { class: 'hint' }), 'hist.viewNote', { rev: cur.revision });
-    const changes = h('ul', { class: 'history-changes' }, ...diff(b.content, cur.content).filter(([k]) => k !== 'chg.bar').map(([k, p]) => bindText(h('li'), k, p)));
+    const changes = h('ul', { class: 'history-changes' }, ...diff(b.content, cur.content).filter(([k]) => k !== 'chg.bar' && k !== 'chg.line').map(([k, p]) => bindText(h('li'), k, p)));
     const grid = h('div', { class: 'history-grid' }, ...markedSections(b.content, cur.content));
     const actions = h('div', { class: 'actions' });
     if (this.page.editable && b.revision !== cur.revision) {
@@ -306,10 +307,11 @@ export function markedBars(content, cur) {
   const beats = content.beatsPerBar;
   return (content.sections || []).map((sec, i) => {
     const other = cur.sections?.[i]?.bars || [];
-    const n = Math.max(sec.bars.length, other.length);
+    const own = sec.bars || []; // a section of words alone has none as stored
+    const n = Math.max(own.length, other.length);
     const bars = [];
     for (let j = 0; j < n; j++) {
-      const mine = sec.bars[j];
+      const mine = own[j];
       const theirs = other[j];
       let mark = '';
       if (!mine) mark = 'removed';
@@ -323,13 +325,17 @@ export function markedBars(content, cur) {
 
 // markedSections renders content's sections read-only, each bar marked where it differs from cur.
 function markedSections(content, cur) {
-  return markedBars(content, cur).map(({ name, bars }) => {
-    const items = bars.map(({ mark, text }) => {
-      const li = h('li', { class: 'history-bar', 'data-mark': mark }, h('span', { class: 'chords' }, text));
-      if (mark) li.append(bindText(h('span', { class: 'history-mark' }), `hist.mark.${mark}`));
-      return li;
-    });
-    return h('div', { class: 'history-section' }, h('h4', {}, name), h('ol', { class: 'history-bars' }, ...items));
+  const item = (cls) => ({ mark, text }) => {
+    const li = h('li', { class: cls, 'data-mark': mark }, h('span', { class: 'chords' }, text));
+    if (mark) li.append(bindText(h('span', { class: 'history-mark' }), `hist.mark.${mark}`));
+    return li;
+  };
+  return markedBars(content, cur).map(({ name, bars }, i) => {
+    const lines = markedLines(content.sections[i], cur.sections?.[i]); // a section's words (lyrics-content.js)
+    const sec = h('div', { class: 'history-section' }, h('h4', {}, name));
+    if (bars.length) sec.append(h('ol', { class: 'history-bars' }, ...bars.map(item('history-bar'))));
+    if (lines.length) sec.append(h('ol', { class: 'history-bars history-lines' }, ...lines.map(item('history-bar history-line'))));
+    return sec;
   });
 }
 

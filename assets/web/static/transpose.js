@@ -9,6 +9,7 @@
 import { NO_CHORD, pitchClass, split } from './chords.js';
 import { barForm, mapChords } from './form.js';
 import { shortQuality } from './notation.js';
+import { lineChords, mapLines } from './lyrics-content.js';
 
 const LETTERS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
 const NATURAL = [0, 2, 4, 5, 7, 9, 11];
@@ -59,17 +60,17 @@ export function spell(pc, key) {
   return (key.flats ? FLATS : SHARPS)[mod12(pc)];
 }
 
-// guessKey is the key a board without one seems to be in: its first chord (minor when that chord is).
+// guessKey is the key a board without one seems to be in: its first chord (minor when that chord is), a
+// line's when it has no bars.
 export function guessKey(content) {
-  for (const s of content?.sections || []) {
-    for (const bar of s.bars) {
-      for (const sym of barForm(bar).chords) {
-        if (sym === NO_CHORD) continue;
-        const { root, quality } = split(sym);
-        const minor = quality.startsWith('m') && !quality.startsWith('maj');
-        const key = parseKey(root + (minor ? 'm' : ''));
-        if (key) return key;
-      }
+  const bars = (content?.sections || []).flatMap((s) => (s.bars || []).map((bar) => barForm(bar).chords));
+  for (const chords of [...bars, lineChords(content)]) {
+    for (const sym of chords) {
+      if (sym === NO_CHORD) continue;
+      const { root, quality } = split(sym);
+      const minor = quality.startsWith('m') && !quality.startsWith('maj');
+      const key = parseKey(root + (minor ? 'm' : ''));
+      if (key) return key;
     }
   }
   return parseKey('C');
@@ -90,6 +91,9 @@ export function transposeSymbol(symbol, n, key) {
   const name = LETTERS[letter] + ACCIDENTAL[mod12(pc - NATURAL[letter])];
   return `${newRoot}${quality}/${CATALOGUE_ROOTS.has(name) ? name : spell(pc, key)}`;
 }
+
+// mapSection maps every chord of a section, its bars' and its lines' (lyrics-content.js).
+const mapSection = (s, fn) => mapLines({ ...s, bars: (s.bars || []).map((bar) => mapChords(bar, fn)) }, fn);
 
 const ACCIDENTAL = { 0: '', 1: '#', 11: 'b' };
 const letterDistance = (from, to) => (LETTERS.indexOf(to[0]) - LETTERS.indexOf(from[0]) + 7) % 7;
@@ -123,7 +127,7 @@ export function transposeContent(content, n, toKey) {
   const from = parseKey(content.key) || guessKey(content);
   const name = toKey && parseKey(toKey)?.pc === mod12(from.pc + n) ? toKey : keyName(from.pc + n, from.minor);
   const key = parseKey(name);
-  const out = { ...content, sections: content.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => mapChords(bar, (sym) => transposeSymbol(sym, n, key))) })) };
+  const out = { ...content, sections: content.sections.map((s) => mapSection(s, (sym) => transposeSymbol(sym, n, key))) };
   if (content.key) out.key = name;
   return out;
 }
@@ -150,7 +154,7 @@ export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = f
   let shapesKey = soundingKey;
   const written = numbers && key ? '' : INSTRUMENTS[instrument] ? instrument : '';
   if (numbers && key) {
-    shown = { ...content, sections: content.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => mapChords(bar, (sym) => numberSymbol(sym, key))) })) };
+    shown = { ...content, sections: content.sections.map((s) => mapSection(s, (sym) => numberSymbol(sym, key))) };
   } else if (written || capo) {
     // An instrument's part is written up from concert pitch; a capo's shapes down from the sound.
     shown = transposeContent(sounding, (INSTRUMENTS[written] || 0) - capo);
@@ -161,7 +165,7 @@ export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = f
       const { root, quality, bass } = split(sym);
       return root + shortQuality(quality) + bass;
     };
-    shown = { ...shown, sections: shown.sections.map((s) => ({ ...s, bars: s.bars.map((bar) => mapChords(bar, abbreviate)) })) };
+    shown = { ...shown, sections: shown.sections.map((s) => mapSection(s, abbreviate)) };
   }
   return { sounding, shown, soundingKey, shapesKey, instrument: written, semitones: n, needsKey: Boolean(numbers && !key) };
 }

@@ -1,0 +1,154 @@
+// A section's lines of words on the grid: each line as words of pieces, a piece's chord over the
+// syllable it falls on (lyrics-layout.js cuts the line), drawn with the grid's own chord typesetting.
+// A recall of the chorus is the word "Chorus" in the page's language, and the chorus's words again (the
+// nearest section before it whose role is chorus, docs/content.md), read-only.
+//
+// A line whose text and chord places are as last drawn keeps its elements: a transposition, capo or
+// numbers change rewrites the chords' text in place. A section off screen (content-visibility skips it,
+// app.css) is repainted in a task of its own once the page is idle, or at once when the browser reports
+// it near the window or before printing (flush): a transposition of a long song rewrites the lines in
+// view in its frame (docs/performance.md), and a screen reader or find-in-page has the rest a moment
+// later.
+
+import { h } from './dom.js';
+import { bindAttr, bindText } from './i18n.js';
+import { chordElement, setChord } from './board-view.js';
+import { hasChords, layoutLine } from './lyrics-layout.js';
+import { hasLines, recallOf } from './lyrics-content.js';
+import './lyrics-strings.js';
+
+// LyricsView draws the lines of one section into el (created by the grid beside the section's bars).
+export class LyricsView {
+  // onLine(k), when given (edit mode), is called when line k is chosen for editing; onAdd() when a line
+  // is to be added at the end (an "Add words" button after the lines, in every section).
+  constructor(el, { onLine = null, onAdd = null } = {}) {
+    this.el = el;
+    this.onLine = onLine;
+    this.rows = []; // [{el, shape, chords: [chord element]}]
+    this.recall = null;
+    this.addBtn = null;
+    if (onAdd) {
+      this.addBtn = h('button', { type: 'button', class: 'lyrics-add' });
+      bindText(this.addBtn, 'lyrics.addLine');
+      this.addBtn.addEventListener('click', () => onAdd());
+      el.append(this.addBtn);
+    }
+  }
+
+  // paint shows section i's lines (and its recall), section as the view shows it; recalled are the
+  // lines a recall repeats.
+  paint(section, i, recalled = [], now = false) {
+    this.watch();
+    if (!now && this.skipped && this.drawn) {
+      if (!this.pending) requestIdleCallback(() => this.flush(), { timeout: 1000 });
+      this.pending = [section, i, recalled];
+      return;
+    }
+    this.pending = null;
+    this.drawn = true;
+    const recall = recallOf(section);
+    const lines = recall ? recalled : hasLines(section) ? section.lines : [];
+    // A recall's lines are the chorus's: shown, not edited here.
+    if (this.recalling !== Boolean(recall)) {
+      this.recalling = Boolean(recall);
+      while (this.rows.length) this.rows.pop().el.remove();
+    }
+    this.el.hidden = !lines.length && !recall && !this.addBtn;
+    if (this.addBtn) {
+      this.addBtn.hidden = Boolean(recall);
+      bindAttr(this.addBtn, 'aria-label', 'lyrics.addLineAria', { name: section.label || String(i + 1) });
+    }
+    if (this.count !== lines.length) {
+      this.count = lines.length;
+      this.el.parentElement?.style.setProperty('--lines', String(lines.length + (recall ? 1 : 0)));
+    }
+    lines.forEach((line, k) => this.paintLine(this.rows[k] || this.addRow(k), line, i, k));
+    while (this.rows.length > lines.length) this.rows.pop().el.remove();
+    if (recall && !this.recall) {
+      this.recall = h('p', { class: 'lyric-recall' });
+      this.el.insertBefore(this.recall, this.rows[0]?.el || this.addBtn);
+    }
+    if (this.recall) {
+      if (recall) bindText(this.recall, 'lyrics.recall', { name: recall });
+      else {
+        this.recall.remove();
+        this.recall = null;
+      }
+    }
+  }
+
+  // watch follows whether the browser skips the section (it reports every section once it has decided,
+  // and again on each change); asking it instead (checkVisibility) would bring a skipped section's style
+  // up to date, the work skipping saves.
+  watch() {
+    if (this.watching) return;
+    const sec = this.el.parentElement?.closest('.section');
+    if (!sec) return;
+    this.watching = true;
+    sec.addEventListener('contentvisibilityautostatechange', (ev) => {
+      if (ev.target !== sec) return;
+      this.skipped = ev.skipped;
+      if (!ev.skipped) this.flush();
+    });
+  }
+
+  // flush paints what a paint left for later.
+  flush() {
+    if (!this.pending) return;
+    const [section, i, recalled] = this.pending;
+    this.pending = null;
+    this.paint(section, i, recalled, true);
+  }
+
+  addRow(k) {
+    const row = { el: h('div', { class: 'lyric-line' }), shape: null, chords: [] };
+    if (this.onLine && !this.recalling) {
+      row.el = h('button', { type: 'button', class: 'lyric-line lyric-btn' });
+      row.el.addEventListener('click', () => this.onLine(k));
+    }
+    this.el.insertBefore(row.el, this.recalling ? this.addBtn : this.recall || this.addBtn);
+    this.rows[k] = row;
+    return row;
+  }
+
+  paintLine(row, line, i, k) {
+    row.el.dataset.path = `sections[${i}].${this.recalling ? 'recalled' : 'lines'}[${k}]`;
+    const chords = line.chords || [];
+    const shape = `${line.text}\u0000${chords.map((c) => c.at).join(',')}`;
+    if (row.shape === shape) {
+      chords.forEach((c, n) => setChord(row.chords[n], c.chord));
+    } else {
+      row.shape = shape;
+      row.chords = [];
+      const withChords = hasChords(line);
+      row.el.classList.toggle('plain', !withChords);
+      row.el.classList.toggle('blank', !line.text && !withChords);
+      const words = layoutLine(line).map((word) => {
+        const w = document.createElement('span');
+        w.className = 'lw';
+        for (const piece of word) {
+          const p = document.createElement('span');
+          p.className = piece.joined ? 'lp joined' : 'lp';
+          if (withChords) {
+            const c = document.createElement('span');
+            c.className = 'lc';
+            if (piece.chord) {
+              const el = chordElement(piece.chord);
+              row.chords.push(el);
+              c.append(el);
+            }
+            p.append(c);
+          }
+          const t = document.createElement('span');
+          t.className = 'lt';
+          t.textContent = piece.text;
+          p.append(t);
+          w.append(p);
+        }
+        return w;
+      });
+      row.el.replaceChildren(...words);
+    }
+    if (this.onLine && !this.recalling) bindAttr(row.el, 'aria-label', 'lyrics.editLine', { n: k + 1, text: line.text || '—' });
+  }
+}
