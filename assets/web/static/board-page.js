@@ -33,6 +33,8 @@ import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
 import { setupExportLinks } from './export-links.js';
 import { forget, keep, keyFor } from './keyring.js';
+import { ProposalsView } from './proposals-view.js';
+import { Notifier, announce } from './notify.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -89,7 +91,7 @@ class BoardPage {
     this.setup();
     if (board.status === 'fulfilled') this.adopt(board.value);
     else bindText(byId('board-status'), 'board.loadFailed');
-    const events = { board: (b) => this.adopt(b), capability: (c) => this.capabilityReplaced(c), deleted: (d) => this.manage.deleted(d) };
+    const events = { board: (b) => this.adopt(b), proposals: (p) => this.proposals.listed(p), capability: (c) => this.capabilityReplaced(c), deleted: (d) => this.manage.deleted(d) };
     this.stream = new Stream(api.boardEventsURL(this.id), events, (s, info) => this.connectionState(s, info));
     await this.built; // the page is ready once every bar of its first board is drawn
   }
@@ -113,6 +115,8 @@ class BoardPage {
     byId('new-link-copy').addEventListener('click', () => copyLink());
     this.history = new HistoryPanel(this);
     this.manage = new BoardManage(this);
+    this.notifier = new Notifier(() => this.draft?.title || '');
+    this.proposals = new ProposalsView(this, { onNew: () => announce('proposed') });
     setupExportLinks(this.id);
   }
 
@@ -277,6 +281,7 @@ class BoardPage {
     bindText(byId('conn-text'), key, state === 'offline' ? { s: info.seconds } : undefined);
     show(byId('conn-retry'), state === 'offline');
     if (state === 'offline') this.manage?.checkGone();
+    if (state === 'live' && this.base) this.proposals?.refresh(); // the list may have changed while away
   }
 
   // ---- the server's boards ----
@@ -313,6 +318,9 @@ class BoardPage {
     // Once every bar of the first board is in the document: the mark the browser benchmarks time the load by.
     if (first) this.built.then(() => performance.mark('tele:bars-rendered'));
     this.updateDirty();
+    if (first) this.proposals.refresh();
+    else this.proposals.boardChanged();
+    if (!first && board.author === 'pi') announce('edited');
   }
 
   // rebase makes board the base and replays the user's ops on it; ops that no longer fit are shown.

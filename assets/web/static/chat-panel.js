@@ -29,6 +29,7 @@ import { ROLES, ViewModel, isView } from './chat-diff.js';
 import { ChatStream } from './chat-stream.js';
 import { STRINGS } from './chat-strings.js';
 import { bindingKey } from './has-chat.js';
+import { announce } from './notify.js';
 
 const DOCKS = ['right', 'left', 'bottom'];
 const DOCK_KEY = 'tele.chat.dock';
@@ -277,6 +278,11 @@ class ChatPanel {
     }
     this.renderItems(view.items, changed);
     this.render();
+    // News for a hidden page: a reply ended, or Pi's terminal asks something.
+    if (before && before.status !== view.status) {
+      if (view.status === 'terminal-prompt') announce('terminal');
+      else if (view.status === 'idle' && ['running', 'stopping'].includes(before.status)) announce('replied');
+    }
   }
 
   // applyChange shows a change message of the stream (chat-diff.js).
