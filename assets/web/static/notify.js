@@ -80,7 +80,8 @@ export class Notifier {
       h('label', { class: 'check' }, box, bindText(h('span'), 'notify.sound')), this.note);
     bindAttr(this.el, 'aria-label', 'notify.hint');
     bindAttr(this.toggle, 'title', 'notify.hint');
-    document.querySelector('.toolbar')?.append(this.el);
+    // Below the chart, beside the export links: the sticky toolbar stays one line high.
+    (document.getElementById('export-links') || document.querySelector('.toolbar'))?.after(this.el);
     this.paint();
   }
 

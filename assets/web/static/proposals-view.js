@@ -1,5 +1,5 @@
 // Pi's proposals on the board page (issue 28, docs/api.md "Proposals"): when the board has open
-// proposals, a panel above the grid shows one as the chart, each bar Pi changed marked old → new, and
+// proposals, a panel above the player and the grid shows one as the chart, each bar Pi changed marked old → new, and
 // the musician takes or leaves all of it, a section or single bars, by pointer or keyboard (A takes
 // the focused change, R leaves it, ↑ ↓ move between changes). Every change has its words for a screen
 // reader. Choices go to the server as one accept ({}, {bars} or {sections}) or one reject; what the
@@ -43,7 +43,8 @@ export class ProposalsView {
     this.body = h('div', { id: 'proposals-body', class: 'prop-body' });
     this.panel = h('section', { id: 'proposals', class: 'panel proposals', 'aria-labelledby': 'proposals-heading', hidden: '' },
       this.heading, this.picker, this.info, this.actions, this.status, this.body);
-    document.querySelector('.grid-wrap').before(this.panel);
+    // Above the player toolbar, which sticks under the header: a choice scrolled to is never under it.
+    document.querySelector('.toolbar').before(this.panel);
     this.panel.addEventListener('keydown', (ev) => this.key(ev));
   }
 
@@ -193,7 +194,7 @@ export class ProposalsView {
         li.dataset.key = item.key;
         li.append(h('span', { class: 'chords', 'aria-hidden': 'true' }, h('del', {}, bar.old || '—'), ' → ', h('ins', {}, bar.new)));
         li.append(bindText(h('span', { class: 'sr-only' }), ...spoken(item)));
-        if (editable) li.append(...this.choiceButtons(item, 'prop.acceptBar', 'prop.rejectBar', { n: bar.n }));
+        if (editable) li.append(h('span', { class: 'prop-choice' }, ...this.choiceButtons(item, 'prop.acceptBar', 'prop.rejectBar', { n: bar.n })));
         this.itemEls.set(item.key, li);
       }
       ol.append(li);
@@ -231,7 +232,7 @@ export class ProposalsView {
       if (el.dataset.decision !== v) {
         if (v) el.dataset.decision = v;
         else delete el.dataset.decision;
-        for (const b of el.querySelectorAll(':scope > .prop-take, :scope > .prop-leave')) {
+        for (const b of el.querySelectorAll('.prop-take, .prop-leave')) {
           b.setAttribute('aria-pressed', String(b.classList.contains('prop-take') ? v === 'accept' : v === 'reject'));
         }
       }
