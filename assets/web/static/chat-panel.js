@@ -30,6 +30,7 @@ import { ChatStream } from './chat-stream.js';
 import { STRINGS } from './chat-strings.js';
 import { bindingKey } from './has-chat.js';
 import { announce } from './notify.js';
+import { ModeSwitch } from './chat-mode.js';
 
 const DOCKS = ['right', 'left', 'bottom'];
 const DOCK_KEY = 'tele.chat.dock';
@@ -100,6 +101,7 @@ class ChatPanel {
     this.collapsed = read('local', COLLAPSED_KEY) === 'true';
 
     byId('chat-pair-cmd').textContent = `/tele ${board}`; // a command: never translated
+    this.mode = new ModeSwitch(this);
     this.wire();
     this.applyDock();
     this.applyCollapsed();
@@ -389,6 +391,7 @@ class ChatPanel {
     show(error, Boolean(this.error && paired));
 
     this.updateControls();
+    this.mode.render();
     // The status lines above the message box come and go: a reader at the end stays there.
     if (this.stick && this.log.clientHeight > 0) this.scrollToEnd();
   }
