@@ -71,7 +71,8 @@ func TestBridgeSourceShape(t *testing.T) {
 		`pi.registerFlag("tele-port"`,
 		`pi.registerFlag("tele-data"`,
 		`pi.registerCommand("tele"`,
-		`pi.registerTool({`,
+		`pi.registerTool(tool)`,
+		`on("before_agent_start"`,
 		`pi.setActiveTools([TOOL.name])`,
 		`"tele:terminal-prompt"`,
 	} {

@@ -39,8 +39,26 @@ var piTool = struct {
 			"action":           map[string]any{"type": "string", "enum": []string{"catalogue", "get", "put"}, "description": "catalogue, get or put"},
 			"expectedRevision": map[string]any{"type": "integer", "minimum": 1, "description": "put only: the revision you last read"},
 			"content":          map[string]any{"type": "object", "description": "put only: the complete board content object"},
+			"note":             map[string]any{"type": "string", "maxLength": 200, "description": "put in review mode only: one line telling the musician what the change is for"},
 		},
 		"required":             []string{"action"},
 		"additionalProperties": false,
 	},
+}
+
+// reviewDescription is added to the tool's description while the binding is in review mode (docs/api.md):
+// the host sends the whole description before each of the model's turns, so the bridge knows no modes.
+const reviewDescription = ` REVIEW MODE IS ON: your edits are proposals the musician reviews. ` +
+	`A put with valid content changes nothing on the board: it stores a proposal against expectedRevision and answers {"status":"proposed","proposal":"<id>","baseRevision":n}; ` +
+	`give it a "note", one line (at most 200 characters) telling the musician what the change is for. ` +
+	`The musician accepts all of it, some bars or sections, or rejects it; you are told the outcome before your next turn. ` +
+	`"get" lists the open proposals as "proposals": [{"id","baseRevision","note"}]. ` +
+	`A board keeps at most 20 open proposals: past that a put fails with too_many_proposals; tell the musician.`
+
+// PiToolDescription is the tele_board tool's description, in review mode (propose) or not.
+func PiToolDescription(propose bool) string {
+	if propose {
+		return piTool.Description + reviewDescription
+	}
+	return piTool.Description
 }

@@ -101,6 +101,9 @@ func mergeAll(base, cur, prop Content) (Content, error) {
 	return out, nil
 }
 
+// Equal reports whether a and b are the same bar, as accepting a proposal compares bars.
+func (b Bar) Equal(o Bar) bool { return barEqual(b, o) }
+
 // Equality of contents, without encoding them: a merge compares every bar three ways.
 func barEqual(a, b Bar) bool {
 	return slices.Equal(a.Chords, b.Chords) && a.Simile == b.Simile && a.Beats == b.Beats &&

@@ -38,10 +38,22 @@ const (
 const (
 	TypeSend  = "send"
 	TypeAbort = "abort"
+	TypeMode  = "mode"
 
 	ReceiptSubmitted     = "submitted"
 	ReceiptStopRequested = "stop-requested"
+	ReceiptApplied       = "applied"
 )
+
+// What the model's tele_board put does (review mode, docs/api.md): commit (apply) or store a proposal
+// the musician reviews (propose).
+const (
+	EditsApply   = "apply"
+	EditsPropose = "propose"
+)
+
+// ValidEdits reports whether s is a review mode.
+func ValidEdits(s string) bool { return s == EditsApply || s == EditsPropose }
 
 // command is a decoded command body. Pointers tell a missing field from a zero one.
 type command struct {
@@ -51,6 +63,7 @@ type command struct {
 	IdleVersion *int64  `json:"idleVersion,omitempty"`
 	Text        *string `json:"text,omitempty"`
 	RunID       *string `json:"runId,omitempty"`
+	Edits       *string `json:"edits,omitempty"`
 }
 
 // validate checks the shape of c: the fields of its type and only those, a canonical UUID id, and the
@@ -61,6 +74,9 @@ func (c *command) validate() error {
 	}
 	if c.Epoch == nil {
 		return errBadCommand("epoch is required")
+	}
+	if c.Type != TypeMode && c.Edits != nil {
+		return errBadCommand(c.Type + " takes no edits")
 	}
 	switch c.Type {
 	case TypeSend:
@@ -79,8 +95,16 @@ func (c *command) validate() error {
 			return errBadCommand("abort needs runId")
 		}
 		return nil
+	case TypeMode:
+		if c.IdleVersion != nil || c.Text != nil || c.RunID != nil {
+			return errBadCommand("mode takes no idleVersion, text or runId")
+		}
+		if c.Edits == nil || !ValidEdits(*c.Edits) {
+			return errBadCommand(`mode needs edits: "apply" or "propose"`)
+		}
+		return nil
 	}
-	return errBadCommand(`type must be "send" or "abort"`)
+	return errBadCommand(`type must be "send", "abort" or "mode"`)
 }
 
 // checkText: 1–8,000 UTF-16 code units, not blank, and the first visible character is not `/` (a Pi
@@ -145,6 +169,16 @@ func receiptBody(id, typ, status string) []byte {
 	return b
 }
 
+func modeReceipt(id, edits string) []byte {
+	b, _ := json.Marshal(struct {
+		ID     string `json:"id"`
+		Type   string `json:"type"`
+		Status string `json:"status"`
+		Edits  string `json:"edits"`
+	}{id, TypeMode, ReceiptApplied, edits})
+	return b
+}
+
 // action is what an accepted command still has to do outside the lock.
 type action int
 
@@ -191,6 +225,11 @@ func (g *Gateway) begin(c *command) (*record, action, *sendWatch, error) {
 		g.run.watch = watch
 		g.run.notice = ""
 		act = actSend
+	case TypeMode:
+		// Nothing to ask Pi: the host reads the mode at each tool call. The receipt is final at once.
+		g.edits = *c.Edits
+		rec.status, rec.body = http.StatusOK, modeReceipt(c.ID, g.edits)
+		close(rec.done)
 	case TypeAbort:
 		if g.run.runID == "" || *c.RunID != g.run.runID {
 			return nil, actNone, nil, errStaleRun

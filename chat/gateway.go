@@ -39,6 +39,8 @@ type Config struct {
 	Logger *slog.Logger // nil = discard
 	// BridgeTimeout bounds each bridge call; 0 = DefaultBridgeTimeout.
 	BridgeTimeout time.Duration
+	// Edits is the review mode the binding starts in (EditsApply or EditsPropose); "" = EditsApply.
+	Edits string
 }
 
 // MaxStreams is the number of chat streams one binding may hold (docs/api.md). Give the chat hub this
@@ -68,6 +70,7 @@ type Gateway struct {
 	run       runState
 	commands  map[string]*record
 	revoked   bool
+	edits     string   // the review mode: EditsApply or EditsPropose
 	items     [][]byte // the JSON of each item of the projection, oldest first (shared, read only)
 	itemsSize int      // of the JSON array they make
 	truncated bool
@@ -90,6 +93,13 @@ func NewGateway(cfg Config) *Gateway {
 		run:           newRunState(),
 		commands:      make(map[string]*record),
 		itemsSize:     len("[]"),
+		edits:         EditsApply,
+	}
+	if cfg.Edits != "" {
+		if !ValidEdits(cfg.Edits) {
+			panic("chat: NewGateway: Edits must be apply or propose")
+		}
+		g.edits = cfg.Edits
 	}
 	if g.log == nil {
 		g.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -227,6 +237,25 @@ func (g *Gateway) InputObserved(command string) {
 	g.changedLocked()
 }
 
+// Edits returns the binding's review mode, EditsApply or EditsPropose: what the model's put does now.
+func (g *Gateway) Edits() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.edits
+}
+
+// SetEdits switches the review mode from Pi's side (`/tele <board> --review` while connected); the
+// page's switch is the mode command. Every page of the binding sees the change.
+func (g *Gateway) SetEdits(edits string) {
+	if !ValidEdits(edits) {
+		panic("chat: SetEdits: edits must be apply or propose")
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.edits = edits
+	g.changedLocked()
+}
+
 // Revoke ends the binding (`revoke` note, stdin EOF): every chat stream of the binding closes, every
 // cookie and the invitation are forgotten, and every later chat request is refused (410 revoked).
 func (g *Gateway) Revoke(reason string) {
@@ -255,7 +284,7 @@ func (g *Gateway) Revoked() bool {
 func (g *Gateway) changedLocked() {
 	f := sse.AppendFrame(make([]byte, 0, len(snapshotHead)+g.itemsSize+256), snapshotEvent, g.version+1,
 		func(b []byte) []byte {
-			return appendStatusDoc(b, g.cfg.Binding.Epoch(), g.run.idleVersion, g.run.status(), g.run.runID,
+			return appendStatusDoc(b, g.cfg.Binding.Epoch(), g.run.idleVersion, g.run.status(), g.edits, g.run.runID,
 				g.run.notice, g.truncated, g.items)
 		})
 	doc := f.Data() // the document: one line (appendStatusDoc escapes every line break), framed in place

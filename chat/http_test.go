@@ -281,7 +281,7 @@ func TestViews(t *testing.T) {
 		t.Fatalf("items %s", r.body)
 	}
 	st := e.status(c)
-	if len(st) != 7 || st["status"] != "idle" || st["runId"] != nil || st["notice"] != nil ||
+	if len(st) != 8 || st["status"] != "idle" || st["edits"] != "apply" || st["runId"] != nil || st["notice"] != nil ||
 		st["epoch"] != e.binding.Epoch() || st["idleVersion"] != float64(1) {
 		t.Fatalf("status %v", st)
 	}

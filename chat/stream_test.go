@@ -48,7 +48,7 @@ func testEveryChangeSendsACompleteSnapshot(t *testing.T) {
 		t.Helper()
 		ev := s.next(t)
 		var v map[string]any
-		if ev.Name != "snapshot" || json.Unmarshal([]byte(ev.Data), &v) != nil || len(v) != 7 {
+		if ev.Name != "snapshot" || json.Unmarshal([]byte(ev.Data), &v) != nil || len(v) != 8 {
 			t.Fatalf("event %s %s", ev.Name, ev.Data)
 		}
 		return v

@@ -9,17 +9,19 @@ import (
 // appendStatusDoc appends the full view document (docs/projection.md) of GET /api/chat/:binding/status and
 // every `snapshot` event; items holds the JSON object of each item:
 //
-//	{"epoch":"…","idleVersion":1,"status":"idle","runId":null,"notice":null,"truncated":false,"items":[…]}
+//	{"epoch":"…","idleVersion":1,"status":"idle","edits":"apply","runId":null,"notice":null,"truncated":false,"items":[…]}
 //
 // runID and notice "" are null. It never writes a raw line break (strings are escaped), so the document
 // is one SSE data line.
-func appendStatusDoc(b []byte, epoch string, idleVersion int64, status, runID, notice string, truncated bool, items [][]byte) []byte {
+func appendStatusDoc(b []byte, epoch string, idleVersion int64, status, edits, runID, notice string, truncated bool, items [][]byte) []byte {
 	b = append(b, `{"epoch":`...)
 	b = appendString(b, epoch)
 	b = append(b, `,"idleVersion":`...)
 	b = strconv.AppendInt(b, idleVersion, 10)
 	b = append(b, `,"status":`...)
 	b = appendString(b, status)
+	b = append(b, `,"edits":`...)
+	b = appendString(b, edits)
 	b = append(b, `,"runId":`...)
 	b = appendNullable(b, runID)
 	b = append(b, `,"notice":`...)

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"tele/board"
+	"tele/chat"
 	"tele/strict"
 )
 
@@ -78,13 +79,20 @@ type helloMembers struct {
 		ID   *string `json:"id"`
 		Name *string `json:"name"` // null or absent: none
 	} `json:"session"`
+	Edits *string `json:"edits"` // the review mode to start in (`/tele <board> --review`); absent: apply
 }
 
-// toolArgs are the tele_board tool's arguments. Only put reads expectedRevision and content.
+// toolArgs are the tele_board tool's arguments. Only put reads expectedRevision, content and note.
 type toolArgs struct {
 	Action           *string        `json:"action"`
 	ExpectedRevision jsontext.Value `json:"expectedRevision"`
 	Content          jsontext.Value `json:"content"`
+	Note             jsontext.Value `json:"note"`
+}
+
+// inviteArgs are the arguments of `invite`: a review mode to switch to, or none.
+type inviteArgs struct {
+	Edits *string `json:"edits"`
 }
 
 func errMissing(member string) error { return fmt.Errorf("missing member %q", member) }
@@ -236,12 +244,18 @@ func readHello(note []byte) (hello, string, string) {
 		return bad(fmt.Sprintf("session.id must be a string of 1 to %d bytes", maxSessionIDLen))
 	case m.Session.Name != nil && len(*m.Session.Name) > maxSessionNameLen:
 		return bad(fmt.Sprintf("session.name must be a string of at most %d bytes", maxSessionNameLen))
+	case m.Edits != nil && !chat.ValidEdits(*m.Edits):
+		return bad(`edits must be "apply" or "propose"`)
+	}
+	edits := chat.EditsApply
+	if m.Edits != nil {
+		edits = *m.Edits
 	}
 	var id string
 	if strict.Decode(m.Board, &id) != nil || !board.ValidID(id) {
 		return hello{}, FatalBadBoard, "bad board id: a board id is 1 to 64 letters, digits, _ or -, starting with a letter or digit"
 	}
-	return hello{bridge: *m.Bridge, pi: *m.Pi, board: id, sessionID: *m.Session.ID}, "", ""
+	return hello{bridge: *m.Bridge, pi: *m.Pi, board: id, sessionID: *m.Session.ID, edits: edits}, "", ""
 }
 
 // readToolArgs reads the tele_board tool's arguments; put's members are checked by readPut. A flaw
@@ -254,7 +268,7 @@ func readToolArgs(args []byte) (action string, a toolArgs, err error) {
 			case strings.HasPrefix(se.Path, "content.") || strings.HasPrefix(se.Path, "content["):
 				return "", a, &board.ValidationError{Path: strings.TrimPrefix(se.Path[len("content"):], "."), Rule: se.Rule}
 			case se.Rule == "unknown field":
-				return "", a, fmt.Errorf("unknown argument %s; the arguments are action, expectedRevision and content", se.Path)
+				return "", a, fmt.Errorf("unknown argument %s; the arguments are action, expectedRevision, content and note", se.Path)
 			case se.Path == "action" && strings.HasPrefix(se.Rule, "must be"):
 				return "", a, errors.New(`action must be "catalogue", "get" or "put"`)
 			}
@@ -286,6 +300,33 @@ func (a toolArgs) readPut() (rev int64, content []byte, err error) {
 		return 0, nil, errors.New("content must be a JSON object (not a string holding JSON): the whole board content")
 	}
 	return rev, a.Content, nil
+}
+
+// readNote reads put's optional note: a string (board.Store.Propose checks that it is one short line).
+func (a toolArgs) readNote() (string, error) {
+	var note string
+	if len(a.Note) == 0 || a.Note.Kind() == 'n' {
+		return "", nil
+	}
+	if strict.Decode(a.Note, &note) != nil {
+		return "", errors.New("note must be a string: one line of at most 200 characters saying what the change is for")
+	}
+	return note, nil
+}
+
+// readInvite reads the arguments of `invite`: {} or {"edits": "apply"|"propose"}; "" when none.
+func readInvite(args []byte) (edits string, err error) {
+	var a inviteArgs
+	if err := strict.Decode(args, &a); err != nil {
+		return "", errors.New(`takes no arguments but edits ("apply" or "propose")`)
+	}
+	if a.Edits == nil {
+		return "", nil
+	}
+	if !chat.ValidEdits(*a.Edits) {
+		return "", errors.New(`edits must be "apply" or "propose"`)
+	}
+	return *a.Edits, nil
 }
 
 // readNoArgs reads the arguments of a call that takes none: exactly {}.

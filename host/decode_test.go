@@ -14,8 +14,11 @@ const goodHello = `{"note":"hello","protocol":1,"bridge":"1","pi":"0.73.1","boar
 
 func TestReadHello(t *testing.T) {
 	hl, code, msg := readHello([]byte(goodHello))
-	if want := (hello{bridge: "1", pi: "0.73.1", board: "songs", sessionID: "s1"}); code != "" || hl != want {
+	if want := (hello{bridge: "1", pi: "0.73.1", board: "songs", sessionID: "s1", edits: "apply"}); code != "" || hl != want {
 		t.Fatalf("readHello = %+v, %q, %q", hl, code, msg)
+	}
+	if hl, code, _ := readHello([]byte(strings.Replace(goodHello, `"pi":`, `"edits":"propose","pi":`, 1))); code != "" || hl.edits != "propose" {
+		t.Fatalf("hello with edits propose: %+v %q", hl, code)
 	}
 	for _, tc := range []struct {
 		name, hello, code, msg string
@@ -38,6 +41,7 @@ func TestReadHello(t *testing.T) {
 		{"board-number", strings.Replace(goodHello, `"board":"songs"`, `"board":7`, 1), FatalBadBoard, "bad board id"},
 		{"board-path", strings.Replace(goodHello, `"board":"songs"`, `"board":"../etc"`, 1), FatalBadBoard, "bad board id"},
 		{"not-utf8", strings.Replace(goodHello, `"1"`, "\"\xff\"", 1), FatalProtocol, "invalid UTF-8"},
+		{"edits-unknown", strings.Replace(goodHello, `"pi":`, `"edits":"review","pi":`, 1), FatalProtocol, `edits must be "apply" or "propose"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, code, msg := readHello([]byte(tc.hello))

@@ -104,6 +104,8 @@ type host struct {
 	serveDone chan error
 
 	opened *opened // redirect files the browser was opened on
+
+	review review // the proposals the model made, until it has heard what became of them
 }
 
 // Run is `tele host`: it speaks the link on in/out until `revoke`, the end of in, or ctx ends. It
@@ -216,6 +218,7 @@ func (h *host) sendFatal(code, msg string) {
 // hello is the validated first frame.
 type hello struct {
 	bridge, pi, board, sessionID string
+	edits                        string // the review mode the binding starts in
 }
 
 // start handles `hello`: validate, listen, open the store, make the binding and the gateway, serve, and
@@ -296,6 +299,7 @@ func (h *host) start(note []byte) {
 		Hub:           chatHub,
 		Logger:        h.log,
 		BridgeTimeout: h.cfg.BridgeTimeout,
+		Edits:         hl.edits,
 	})
 	serveCtx, serveStop := context.WithCancel(context.Background())
 	serveDone := make(chan error, 1)

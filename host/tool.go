@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"tele/assets"
 	"tele/board"
 	"tele/chat"
 	"tele/link"
@@ -14,12 +15,13 @@ import (
 
 // Error codes of the host's calls.
 const (
-	CodeRevisionConflict = "revision_conflict" // put: expectedRevision is stale; currentRevision says the current one
-	CodeInvalidContent   = "invalid_content"   // put: content breaks a rule of docs/content.md; path and rule say which
-	CodeNotFound         = "not_found"         // the bound board was deleted (with its edit link, on the page)
-	CodeQuotaExceeded    = "quota_exceeded"    // put: the server keeps no more bytes of boards (--max-bytes)
-	CodeNotReady         = "not_ready"         // a call before the host is ready
-	CodeRevoked          = "revoked"           // a call after the binding was revoked
+	CodeRevisionConflict = "revision_conflict"  // put: expectedRevision is stale; currentRevision says the current one
+	CodeInvalidContent   = "invalid_content"    // put: content breaks a rule of docs/content.md; path and rule say which
+	CodeNotFound         = "not_found"          // the bound board was deleted (with its edit link, on the page)
+	CodeQuotaExceeded    = "quota_exceeded"     // put: the server keeps no more bytes of boards (--max-bytes)
+	CodeTooManyProposals = "too_many_proposals" // put in review mode: the board has as many open proposals as it keeps
+	CodeNotReady         = "not_ready"          // a call before the host is ready
+	CodeRevoked          = "revoked"            // a call after the binding was revoked
 )
 
 // boardResult is the tool's view of a board: never the capability, never updatedAt. Author and
@@ -33,6 +35,22 @@ type boardResult struct {
 	// SchemaVersion is the earliest content schema version the content is of (the catalogue's
 	// schemaChanges say what each adds), so the model knows which rules the board already uses.
 	SchemaVersion int `json:"schemaVersion"`
+	// Proposals are the board's open proposals, newest first (get only; absent when none is open).
+	Proposals []proposalRow `json:"proposals,omitempty"`
+}
+
+// proposalRow is an open proposal as the model sees it in get.
+type proposalRow struct {
+	ID           string `json:"id"`
+	BaseRevision int64  `json:"baseRevision"`
+	Note         string `json:"note"`
+}
+
+// proposedResult is a put's answer in review mode: nothing was committed; the musician reviews it.
+type proposedResult struct {
+	Status       string `json:"status"` // "proposed"
+	Proposal     string `json:"proposal"`
+	BaseRevision int64  `json:"baseRevision"`
 }
 
 func resultOf(b board.Board) boardResult {
@@ -43,7 +61,7 @@ func resultOf(b board.Board) boardResult {
 	return r
 }
 
-// Call answers the bridge's calls: `tool` (the tele_board tool) and `invite`.
+// Call answers the bridge's calls: `tool` (the tele_board tool), `invite` and `turn`.
 func (h *host) Call(ctx context.Context, name string, args []byte) (any, error) {
 	h.mu.Lock()
 	ph := h.phase
@@ -61,12 +79,21 @@ func (h *host) Call(ctx context.Context, name string, args []byte) (any, error) 
 	case "tool":
 		return h.tool(args)
 	case "invite":
-		if err := readNoArgs(args); err != nil {
+		edits, err := readInvite(args)
+		if err != nil {
 			return nil, link.BadCall("invite %v", err)
+		}
+		if edits != "" {
+			h.gateway.SetEdits(edits)
 		}
 		return struct {
 			Invite string `json:"invite"`
 		}{h.inviteURL()}, nil
+	case "turn":
+		if err := readNoArgs(args); err != nil {
+			return nil, link.BadCall("turn %v", err)
+		}
+		return h.turn(), nil
 	}
 	return nil, link.BadCall("unknown call %s", quoteName(name))
 }
@@ -91,7 +118,15 @@ func (h *host) tool(args []byte) (any, error) {
 		if err != nil {
 			return nil, h.storeError(err)
 		}
-		return resultOf(b), nil
+		open, err := h.store.Proposals(h.boardID)
+		if err != nil {
+			return nil, h.storeError(err)
+		}
+		r := resultOf(b)
+		for _, p := range open {
+			r.Proposals = append(r.Proposals, proposalRow{p.ID, p.BaseRevision, p.Note})
+		}
+		return r, nil
 	}
 	rev, content, err := a.readPut()
 	if err != nil {
@@ -101,12 +136,61 @@ func (h *host) tool(args []byte) (any, error) {
 	if err != nil {
 		return nil, h.storeError(err)
 	}
+	if h.gateway.Edits() == chat.EditsPropose {
+		note, err := a.readNote()
+		if err != nil {
+			return nil, link.BadCall("%v", err)
+		}
+		return h.propose(rev, c, note)
+	}
 	b, err := h.store.Put(h.boardID, rev, c, board.AuthorPi)
 	if err != nil {
 		return nil, h.storeError(err)
 	}
 	h.log.Info("host: tool put", "board", b.ID, "revision", b.Revision)
 	return resultOf(b), nil
+}
+
+// propose is put in review mode: the content is stored as a proposal against the revision the model
+// read, and nothing is committed until the musician accepts it.
+func (h *host) propose(base int64, c board.Content, note string) (any, error) {
+	p, err := h.store.Propose(h.boardID, base, c, board.AuthorPi, note)
+	switch {
+	case errors.Is(err, board.ErrTooManyProposals):
+		return nil, &link.Error{Code: CodeTooManyProposals, Message: fmt.Sprintf("the musician has %d changes to review: nothing was stored; tell them, and propose again once they have accepted or rejected some", board.MaxOpenProposals)}
+	case errors.Is(err, board.ErrBadNote):
+		return nil, link.BadCall("note must be one line of at most %d characters", board.MaxNoteRunes)
+	case errors.Is(err, board.ErrBadBaseRevision):
+		cur, gerr := h.store.Get(h.boardID)
+		if gerr != nil {
+			return nil, h.storeError(gerr)
+		}
+		return nil, h.storeError(&board.ConflictError{Current: cur.Revision})
+	case err != nil:
+		return nil, h.storeError(err)
+	}
+	h.review.add(p)
+	h.log.Info("host: tool proposed", "board", p.Board, "proposal", p.ID, "baseRevision", p.BaseRevision)
+	return proposedResult{"proposed", p.ID, p.BaseRevision}, nil
+}
+
+// turnResult answers `turn`, which the bridge calls before each of the model's turns: what the model
+// must hear first (nil: nothing), and the tool's description in the binding's review mode.
+type turnResult struct {
+	Message     *string `json:"message"`
+	Description string  `json:"description"`
+}
+
+func (h *host) turn() turnResult {
+	r := turnResult{Description: assets.PiToolDescription(h.gateway.Edits() == chat.EditsPropose)}
+	msg, err := h.review.outcome(h.store, h.boardID)
+	if err != nil {
+		h.log.Warn("host: cannot tell the model what became of its proposals", "err", err.Error())
+	}
+	if msg != "" {
+		r.Message = &msg
+	}
+	return r
 }
 
 // quoteName quotes a name for a log line or an error message, bounded.

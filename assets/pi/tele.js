@@ -7,7 +7,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { VERSION as PI_VERSION } from "@mariozechner/pi-coding-agent";
 import { MAX_FRAME, linkError, makeLink } from "./link.js";
 
-const TELE = "__TELE_BINARY__"; // the binary's absolute path, baked in; the Pi package's: {missing} when npm left it out
+const TELE = "__TELE_BINARY__"; // the binary's path, baked in; {missing} in a Pi package that lacks it
 const TOOL = __TELE_TOOL__; // the tele_board tool: name, label, description, guidelines, schema (from Go)
 const BRIDGE_VERSION = "1";
 const OWNER = Symbol.for("tele.bridge.v1");
@@ -15,7 +15,7 @@ const READY_TIMEOUT_MS = 20000;
 const KILL_AFTER_MS = 2000;
 const STREAM_EVERY_MS = 100;
 const RETRY_WINDOW_MS = 16000; // Pi's default auto-retry backoff is 2 s + 4 s + 8 s
-// Pi 0.73.1 retries an assistant error whose message matches this (agent-session.js _isRetryableError).
+// Pi 0.73.1 retries an assistant error whose message matches this (_isRetryableError).
 const RETRYABLE = /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i;
 const SHUTDOWN_REASON = { quit: "quit", reload: "reload", new: "session_switch", resume: "session_switch", fork: "fork" };
 
@@ -34,7 +34,7 @@ export default function (pi) {
 	}
 	const owner = (globalThis[OWNER] = {});
 
-	// {conn, command} on inputs submitted from the browser; an input whose conn is not the linked one is stale.
+	// {conn, command} on the browser's inputs; one whose conn is not the linked one is stale.
 	const marker = new AsyncLocalStorage();
 	// The connection to `tele host`: everything that lives as long as one host, made in connect and
 	// dropped at teardown: {board, child, link, ready, exited, wake, sentIds, lastState, stream, idleChecks}.
@@ -46,8 +46,8 @@ export default function (pi) {
 	let uiPrompts = 0; // Pi's own dialogs open (ui_prompt_start/end)
 	let busPrompt = false; // a cooperating extension announced a dialog on pi.events
 	let staleRun = false; // the current run was started by a stale marked input
-	let settleTimer = null; // the idle check of the current run; it may outlive a connection to restore the tools
-	let nativeSettled = false; // the running Pi emits agent_settled (the last host said so in ready, from Pi's version)
+	let settleTimer = null; // the idle check of the run; may outlive a connection to restore the tools
+	let nativeSettled = false; // the running Pi emits agent_settled (the host said so in ready)
 	const timers = new Set();
 
 	const ctxNow = () => (live ? lastCtx : null);
@@ -160,13 +160,13 @@ export default function (pi) {
 		return null;
 	}
 
-	async function connect(board, ctx) {
+	async function connect(board, ctx, review) {
 		const args = ["host"];
 		for (const flag of ["port", "data"]) {
 			const v = pi.getFlag(`tele-${flag}`);
 			if (typeof v === "string" && v !== "") args.push(`--${flag}`, v);
 		}
-		// The host opens the browser (never with the link on a command line); only a terminal Pi wants one.
+		// The host opens the browser (never with the link on a command line), for a terminal Pi only.
 		if (process.stdout.isTTY) args.push("--open-browser");
 		let child;
 		try {
@@ -191,7 +191,7 @@ export default function (pi) {
 		c.link = makeLink(child, onNote, (name, a) => onHostCall(c, name, a), () => child.kill("SIGKILL"));
 		const name = ctx.sessionManager.getSessionName();
 		const session = { id: ctx.sessionManager.getSessionId() || "", ...(typeof name === "string" && name ? { name } : {}) };
-		c.link.note("hello", { protocol: 1, bridge: BRIDGE_VERSION, pi: String(PI_VERSION), board, session });
+		c.link.note("hello", { protocol: 1, bridge: BRIDGE_VERSION, pi: String(PI_VERSION), board, session, edits: review ? "propose" : "apply" });
 		const timer = setTimeout(() => c.wake && c.wake({ timeout: true }), READY_TIMEOUT_MS);
 		const r = await woken;
 		clearTimeout(timer);
@@ -222,11 +222,12 @@ export default function (pi) {
 	pi.registerFlag("tele-data", { description: "Tele: data directory for /tele", type: "string" });
 
 	pi.registerCommand("tele", {
-		description: "Bind this session to a Tele board: /tele <board> | /tele off",
+		description: "Bind this session to a Tele board: /tele <board> [--review] | /tele off",
 		getArgumentCompletions: (prefix) => ("off".startsWith(prefix) ? [{ value: "off", label: "off" }] : null),
 		handler: async (argText, ctx) => {
 			lastCtx = ctx;
-			const board = String(argText || "").trim();
+			const [board, ...flags] = String(argText || "").trim().split(/\s+/);
+			const review = flags.join() === "--review";
 			if (board === "off") {
 				if (!conn) return say("tele: not connected", "info", ctx);
 				const was = conn.board;
@@ -236,21 +237,21 @@ export default function (pi) {
 				if (!conn) restoreTools();
 				return;
 			}
-			if (!board || /\s/.test(board)) return say(`tele: usage: /tele <board> | /tele off${conn ? ` (connected to "${conn.board}")` : ""}`, "warning", ctx);
+			if (!board || (flags.length && !review)) return say(`tele: usage: /tele <board> [--review] | /tele off${conn ? ` (connected to "${conn.board}")` : ""}`, "warning", ctx);
 			if (conn && conn.board !== board) return say(`tele: connected to board "${conn.board}"; run /tele off first`, "warning", ctx);
 			if (conn && !conn.ready) return say(`tele: board "${board}" is still starting`, "info", ctx);
 			if (conn) {
 				const fail = (e) => say(`tele: no new invitation: ${e.message}`, "error", ctx);
-				return conn.link.call("invite", {}).then((r) => invited(board, r.invite, ctx), fail);
+				return conn.link.call("invite", review ? { edits: "propose" } : {}).then((r) => invited(board, r.invite, ctx), fail);
 			}
 			if (!idle(ctx)) return say("tele: Pi is busy (a reply is running or messages are queued); run /tele again when it is idle", "warning", ctx);
-			await connect(board, ctx);
+			await connect(board, ctx, review);
 		},
 	});
 
-	pi.registerTool({
+	let tool = {
 		...TOOL,
-		// Some models send the content object as a JSON string; one that does not parse is left for the schema check.
+		// Some models send content as a JSON string; one that does not parse fails the schema check.
 		prepareArguments: (args) => {
 			if (!args || typeof args !== "object" || typeof args.content !== "string") return args;
 			try {
@@ -262,8 +263,8 @@ export default function (pi) {
 		async execute(_toolCallId, params, signal) {
 			const c = linked();
 			if (!c || staleRun) throw new Error(`${TOOL.name}: Tele is not connected; the user can run /tele <board>`);
-			const { action, expectedRevision, content } = params;
-			const args = action === "put" ? { action, expectedRevision, content } : { action };
+			const { action, expectedRevision, content, note } = params;
+			const args = action === "put" ? { action, expectedRevision, content, note } : { action };
 			try {
 				const ok = await c.link.call("tool", args, signal);
 				return { content: [{ type: "text", text: JSON.stringify(ok) }], details: { action } };
@@ -273,12 +274,13 @@ export default function (pi) {
 				throw new Error(text);
 			}
 		},
-	});
+	};
+	pi.registerTool(tool);
 
 	// ---- events: one wrapper keeps the latest ctx and ignores everything after session_shutdown ----
 	const on = (name, fn) =>
 		pi.on(name, (event, ctx) => {
-			if (name === "session_start") live = true; // may fire twice for one instance (RPC session replacement)
+			if (name === "session_start") live = true; // may fire twice (RPC session replacement)
 			if (!live) return undefined;
 			if (ctx) lastCtx = ctx;
 			return fn(event || {}, ctx);
@@ -312,6 +314,12 @@ export default function (pi) {
 		if (!linked() || m.conn !== conn) return { action: "handled" }; // a late browser input: dropped
 		note("input", { command: m.command });
 		return void later(0, reportState);
+	});
+	// Before a prompt: the tool's words for the review mode, and what the model hears first.
+	on("before_agent_start", async () => {
+		const r = linked() && (await conn.link.call("turn", {}).catch(() => null));
+		if (r && r.description !== tool.description) pi.registerTool((tool = { ...tool, description: r.description }));
+		return r && r.message ? { message: { customType: "tele", content: r.message, display: true } } : undefined;
 	});
 	on("agent_start", (_event, ctx) => {
 		const m = marker.getStore();
