@@ -320,7 +320,7 @@ class BoardPage {
     this.updateDirty();
     if (first) this.proposals.refresh();
     else this.proposals.boardChanged();
-    if (!first && board.author === 'pi') announce('edited');
+    if (!first && board.author === 'pi' && !board.proposal) announce('edited'); // an accepted proposal is a musician's doing
   }
 
   // rebase makes board the base and replays the user's ops on it; ops that no longer fit are shown.

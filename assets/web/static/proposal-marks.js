@@ -12,6 +12,8 @@ import { barLine } from './form-view.js';
 export const FIELDS = ['title', 'description', 'key', 'tempo', 'beatsPerBar'];
 
 const barKey = (bar) => (bar == null ? 'null' : JSON.stringify(writeBar(barForm(bar))));
+// sameBar compares bars of either schema version; two plain chord lists (most bars) without JSON.
+const sameBar = (a, b) => (Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((c, i) => c === b[i]) : barKey(a) === barKey(b));
 const text = (bar, beats) => (bar == null ? '' : barLine(barForm(bar), beats));
 
 // markProposal lists what proposal changes against base, each change an item with a key the
@@ -40,7 +42,7 @@ export function markProposal(base, cur, proposal) {
     sec.bars.forEach((bar, b) => {
       n++;
       const old = now && now.bars.length === sec.bars.length ? now.bars[b] : was?.bars[b];
-      const changed = !was || whole === 'form' || barKey(was.bars[b]) !== barKey(bar);
+      const changed = !was || whole === 'form' || !sameBar(was.bars[b], bar);
       const mark = { s, b, n, changed, old: changed ? text(old, cur.beatsPerBar) : '', new: text(bar, proposal.beatsPerBar) };
       bars.push(mark);
       if (changed && !whole?.match(/added|form/)) items.push({ key: `b:${s}:${b}`, kind: 'bar', s, b, n, name, old: mark.old, new: mark.new });

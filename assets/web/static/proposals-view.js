@@ -46,6 +46,12 @@ export class ProposalsView {
     // Above the player toolbar, which sticks under the header: a choice scrolled to is never under it.
     document.querySelector('.toolbar').before(this.panel);
     this.panel.addEventListener('keydown', (ev) => this.key(ev));
+    // One listener for every choice: a proposal of the largest board has a thousand of them.
+    this.panel.addEventListener('click', (ev) => {
+      const btn = ev.target.closest?.('.prop-take, .prop-leave');
+      const item = btn && this.shown?.byKey.get(btn.dataset.key);
+      if (item) this.decide([item], btn.classList.contains('prop-take') ? 'accept' : 'reject');
+    });
   }
 
   // refresh lists the open proposals again (at load, after a reconnection).
@@ -70,6 +76,8 @@ export class ProposalsView {
     if (!this.rows.length) {
       this.shown = null;
       show(this.panel, false);
+      this.body.replaceChildren(); // a thousand choices need not stay in the document, hidden
+      this.itemEls = new Map();
       return;
     }
     const keep = this.shown && this.rows.find((r) => r.id === this.shown.row.id);
@@ -136,6 +144,7 @@ export class ProposalsView {
     const sh = this.shown;
     sh.marks = markProposal(sh.base, this.page.base.content, sh.proposal.content);
     const { items, sections } = sh.marks;
+    sh.byKey = new Map(items.map((it) => [it.key, it]));
     this.paintHead();
     const editable = this.page.editable;
     this.actions.replaceChildren();
@@ -170,7 +179,7 @@ export class ProposalsView {
       leave.addEventListener('click', () => this.decide(own, 'reject'));
       head.append(take, leave);
     }
-    const whole = items.find((it) => it.key === `s:${sec.s}`);
+    const whole = this.shown.byKey.get(`s:${sec.s}`);
     const el = h('div', { class: 'prop-section', 'data-section': String(sec.s) }, head);
     if (whole) el.append(h('p', { class: 'prop-whole' }, this.itemRow(whole, 'span', editable)));
     const ol = document.createElement('ol');
@@ -183,7 +192,7 @@ export class ProposalsView {
       num.setAttribute('aria-hidden', 'true');
       num.textContent = String(bar.n);
       li.append(num);
-      const item = items.find((it) => it.key === `b:${bar.s}:${bar.b}`);
+      const item = this.shown.byKey.get(`b:${bar.s}:${bar.b}`);
       if (!bar.changed) {
         li.append(h('span', { class: 'chords' }, bar.new));
       } else if (!item) {
@@ -199,6 +208,7 @@ export class ProposalsView {
       }
       ol.append(li);
     }
+    el.style.setProperty('--bars', String(sec.bars.length));
     el.append(ol);
     return el;
   }
@@ -215,8 +225,6 @@ export class ProposalsView {
   choiceButtons(item, acceptKey, rejectKey, params) {
     const take = bindAttr(h('button', { type: 'button', class: 'icon-btn prop-take', 'aria-pressed': 'false', 'data-key': item.key }, h('span', { 'aria-hidden': 'true' }, '✓')), 'aria-label', acceptKey, params);
     const leave = bindAttr(h('button', { type: 'button', class: 'icon-btn prop-leave', 'aria-pressed': 'false', 'data-key': item.key }, h('span', { 'aria-hidden': 'true' }, '✗')), 'aria-label', rejectKey, params);
-    take.addEventListener('click', () => this.decide([item], 'accept'));
-    leave.addEventListener('click', () => this.decide([item], 'reject'));
     return [take, leave];
   }
 
@@ -229,7 +237,7 @@ export class ProposalsView {
     const d = this.shown.decisions;
     for (const [key, el] of this.itemEls) {
       const v = d.get(key) || '';
-      if (el.dataset.decision !== v) {
+      if ((el.dataset.decision || '') !== v) {
         if (v) el.dataset.decision = v;
         else delete el.dataset.decision;
         for (const b of el.querySelectorAll('.prop-take, .prop-leave')) {
@@ -247,7 +255,7 @@ export class ProposalsView {
     if (!btn) return;
     const k = ev.key.toLowerCase();
     if (k === 'a' || k === 'r') {
-      const item = this.shown.marks.items.find((it) => it.key === btn.dataset.key);
+      const item = this.shown.byKey.get(btn.dataset.key);
       if (item) this.decide([item], k === 'a' ? 'accept' : 'reject');
       ev.preventDefault();
     } else if (ev.key === 'ArrowDown' || ev.key === 'ArrowUp') {
@@ -283,8 +291,10 @@ export class ProposalsView {
       } else {
         const rev = this.page.base.revision;
         const board = await request('POST', this.url(`/${pid}/accept`), { body: req.all ? {} : req.body, headers: { ...auth, 'If-Match': `"${rev}"` } });
+        this.closed(pid); // first: the panel is not drawn again for the revision that closes it
         this.page.adopt(board);
         bindText(this.status, 'prop.done', { rev: board.revision });
+        return;
       }
       this.closed(pid);
     } catch (err) {
