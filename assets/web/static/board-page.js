@@ -35,6 +35,7 @@ import { setupExportLinks } from './export-links.js';
 import { forget, keep, keyFor } from './keyring.js';
 import { ProposalsView } from './proposals-view.js';
 import { Notifier, announce } from './notify.js';
+import { BarSelection } from './bar-selection.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -117,6 +118,7 @@ class BoardPage {
     this.manage = new BoardManage(this);
     this.notifier = new Notifier(() => this.draft?.title || '');
     this.proposals = new ProposalsView(this, { onNew: () => announce('proposed') });
+    this.selection = new BarSelection(this);
     setupExportLinks(this.id);
   }
 
