@@ -90,17 +90,7 @@ func (c *command) validate() error {
 		if c.IdleVersion == nil || c.Text == nil {
 			return errBadCommand("send needs idleVersion and text")
 		}
-		if err := checkText(*c.Text); err != nil {
-			return err
-		}
-		if c.Selection != nil {
-			if err := c.Selection.check(); err != nil {
-				return err
-			}
-			_, err := c.message()
-			return err
-		}
-		return nil
+		return c.checkMessage()
 	case TypeAbort:
 		if c.IdleVersion != nil || c.Text != nil {
 			return errBadCommand("abort takes no idleVersion or text")

@@ -90,6 +90,21 @@ func (s *Selection) expand(text string) string {
 	return b.String()
 }
 
+// checkMessage checks a send's text and selection, and that both together keep the send limit.
+func (c *command) checkMessage() error {
+	if err := checkText(*c.Text); err != nil {
+		return err
+	}
+	if c.Selection == nil {
+		return nil
+	}
+	if err := c.Selection.check(); err != nil {
+		return err
+	}
+	_, err := c.message()
+	return err
+}
+
 // message is what a send gives Pi: its text, and its selection written out when it has one. The whole
 // keeps the send limit: a selection too long with the text is refused as the text would be.
 func (c *command) message() (string, error) {
