@@ -82,7 +82,7 @@ export class ProposalsView {
     }
     const keep = this.shown && this.rows.find((r) => r.id === this.shown.row.id);
     this.paintPicker();
-    if (!keep) this.open(this.rows[0].id);
+    if (!keep && this.opening !== this.rows[0].id) this.open(this.rows[0].id);
     else this.paintHead();
   }
 
@@ -101,6 +101,15 @@ export class ProposalsView {
   async open(pid) {
     const row = this.rows.find((r) => r.id === pid);
     if (!row) return;
+    this.opening = pid; // a list arriving meanwhile does not open it again
+    try {
+      await this.load(row, pid);
+    } finally {
+      if (this.opening === pid) this.opening = null;
+    }
+  }
+
+  async load(row, pid) {
     let proposal;
     let base = null;
     try {
@@ -199,18 +208,37 @@ export class ProposalsView {
         li.dataset.mark = 'changed';
         li.append(h('span', { class: 'chords' }, h('ins', {}, bar.new)));
       } else {
-        li.dataset.mark = 'changed';
-        li.dataset.key = item.key;
-        li.append(h('span', { class: 'chords', 'aria-hidden': 'true' }, h('del', {}, bar.old || '—'), ' → ', h('ins', {}, bar.new)));
-        li.append(bindText(h('span', { class: 'sr-only' }), ...spoken(item)));
-        if (editable) li.append(h('span', { class: 'prop-choice' }, ...this.choiceButtons(item, 'prop.acceptBar', 'prop.rejectBar', { n: bar.n })));
-        this.itemEls.set(item.key, li);
+        this.changedBar(li, item, bar, editable);
       }
       ol.append(li);
     }
     el.style.setProperty('--bars', String(sec.bars.length));
     el.append(ol);
     return el;
+  }
+
+  // changedBar fills li with a changed bar: old → new, its words, its choices. The largest proposal has
+  // 512 of them: each is a copy of one template, its texts and labels then written.
+  changedBar(li, item, bar, editable) {
+    if (!this.barTemplate) {
+      const take = h('button', { type: 'button', class: 'icon-btn prop-take', 'aria-pressed': 'false' }, h('span', { 'aria-hidden': 'true' }, '✓'));
+      const leave = h('button', { type: 'button', class: 'icon-btn prop-leave', 'aria-pressed': 'false' }, h('span', { 'aria-hidden': 'true' }, '✗'));
+      this.barTemplate = [h('span', { class: 'chords', 'aria-hidden': 'true' }, h('del'), ' → ', h('ins')), h('span', { class: 'sr-only' }), h('span', { class: 'prop-choice' }, take, leave)];
+    }
+    const [chords, words, choice] = this.barTemplate.map((n) => n.cloneNode(true));
+    li.dataset.mark = 'changed';
+    li.dataset.key = item.key;
+    chords.firstChild.textContent = bar.old || '—';
+    chords.lastChild.textContent = bar.new;
+    li.append(chords, bindText(words, ...spoken(item)));
+    if (editable) {
+      const [take, leave] = choice.children;
+      take.dataset.key = leave.dataset.key = item.key;
+      bindAttr(take, 'aria-label', 'prop.acceptBar', { n: bar.n });
+      bindAttr(leave, 'aria-label', 'prop.rejectBar', { n: bar.n });
+      li.append(choice);
+    }
+    this.itemEls.set(item.key, li);
   }
 
   // itemRow is a change that is not one bar: its words and, to edit, its two choices.
