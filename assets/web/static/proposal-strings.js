@@ -37,6 +37,7 @@ export const STRINGS = {
     'prop.takePi': 'Take Pi’s: {chords}',
     'prop.stale': 'This proposal is too old to apply (its base revision is gone). Leave it and ask Pi again.',
     'prop.gone': 'This proposal is no longer open.',
+    'prop.moved': 'The board changed meanwhile, so nothing was applied. The proposal is marked against the board as it is now: choose again.',
     'prop.failed': 'Not applied: {message}',
   },
   'zh-CN': {
@@ -74,6 +75,7 @@ export const STRINGS = {
     'prop.takePi': '采用 Pi 的：{chords}',
     'prop.stale': '这个提议太旧，无法应用（它所基于的版本已不在）。请不采纳它，再问 Pi 一次。',
     'prop.gone': '这个提议已不再待定。',
+    'prop.moved': '和弦谱在此期间有了改动，所以没有应用任何内容。提议已按和弦谱的当前内容重新标出：请再选一次。',
     'prop.failed': '未能应用：{message}',
   },
 };

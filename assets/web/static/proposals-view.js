@@ -350,7 +350,7 @@ export class ProposalsView {
         } catch {
           // the stream brings it
         }
-        bindText(this.status, 'prop.failed', { message: err.message });
+        bindText(this.status, 'prop.moved');
         return;
       case 'proposal_stale':
         bindText(this.status, 'prop.stale');
@@ -358,6 +358,16 @@ export class ProposalsView {
       case 'proposal_not_found':
         bindText(this.status, 'prop.gone');
         this.refresh();
+        return;
+      case 'rate_limited':
+        bindText(this.status, 'edit.rateLimited');
+        return;
+      case 'unauthorized':
+      case 'bad_capability':
+        bindText(this.status, 'edit.unauthorized', { id: this.page.id });
+        return;
+      case 'network':
+        bindText(this.status, 'edit.network');
         return;
       default:
         bindText(this.status, 'prop.failed', { message: err.message });
