@@ -130,6 +130,7 @@ func TestProposalsPage(t *testing.T) {
 	p.screenshot("board", "proposals-chosen-desktop-en")
 	p.do(chromedp.Click(chromedp.ID("prop-apply")))
 	p.waitJS(barTextJS(1, 0)+` === 'Bb7' && `+barTextJS(1, 1)+` === 'Eb'`, "the two bars taken are on the board")
+	p.waitJS(`document.getElementById('save-status').textContent === 'Applied: revision 2 has the changes you took.'`, "the page says what the accept wrote")
 	var after histDoc
 	apiJSON(t, "GET", h.URL+"/api/boards/prop", nil, nil, &after)
 	want := variant(func(c *histContent) {
@@ -155,6 +156,9 @@ func TestProposalsPage(t *testing.T) {
 
 	// The next proposal changes bar 1 of the chorus, which the board has since changed too.
 	p.waitJS(`document.querySelector('#proposals .prop-bar[data-key="b:1:0"] ins')?.textContent === 'E7' && document.querySelectorAll('#proposals .prop-picker button').length === 2`, "the next proposal")
+	if focus := evalJS[string](p, `document.activeElement.id`); focus != "proposals-heading" {
+		t.Errorf("the focus after the accept: %q, want the next proposal's heading", focus)
+	}
 	p.do(chromedp.Click(chromedp.ID("prop-accept-all")))
 	p.waitJS(`document.querySelector('#prop-conflicts li[data-key="b:1:0"]')`, "the conflicting bar to choose")
 	if focus := evalJS[string](p, `document.activeElement.className`); focus != "prop-keep-board" {

@@ -135,8 +135,14 @@ export class ProposalsView {
   }
 
   // boardChanged re-marks the shown proposal against the board's new revision ("old" is the board now).
+  // While an accept or reject is out, the revision it makes is not worth drawing the panel for: the
+  // panel closes with the answer. A choice that had the focus keeps it in the new drawing.
   boardChanged() {
-    if (this.shown) this.render();
+    if (!this.shown || this.sending) return;
+    const at = document.activeElement;
+    const keep = this.panel.contains(at) && at.dataset.key ? `.${at.classList[at.classList.length - 1]}[data-key="${CSS.escape(at.dataset.key)}"]` : at?.id && this.panel.contains(at) ? `#${CSS.escape(at.id)}` : null;
+    this.render();
+    if (keep) this.panel.querySelector(keep)?.focus();
   }
 
   paintHead() {
@@ -315,16 +321,13 @@ export class ProposalsView {
     try {
       if (req.reject) {
         await request('POST', this.url(`/${pid}/reject`), { body: {}, headers: auth });
-        bindText(this.status, 'prop.done', { rev: 0 });
+        this.closed(pid, 0);
       } else {
         const rev = this.page.base.revision;
         const board = await request('POST', this.url(`/${pid}/accept`), { body: req.all ? {} : req.body, headers: { ...auth, 'If-Match': `"${rev}"` } });
-        this.closed(pid); // first: the panel is not drawn again for the revision that closes it
+        this.closed(pid, board.revision); // first: the panel is not drawn again for the revision that closes it
         this.page.adopt(board);
-        bindText(this.status, 'prop.done', { rev: board.revision });
-        return;
       }
-      this.closed(pid);
     } catch (err) {
       this.refused(err, req);
     } finally {
@@ -332,10 +335,16 @@ export class ProposalsView {
     }
   }
 
-  // closed drops proposal pid from the list at once (its `proposals` event follows).
-  closed(pid) {
+  // closed drops proposal pid from the list at once (its `proposals` event follows) and says what was
+  // written (rev, or 0 for nothing) beside the page's save state. A choice that had the focus gives it
+  // to the next proposal's heading, or to the grid's first bar.
+  closed(pid, rev) {
+    const focused = this.panel.contains(document.activeElement);
+    bindText(byId('save-status'), 'prop.done', { rev });
     this.listed({ board: this.page.id, proposals: (this.rows || []).filter((r) => r.id !== pid) });
-    if (this.rows.length) show(this.panel, true);
+    if (!focused) return;
+    if (this.rows.length) this.heading.focus();
+    else this.page.view.barButton(0, 0)?.focus();
   }
 
   async refused(err, req) {
