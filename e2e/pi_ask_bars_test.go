@@ -30,7 +30,7 @@ func TestPiAskAboutBars(t *testing.T) {
 		n := p.fm.Count()
 		code, r := c.request(t, "POST", "/api/chat/"+c.binding+"/command", map[string]any{
 			"type": "send", "id": uuid.NewString(), "epoch": v.Get("epoch").String(), "idleVersion": v.Get("idleVersion").Int(),
-			"text": "Why does this feel static?",
+			"text":      "Why does this feel static?",
 			"selection": map[string]any{"section": "Verse", "from": 5, "bars": []string{"Dmaj7", "B7", "|: Em7 :|", "A7"}, "view": "transposed +2 semitones (sounding key D)"},
 		})
 		if code != 202 {
