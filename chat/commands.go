@@ -57,13 +57,14 @@ func ValidEdits(s string) bool { return s == EditsApply || s == EditsPropose }
 
 // command is a decoded command body. Pointers tell a missing field from a zero one.
 type command struct {
-	Type        string  `json:"type"`
-	ID          string  `json:"id"`
-	Epoch       *string `json:"epoch,omitempty"`
-	IdleVersion *int64  `json:"idleVersion,omitempty"`
-	Text        *string `json:"text,omitempty"`
-	RunID       *string `json:"runId,omitempty"`
-	Edits       *string `json:"edits,omitempty"`
+	Type        string     `json:"type"`
+	ID          string     `json:"id"`
+	Epoch       *string    `json:"epoch,omitempty"`
+	IdleVersion *int64     `json:"idleVersion,omitempty"`
+	Text        *string    `json:"text,omitempty"`
+	RunID       *string    `json:"runId,omitempty"`
+	Edits       *string    `json:"edits,omitempty"`
+	Selection   *Selection `json:"selection,omitempty"` // send only: the bars asked about (selection.go)
 }
 
 // validate checks the shape of c: the fields of its type and only those, a canonical UUID id, and the
@@ -78,6 +79,9 @@ func (c *command) validate() error {
 	if c.Type != TypeMode && c.Edits != nil {
 		return errBadCommand(c.Type + " takes no edits")
 	}
+	if c.Type != TypeSend && c.Selection != nil {
+		return errBadCommand(c.Type + " takes no selection")
+	}
 	switch c.Type {
 	case TypeSend:
 		if c.RunID != nil {
@@ -86,7 +90,7 @@ func (c *command) validate() error {
 		if c.IdleVersion == nil || c.Text == nil {
 			return errBadCommand("send needs idleVersion and text")
 		}
-		return checkText(*c.Text)
+		return c.checkMessage()
 	case TypeAbort:
 		if c.IdleVersion != nil || c.Text != nil {
 			return errBadCommand("abort takes no idleVersion or text")
@@ -256,7 +260,8 @@ func (g *Gateway) execute(ctx context.Context, c *command, rec *record, act acti
 	defer cancel()
 	switch act {
 	case actSend:
-		err := g.cfg.Bridge.Send(ctx, c.ID, *c.Text)
+		msg, _ := c.message() // validate checked it
+		err := g.cfg.Bridge.Send(ctx, c.ID, msg)
 		g.sendReturned(c, rec, watch, err)
 	case actAbort:
 		err := g.cfg.Bridge.Abort(ctx, c.ID, *c.RunID)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
@@ -30,7 +31,7 @@ type linkHost struct {
 	*Server
 }
 
-func startLinkHost(t testing.TB, board string) *linkHost {
+func startLinkHost(t testing.TB, board string, hello ...map[string]any) *linkHost {
 	t.Helper()
 	data := t.TempDir()
 	cmd := exec.Command(teleBinary(t), "host", "--port", "0", "--data", data)
@@ -70,8 +71,12 @@ func startLinkHost(t testing.TB, board string) *linkHost {
 		}
 		close(h.frames)
 	}()
-	h.send(map[string]any{"note": "hello", "protocol": 1, "bridge": "e2e", "pi": "0.73.1", "board": board,
-		"session": map[string]any{"id": "e2e-history"}})
+	first := map[string]any{"note": "hello", "protocol": 1, "bridge": "e2e", "pi": "0.73.1", "board": board,
+		"session": map[string]any{"id": "e2e-history"}}
+	for _, more := range hello { // e.g. {"edits": "propose"}: the binding starts in review mode
+		maps.Copy(first, more)
+	}
+	h.send(first)
 	ready := h.wait(func(f map[string]json.RawMessage) bool { return string(f["note"]) == `"ready"` }, "the ready note")
 	var page string
 	json.Unmarshal(ready["url"], &page)

@@ -38,6 +38,9 @@ import { LineEditing } from './lyrics-edit-page.js';
 import { setupExportLinks } from './export-links.js';
 import { forget, keep, keyFor } from './keyring.js';
 import { claimLink, linkFailed } from './link-box.js';
+import { ProposalsView } from './proposals-view.js';
+import { Notifier, announce } from './notify.js';
+import { BarSelection } from './bar-selection.js';
 
 const capKey = (id) => `tele.cap:${id}`;
 const MAX_LISTED = 8;
@@ -94,7 +97,7 @@ class BoardPage {
     this.setup();
     if (board.status === 'fulfilled') this.adopt(board.value);
     else bindText(byId('board-status'), 'board.loadFailed');
-    const events = { board: (b) => this.adopt(b), capability: (c) => this.capabilityReplaced(c), deleted: (d) => this.manage.deleted(d) };
+    const events = { board: (b) => this.adopt(b), proposals: (p) => this.proposals.listed(p), capability: (c) => this.capabilityReplaced(c), deleted: (d) => this.manage.deleted(d) };
     this.stream = new Stream(api.boardEventsURL(this.id), events, (s, info) => this.connectionState(s, info));
     await this.built; // the page is ready once every bar of its first board is drawn
   }
@@ -120,6 +123,9 @@ class BoardPage {
     byId('new-link-copy').addEventListener('click', () => copyLink());
     this.history = new HistoryPanel(this);
     this.manage = new BoardManage(this);
+    this.notifier = new Notifier(() => this.draft?.title || '');
+    this.proposals = new ProposalsView(this, { onNew: () => announce('proposed') });
+    this.selection = new BarSelection(this);
     setupExportLinks(this.id);
   }
 
@@ -292,6 +298,7 @@ class BoardPage {
     bindText(byId('conn-text'), key, state === 'offline' ? { s: info.seconds } : undefined);
     show(byId('conn-retry'), state === 'offline');
     if (state === 'offline') this.manage?.checkGone();
+    if (state === 'live' && this.base) this.proposals?.refresh(); // the list may have changed while away
   }
 
   // ---- the server's boards ----
@@ -329,6 +336,9 @@ class BoardPage {
     // Once every bar of the first board is in the document: the mark the browser benchmarks time the load by.
     if (first) this.built.then(() => performance.mark('tele:bars-rendered'));
     this.updateDirty();
+    if (first) this.proposals.refresh();
+    else this.proposals.boardChanged();
+    if (!first && board.author === 'pi' && !board.proposal) announce('edited'); // an accepted proposal is a musician's doing
   }
 
   // rebase makes board the base and replays the user's ops on it; ops that no longer fit are shown.

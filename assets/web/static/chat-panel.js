@@ -29,6 +29,9 @@ import { ROLES, ViewModel, isView } from './chat-diff.js';
 import { ChatStream } from './chat-stream.js';
 import { STRINGS } from './chat-strings.js';
 import { bindingKey } from './has-chat.js';
+import { announce } from './notify.js';
+import { ModeSwitch } from './chat-mode.js';
+import { MessageChip, foldSelection, paintChip } from './bar-selection.js';
 
 const DOCKS = ['right', 'left', 'bottom'];
 const DOCK_KEY = 'tele.chat.dock';
@@ -99,6 +102,8 @@ class ChatPanel {
     this.collapsed = read('local', COLLAPSED_KEY) === 'true';
 
     byId('chat-pair-cmd').textContent = `/tele ${board}`; // a command: never translated
+    this.mode = new ModeSwitch(this);
+    this.chip = new MessageChip(this.input); // "Ask Pi about these bars"
     this.wire();
     this.applyDock();
     this.applyCollapsed();
@@ -277,6 +282,11 @@ class ChatPanel {
     }
     this.renderItems(view.items, changed);
     this.render();
+    // News for a hidden page: a reply ended, or Pi's terminal asks something.
+    if (before && before.status !== view.status) {
+      if (view.status === 'terminal-prompt') announce('terminal');
+      else if (view.status === 'idle' && ['running', 'stopping'].includes(before.status)) announce('replied');
+    }
   }
 
   // applyChange shows a change message of the stream (chat-diff.js).
@@ -383,6 +393,7 @@ class ChatPanel {
     show(error, Boolean(this.error && paired));
 
     this.updateControls();
+    this.mode.render();
     // The status lines above the message box come and go: a reader at the end stays there.
     if (this.stick && this.log.clientHeight > 0) this.scrollToEnd();
   }
@@ -416,13 +427,17 @@ class ChatPanel {
     }
     const v = this.view;
     const binding = this.binding;
+    const selection = this.chip.selection;
     this.sending = true;
     this.error = null;
     this.render();
     try {
-      await api.command(binding, { type: 'send', id: api.newCommandId(), epoch: v.epoch, idleVersion: v.idleVersion, text });
+      const body = { type: 'send', id: api.newCommandId(), epoch: v.epoch, idleVersion: v.idleVersion, text };
+      if (selection) body.selection = selection;
+      await api.command(binding, body);
       // Accepted: the draft has gone to Pi. Anything typed meanwhile stays.
       if (this.input.value === text) this.input.value = '';
+      if (this.chip.selection === selection) this.chip.set(null);
     } catch (err) {
       this.commandFailed('send', err);
     } finally {
@@ -566,7 +581,10 @@ function createRow(role) {
 function updateRow(li, it) {
   if (it.role === 'user' || it.role === 'assistant') {
     const node = li.querySelector('.chat-text').firstChild;
-    const text = typeof it.text === 'string' ? it.text : '';
+    // A message sent with bars asked about shows them as their chip, not written out (bar-selection.js).
+    const folded = it.role === 'user' ? foldSelection(it.text) : null;
+    paintChip(li, folded?.chip, node.parentNode);
+    const text = folded ? folded.text : typeof it.text === 'string' ? it.text : '';
     const old = node.data;
     if (old !== text) {
       if (old && text.startsWith(old)) node.appendData(text.slice(old.length));

@@ -206,7 +206,8 @@ export class HistoryPanel {
       this.rows.unshift({ revision: board.revision, author: board.author, updatedAt: board.updatedAt, title: board.content.title, restoredFrom: board.restoredFrom ?? null });
     }
     if (this.loaded) this.renderList();
-    if (!initial && previous && board.author === 'pi') this.piChanged(board);
+    // A revision naming a proposal is one a musician accepted (proposals-view.js), not Pi's own write.
+    if (!initial && previous && board.author === 'pi' && !board.proposal) this.piChanged(board);
   }
 
   async fetchRevision(rev) {

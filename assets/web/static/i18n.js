@@ -527,6 +527,7 @@ let current = 'en';
 let translated = false; // init has translated the page
 let titleKey = null;
 let titleParams = undefined;
+let titlePrefix = ''; // "(2) " while a hidden page has news (notify.js)
 const listeners = new Set();
 // Attribute bindings (bindAttr): element → attribute → [key, params].
 const attrBindings = new WeakMap();
@@ -641,7 +642,13 @@ export function bindAttr(el, attr, key, params) {
 export function setTitle(key, params) {
   titleKey = key;
   titleParams = params;
-  document.title = t(key, params);
+  document.title = titlePrefix + t(key, params);
+}
+
+// setTitlePrefix puts prefix before the title, kept across title changes and switches ('' removes it).
+export function setTitlePrefix(prefix) {
+  titlePrefix = prefix;
+  if (titleKey) document.title = prefix + t(titleKey, titleParams);
 }
 
 // translate re-renders the bound strings under root (and the title): every one, or those of the keys
@@ -665,7 +672,7 @@ export function translate(root, only) {
       if (wanted(key)) el.setAttribute(attr, t(key, params));
     }
   }
-  if (titleKey && wanted(titleKey)) document.title = t(titleKey, titleParams);
+  if (titleKey && wanted(titleKey)) document.title = titlePrefix + t(titleKey, titleParams);
 }
 
 export function formatDate(iso, loc = current) {
