@@ -15,7 +15,7 @@ import (
 
 // shareAddr is a free address on 127.0.0.2, a loopback address that is not 127.0.0.1 (Linux routes all
 // of 127/8 to lo), standing for the laptop's address on the band's Wi-Fi.
-func shareAddr(t *testing.T) string {
+func shareAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp4", "127.0.0.2:0")
 	if err != nil {
@@ -155,70 +155,115 @@ const cursorLogJS = `(() => {
 	return true;
 })()`
 
-// TestBandCursorSkew measures how far a phone's cursor is from the leader's: the time between the
-// leader's page and the follower's page marking the same bar, over 24 bars at 180 BPM, in one browser
-// on one machine (one clock). Issue 22 asks a median of one frame (17 ms) and a p95 of 50 ms, which
-// this 2-core machine under other tests' load does not reach steadily (docs/band.md has the numbers);
-// the test logs what it measured and fails only when the phone does not mark the leader's bars in the
-// leader's order.
+// TestBandCursorSkew measures how far the phones' cursors are from the leader's: the time between the
+// leader's page and each follower's page marking the same bar, over 24 bars at 180 BPM, in one browser
+// on one machine (one clock). Issue 22's target (a median of one frame, 17 ms, and a p95 of 50 ms, over
+// 64 bars and 4 phones) is BenchmarkBandCursorSkew's; a test asserts no timing, so this one logs what it
+// measured and fails only when a phone does not mark the leader's bars in the leader's order.
 func TestBandCursorSkew(t *testing.T) {
 	requireTool(t, "Debian chromium", chromiumPath)
-	addr := shareAddr(t)
-	s := startServe(t, "--share", "--share-addr", addr)
+	sk := measureSkew(t, 24, 1)
+	t.Logf("cursor skew over %d bars at 180 BPM: median %.1f ms, p95 %.1f ms, max %.1f ms; the phone %.1f ms behind on average (negative: ahead)",
+		len(sk.abs), sk.median(), sk.p95(), sk.abs[len(sk.abs)-1], sk.mean)
+}
+
+// BenchmarkBandCursorSkew is issue 22's skew target: a 64-bar song at 180 BPM, a leader page and 4
+// phone pages in one headless Chromium, the time between the leader's page and each phone's page
+// marking the same bar (aria-current), as median-ms and p95-ms over every bar of every phone (target:
+// ≤ 17 and ≤ 50). One iteration plays the song once (about 90 s).
+func BenchmarkBandCursorSkew(b *testing.B) {
+	requireTool(b, "Debian chromium", chromiumPath)
+	var med, p95, mean []float64
+	for b.Loop() {
+		sk := measureSkew(b, 64, 4)
+		med, p95, mean = append(med, sk.median()), append(p95, sk.p95()), append(mean, sk.mean)
+	}
+	b.ReportMetric(median(med), "median-ms")
+	b.ReportMetric(median(p95), "p95-ms")
+	b.ReportMetric(median(mean), "behind-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// skew is what measureSkew saw: the absolute skews sorted, and the mean signed one (phone − leader).
+type skew struct {
+	abs  []float64
+	mean float64
+}
+
+func (s skew) median() float64 { return s.abs[len(s.abs)/2] }
+func (s skew) p95() float64    { return s.abs[len(s.abs)*95/100] }
+
+// measureSkew serves a song of n bars at 180 BPM with --share on 127.0.0.2, shares it from a leader
+// page, opens the join link in phones pages, plays the song once and returns the skew of every bar of
+// every phone. It fails when a phone does not mark the leader's bars in the leader's order.
+func measureSkew(tb testing.TB, n, phones int) skew {
+	tb.Helper()
+	addr := shareAddr(tb)
+	s := startServe(tb, "--share", "--share-addr", addr)
 	c := sampleContent("Fast")
 	c.Tempo = 180
 	c.Sections = c.Sections[:1]
-	c.Sections[0].Bars = append(c.Sections[0].Bars, c.Sections[0].Bars...)
-	c.Sections[0].Bars = append(c.Sections[0].Bars, c.Sections[0].Bars[:8]...)
-	capability := apiCreateBoard(t, s, "fast", c)
-	b := newBrowser(t)
-	leader := b.newPage(t, desktop())
+	all := c.Sections[0].Bars
+	c.Sections[0].Bars = nil
+	for len(c.Sections[0].Bars) < n {
+		c.Sections[0].Bars = append(c.Sections[0].Bars, all[len(c.Sections[0].Bars)%len(all)])
+	}
+	capability := apiCreateBoard(tb, s, "fast", c)
+	br := newBrowser(tb)
+	leader := br.newPage(tb, desktop())
 	openBoard(leader, s, "fast", capability)
 	leader.waitJS(`!document.getElementById('band-share').hidden`, "the share button")
 	leader.do(chromedp.Click(chromedp.ID("band-share")))
 	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/')`, "the join link")
-	follower := b.newPage(t, phone())
-	follower.do(chromedp.Navigate(evalJS[string](leader, `document.getElementById('band-link').value`)))
-	follower.waitJS(`document.getElementById('band-title').textContent === 'Fast' && document.querySelectorAll('#grid li.bar').length === 24`, "the phone shows the board")
-	t.Logf("pages visible: leader %s, phone %s", evalJS[string](leader, `document.visibilityState`), evalJS[string](follower, `document.visibilityState`))
+	join := evalJS[string](leader, `document.getElementById('band-link').value`)
+	var followers []*Page
+	for range phones {
+		f := br.newPage(tb, phone())
+		f.do(chromedp.Navigate(join))
+		f.waitJS(fmt.Sprintf(`document.getElementById('band-title').textContent === 'Fast' && document.querySelectorAll('#grid li.bar').length === %d`, n), "the phone shows the board")
+		evalJS[bool](f, cursorLogJS)
+		followers = append(followers, f)
+	}
 	evalJS[bool](leader, cursorLogJS)
-	evalJS[bool](follower, cursorLogJS)
 	evalJS[chromedp.Void](leader, `document.getElementById('count-in').checked = false`)
 	leader.do(chromedp.Click(chromedp.ID("play")))
-	leader.waitJSWithin(`window.__cursor.length >= 24`, "the leader plays every bar", 60*time.Second)
-	follower.waitJSWithin(`window.__cursor.length >= 24`, "the phone follows every bar", 10*time.Second)
+	leader.waitJSWithin(fmt.Sprintf(`window.__cursor.length >= %d`, n), "the leader plays every bar", time.Duration(n)*2*time.Second)
 	lead := evalJS[[][2]float64](leader, `window.__cursor`)
-	follow := evalJS[[][2]float64](follower, `window.__cursor`)
-	at := map[int]float64{}
-	for _, e := range follow {
-		at[int(e[0])] = e[1]
-	}
-	var skews []float64
-	var signed float64
-	for _, e := range lead {
-		if f, ok := at[int(e[0])]; ok {
-			skews = append(skews, math.Abs(f-e[1]))
-			signed += f - e[1]
+	var sk skew
+	var signed []string
+	for i, f := range followers {
+		f.waitJSWithin(fmt.Sprintf(`window.__cursor.length >= %d`, n), "the phone follows every bar", 10*time.Second)
+		follow := evalJS[[][2]float64](f, `window.__cursor`)
+		at := map[int]float64{}
+		for _, e := range follow {
+			at[int(e[0])] = e[1]
+		}
+		for _, e := range lead {
+			if t, ok := at[int(e[0])]; ok {
+				sk.abs = append(sk.abs, math.Abs(t-e[1]))
+				sk.mean += t - e[1]
+				if i == 0 {
+					signed = append(signed, fmt.Sprintf("%.0f", t-e[1]))
+				}
+			}
+		}
+		var leadOrder, followOrder []int
+		for _, e := range lead {
+			leadOrder = append(leadOrder, int(e[0]))
+		}
+		for _, e := range follow {
+			followOrder = append(followOrder, int(e[0]))
+		}
+		m := min(len(leadOrder), len(followOrder))
+		if !slices.Equal(leadOrder[:m], followOrder[:m]) {
+			tb.Errorf("phone %d marked bars %v, the leader %v", i+1, followOrder[:m], leadOrder[:m])
 		}
 	}
-	t.Logf("the phone is on average %.1f ms behind the leader (negative: ahead)", signed/float64(max(1, len(skews))))
-	if len(skews) < 20 {
-		t.Fatalf("only %d bars seen on both pages", len(skews))
+	if len(sk.abs) < (n-4)*phones {
+		tb.Fatalf("only %d bars seen on both pages", len(sk.abs))
 	}
-	slices.Sort(skews)
-	median, p95 := skews[len(skews)/2], skews[len(skews)*95/100]
-	t.Logf("cursor skew over %d bars at 180 BPM: median %.1f ms, p95 %.1f ms, max %.1f ms", len(skews), median, p95, skews[len(skews)-1])
-	// What must hold is the order: the phone marks the bars the leader marks, in the leader's order. The
-	// skew itself is measured and reported, never asserted (a loaded machine moves it; docs/band.md).
-	var leadOrder, followOrder []int
-	for _, e := range lead {
-		leadOrder = append(leadOrder, int(e[0]))
-	}
-	for _, e := range follow {
-		followOrder = append(followOrder, int(e[0]))
-	}
-	n := min(len(leadOrder), len(followOrder))
-	if !slices.Equal(leadOrder[:n], followOrder[:n]) {
-		t.Errorf("the phone marked bars %v, the leader %v", followOrder[:n], leadOrder[:n])
-	}
+	tb.Logf("the first phone, bar by bar (ms behind the leader): %s", strings.Join(signed, " "))
+	sk.mean /= float64(len(sk.abs))
+	slices.Sort(sk.abs)
+	return sk
 }

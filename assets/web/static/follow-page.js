@@ -1,6 +1,7 @@
 // The follow page (/ on the share listener): the chart the leader shares, read-only, its cursor on the
-// bar the leader plays. The cursor is placed from the server's clock (band-clock.js), every frame, so
-// phones agree with each other and not with when a message came in. Transpose, capo and numbers are
+// bar the leader plays. The cursor is placed from the server's clock (band-clock.js): each bar change is
+// computed from the transport's start and tempo and timed on this device's clock, so phones agree with
+// each other and with the leader, not with when a message came in. Transpose, capo and numbers are
 // this device's own (view-controls.js keeps them per board on this device); so are language and scheme.
 // A stream that ends is reconnected and resynced from its first event; a 401 means sharing ended.
 
@@ -11,13 +12,13 @@ import { request } from './api.js';
 import { EventParser } from './stream.js';
 import { BoardView } from './board-view.js';
 import { ViewControls } from './view-controls.js';
-import { offsetFrom, positionAt } from './band-clock.js';
+import { offsetFrom, positionAt, transportAt } from './band-clock.js';
 import { playOrder } from './form.js';
 
 const RETRY_MS = 2000;
-// TICK_MS is how often the cursor is placed while the leader plays: a timer, not the next frame, since
-// a frame may come 50 ms late on a busy phone and a bar line must not.
-const TICK_MS = 4;
+// The cursor moves on a timer set for the next bar change, not on the next frame (a frame may come
+// 50 ms late on a busy phone, and a bar line must not); a timer that fires early is set again.
+const MAX_WAIT_MS = 1000;
 
 export async function bootFollowPage() {
   const page = new FollowPage();
@@ -28,6 +29,7 @@ export async function bootFollowPage() {
 class FollowPage {
   constructor() {
     this.state = null; // the last state event
+    this.previous = null; // the transport before the state's, which holds until the new one starts
     this.board = null; // the board shown
     this.offset = 0; // server − local clock, ms
     this.view = new BoardView(byId('grid'), { editable: false });
@@ -43,11 +45,13 @@ class FollowPage {
     this.connect();
   }
 
-  // follow places the cursor now and, while the leader plays, again every TICK_MS.
+  // follow places the cursor now and, while the leader plays, again when the bar changes next.
   follow() {
     clearTimeout(this.timer);
-    this.placeCursor();
-    if (this.state?.transport?.playing) this.timer = setTimeout(() => this.follow(), TICK_MS);
+    const next = this.placeCursor();
+    if (next === undefined) return;
+    const wait = Math.min(MAX_WAIT_MS, Math.max(0, next - (Date.now() + this.offset)));
+    this.timer = setTimeout(() => this.follow(), wait);
   }
 
   // measureClock takes five round trips to /api/band/time and keeps the fastest one's offset.
@@ -116,6 +120,9 @@ class FollowPage {
 
   async onState(state) {
     const previous = this.state;
+    if (JSON.stringify(previous?.transport) !== JSON.stringify(state.transport)) {
+      this.previous = transportAt(this.previous, previous?.transport, Date.now() + this.offset);
+    }
     this.state = state;
     this.setPill('live', state.followers);
     this.follow();
@@ -159,12 +166,20 @@ class FollowPage {
     this.follow();
   }
 
+  // placeCursor marks the bar being played now and returns the server time of the next change, or
+  // undefined when nothing moves until the leader sends something.
   placeCursor() {
-    if (!this.board) return;
-    const pos = positionAt(this.board.content, this.state?.transport, Date.now() + this.offset, this.order);
+    if (!this.board) return undefined;
+    const now = Date.now() + this.offset;
+    const next = this.state?.transport;
+    const transport = transportAt(this.previous, next, now);
+    const pos = positionAt(this.board.content, transport, now, this.order);
     const key = pos && pos.section !== undefined ? `${pos.section}:${pos.bar}` : '';
-    if (key === this.cursorKey) return;
-    this.cursorKey = key;
-    this.view.setCursor(pos);
+    if (key !== this.cursorKey) {
+      this.cursorKey = key;
+      this.view.setCursor(pos);
+    }
+    const until = transport !== next && next?.playing ? Math.min(pos?.until ?? Infinity, next.startedAt) : pos?.until;
+    return Number.isFinite(until) ? until : undefined;
   }
 }

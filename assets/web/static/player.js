@@ -6,7 +6,9 @@
 //
 // Scheduling: a short timer looks ahead 150 ms and schedules whole bars on the audio clock, so timing
 // does not depend on the timer's accuracy. The content is read at each bar, so edits and live
-// updates are heard from the next bar on.
+// updates are heard from the next bar on. Each bar's position is reported on its own timer, set for
+// when the bar sounds, not at the next look-ahead (which would be up to 25 ms late): the band's
+// phones place their cursors from the same times (timeline, share-panel.js), and must agree with it.
 
 import { playOrder } from './form.js';
 import { clickBeats, loopBars } from './practice.js';
@@ -28,7 +30,21 @@ export class Player {
     this.onState = onState;
     this.ctx = null;
     this.playing = false;
-    this.run = null; // {master, nextTime, index, cues, timer}
+    this.run = null; // {master, nextTime, index, cues, timer, last}
+    this.timeline = null; // see onTimeline
+  }
+
+  // onTimeline(fn) has fn told, while playing, of every start, tempo change and jump of the play order
+  // (a loop going round), when it is scheduled, a little before it is heard: {at (ms since the epoch on
+  // this page's clock), index (the bar of playOrder that starts then), tempo, countIn (a count-in bar
+  // comes first)}. The bars in between follow from the tempo; fn(null) when playing stops.
+  onTimeline(fn) {
+    this.timeline = fn;
+  }
+
+  // wallTime maps a time on the audio clock to ms since the epoch on this page's clock.
+  wallTime(t) {
+    return Date.now() + (t - this.ctx.currentTime) * 1000;
   }
 
   static supported() {
@@ -49,7 +65,7 @@ export class Player {
     const comp = ctx.createDynamicsCompressor();
     master.connect(comp).connect(ctx.destination);
     const { countIn } = this.getOptions();
-    this.run = { master, comp, nextTime: ctx.currentTime + 0.08, index: 0, cues: [], timer: 0 };
+    this.run = { master, comp, nextTime: ctx.currentTime + 0.08, index: 0, cues: [], tells: [], timer: 0, last: null };
     this.playing = true;
     if (countIn) this.scheduleCountIn();
     this.onState('playing', ctx.state);
@@ -70,6 +86,7 @@ export class Player {
     }, 200);
     this.run = null;
     this.playing = false;
+    this.timeline?.(null);
     this.onPosition(null);
     this.onState('stopped', this.ctx.state);
   }
@@ -84,15 +101,19 @@ export class Player {
     if (!run) return;
     const now = this.ctx.currentTime;
     while (run.nextTime < now + LOOKAHEAD && !run.ended) this.scheduleBar();
-    while (run.cues.length && run.cues[0].time <= now + 0.005) {
-      const cue = run.cues.shift();
-      if (cue.end) {
-        this.stop();
-        return;
-      }
-      this.onPosition(cue.position);
+    // While the audio clock stands (a context not yet running), its times cannot be mapped to the
+    // page's clock: the cues wait for it.
+    if (this.ctx.state === 'running') {
+      for (const cue of run.cues.splice(0)) setTimeout(() => this.cue(run, cue), Math.max(0, (cue.time - now) * 1000));
+      for (const { t, ...tell } of run.tells.splice(0)) this.timeline?.({ at: this.wallTime(t), ...tell });
     }
     run.timer = setTimeout(() => this.tick(), TICK_MS);
+  }
+
+  cue(run, cue) {
+    if (this.run !== run) return; // stopped (and maybe started again) since it was set
+    if (cue.end) this.stop();
+    else this.onPosition(cue.position);
   }
 
   // timing reads the tempo at each bar: a practice tempo changed while playing is heard from the next
@@ -101,12 +122,16 @@ export class Player {
     const practice = this.getOptions().tempo;
     const tempo = clampInt(Number.isInteger(practice) ? practice : content.tempo, 30, 300, 120);
     const beats = clampInt(content.beatsPerBar, 1, 12, 4);
-    return { beat: 60 / tempo, beats };
+    return { beat: 60 / tempo, beats, tempo };
   }
 
   scheduleCountIn() {
     const run = this.run;
-    const { beat, beats } = this.timing(this.getContent());
+    const content = this.getContent();
+    const options = this.getOptions();
+    const first = (options.loop ? loopBars(playOrder(content), options.range) : playOrder(content))[0];
+    const { beat, beats, tempo } = this.timing(content);
+    if (first) this.told(run.nextTime, first.index, tempo, true);
     for (let i = 0; i < beats; i++) {
       const t = run.nextTime + i * beat;
       this.click(t, i === 0);
@@ -128,9 +153,11 @@ export class Player {
         return;
       }
     }
-    const { beat } = this.timing(content);
+    const { beat, tempo } = this.timing(content);
     const bar = bars[run.index];
     const t0 = run.nextTime;
+    if (!run.last || bar.index !== run.last.index + 1 || tempo !== run.last.tempo) this.told(t0, bar.index, tempo, false);
+    run.last = { index: bar.index, tempo };
     const barLen = beat * bar.beats;
     // Each chord at its beat: the bar's durations (content schema version 3), or an even share.
     let at = t0;
@@ -144,6 +171,13 @@ export class Player {
     run.cues.push({ time: t0, position: { section: bar.section, bar: bar.bar, index: run.index, n: bar.n, pass: bar.pass, times: bar.times } });
     run.index++;
     run.nextTime = t0 + barLen;
+  }
+
+  // told queues, for the timeline, a new stretch of steady playing: from bar index at tempo, from audio
+  // time t.
+  told(t, index, tempo, countIn) {
+    this.run.last = { index: index - 1, tempo };
+    this.run.tells.push({ t, index, tempo, countIn });
   }
 
   chord({ bass, notes }, t, dur) {

@@ -1,8 +1,9 @@
 // "Share with the band" on a board page that holds the board's edit key: it starts a share session on
 // the server (POST /api/share), shows the join link and its QR code, and leads: the board shown and
-// the player's play and stop reach every phone that follows (docs/band.md). The leader token and the
-// join link stay in this tab's session storage, so opening the next song in this tab keeps leading
-// (the phones follow to it). Nothing here changes the board page; it watches the player's state.
+// the player's start, stop, tempo changes and jumps reach every phone that follows (docs/band.md). The
+// leader token and the join link stay in this tab's session storage, so opening the next song in this
+// tab keeps leading (the phones follow to it). Nothing here changes the board page; it listens to the
+// player's timeline (player.js).
 
 import './band-strings.js';
 import { byId, show } from './dom.js';
@@ -15,7 +16,6 @@ import { offsetFrom } from './band-clock.js';
 const LEADER_KEY = 'tele.band.leader';
 const JOIN_KEY = 'tele.band.join';
 const POLL_MS = 3000;
-const PLAYER_LEAD_MS = 80; // the player starts its first beat this long after Play (player.js)
 
 export function bootSharePanel(page, set) {
   if (!byId('band-share') || !page?.id) return null;
@@ -28,15 +28,14 @@ class SharePanel {
     this.page = page;
     this.set = set;
     this.leader = read('session', LEADER_KEY);
-    this.startedAt = 0;
+    this.timeline = null; // the player's last {at, index, tempo, countIn}, while it plays
     this.offset = 0;
     this.status = byId('band-status');
     byId('band-share').addEventListener('click', () => this.start());
     byId('band-stop').addEventListener('click', () => this.stop());
     byId('band-new-key').addEventListener('click', () => this.newKey());
     byId('band-copy').addEventListener('click', () => copyLink(byId('band-link'), this.status));
-    const player = byId('player');
-    new MutationObserver(() => this.playerChanged()).observe(player, { attributes: true, attributeFilter: ['data-state'] });
+    page.player?.onTimeline((tl) => this.timelineChanged(tl));
     if (this.leader) this.resume();
   }
 
@@ -88,27 +87,27 @@ class SharePanel {
     this.offset = offsetFrom(samples);
   }
 
+  // transport is what the phones need to place their cursors: the bar that starts at startedAt (on the
+  // server's clock) and the tempo from there on; a loop goes round the whole song.
   transport() {
-    if (byId('player').dataset.state !== 'playing') return undefined;
-    return {
-      playing: true,
-      tempo: this.page.draft?.tempo || 120,
-      startedAt: this.startedAt,
-      countIn: byId('count-in').checked,
-      loop: byId('loop').checked,
-      from: 0,
-    };
+    const tl = this.timeline;
+    if (!tl) return undefined;
+    return { playing: true, tempo: tl.tempo, startedAt: Math.round(tl.at + this.offset), countIn: tl.countIn, loop: byId('loop').checked, from: tl.index };
   }
 
-  playerChanged() {
-    const playing = byId('player').dataset.state === 'playing';
-    if (playing === this.playing) return;
-    this.playing = playing;
-    if (playing) this.startedAt = Math.round(Date.now() + this.offset + PLAYER_LEAD_MS);
+  timelineChanged(tl) {
+    this.timeline = tl;
     if (this.leader) this.send().catch((err) => this.failed(err));
   }
 
-  async send() {
+  // send posts the state; one at a time, in order, so a stop never overtakes the start before it.
+  send() {
+    const next = (this.sending || Promise.resolve()).catch(() => {}).then(() => this.post());
+    this.sending = next;
+    return next;
+  }
+
+  async post() {
     const state = await request('POST', '/api/share/state', { headers: this.auth(), body: { board: this.page.id, set: this.set?.id, transport: this.transport() } });
     this.showCount(state.followers);
   }
