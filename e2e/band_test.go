@@ -142,12 +142,14 @@ func TestSetsOnTheListPage(t *testing.T) {
 }
 
 // cursorLogJS records, on a page, when each bar becomes the one being played: [index in the grid, ms
-// since the epoch], from a MutationObserver on aria-current (what a musician sees change).
+// since the epoch], from a MutationObserver on aria-current (what a musician sees change). The time is
+// Date.now(), the machine's clock, which every page reads alike; performance.timeOrigin is each page's
+// own estimate of it, a few ms apart between pages.
 const cursorLogJS = `(() => {
 	window.__cursor = [];
 	const bars = () => [...document.querySelectorAll('#grid li.bar')];
 	new MutationObserver((ms) => {
-		const now = performance.timeOrigin + performance.now();
+		const now = Date.now();
 		for (const m of ms) {
 			if (m.attributeName === 'aria-current' && m.target.getAttribute('aria-current') === 'true') window.__cursor.push([bars().indexOf(m.target), now]);
 		}

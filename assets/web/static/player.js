@@ -15,6 +15,11 @@ import { clickBeats, loopBars } from './practice.js';
 
 const LOOKAHEAD = 0.15; // seconds scheduled ahead of the audio clock
 const TICK_MS = 25;
+// DRIFT_MS is how far the audio clock may run from the page's clock before the timeline is told again:
+// a sound card's clock is not the system's (a few hundred parts per million apart), and the band's phones
+// count bars on the system's clock from the last time told.
+const DRIFT_MS = 4;
+const CLOCK_SAMPLES = 1000 / TICK_MS;
 
 const midiHz = (m) => 440 * 2 ** ((m - 69) / 12);
 
@@ -42,9 +47,21 @@ export class Player {
     this.timeline = fn;
   }
 
-  // wallTime maps a time on the audio clock to ms since the epoch on this page's clock.
+  // wallTime maps a time on the audio clock to ms since the epoch on this page's clock, by the offset
+  // between the two clocks (sampleClock).
   wallTime(t) {
-    return Date.now() + (t - this.ctx.currentTime) * 1000;
+    return t * 1000 + this.run.offset;
+  }
+
+  // sampleClock measures the offset between the clocks: Date.now(), which every page of the machine
+  // reads alike (performance.timeOrigin is each page's own estimate) and the band's clock is measured in. The audio clock moves in steps of a few ms (a
+  // block of samples at a time), so a single reading is late by up to a step: the smallest offset of the
+  // last second's readings is the closest, and a second is short enough to follow the clocks' drift.
+  sampleClock() {
+    const run = this.run;
+    run.samples.push(Date.now() - this.ctx.currentTime * 1000);
+    if (run.samples.length > CLOCK_SAMPLES) run.samples.shift();
+    run.offset = Math.min(...run.samples);
   }
 
   static supported() {
@@ -65,7 +82,7 @@ export class Player {
     const comp = ctx.createDynamicsCompressor();
     master.connect(comp).connect(ctx.destination);
     const { countIn } = this.getOptions();
-    this.run = { master, comp, nextTime: ctx.currentTime + 0.08, index: 0, cues: [], tells: [], timer: 0, last: null };
+    this.run = { master, comp, nextTime: ctx.currentTime + 0.08, index: 0, cues: [], tells: [], timer: 0, last: null, samples: [], offset: 0 };
     this.playing = true;
     if (countIn) this.scheduleCountIn();
     this.onState('playing', ctx.state);
@@ -104,8 +121,14 @@ export class Player {
     // While the audio clock stands (a context not yet running), its times cannot be mapped to the
     // page's clock: the cues wait for it.
     if (this.ctx.state === 'running') {
-      for (const cue of run.cues.splice(0)) setTimeout(() => this.cue(run, cue), Math.max(0, (cue.time - now) * 1000));
-      for (const { t, ...tell } of run.tells.splice(0)) this.timeline?.({ at: this.wallTime(t), ...tell });
+      this.sampleClock();
+      const wall = Date.now();
+      for (const cue of run.cues.splice(0)) setTimeout(() => this.cue(run, cue), Math.max(0, this.wallTime(cue.time) - wall));
+      for (const { t, ...tell } of run.tells.splice(0)) {
+        run.anchor = { t, at: this.wallTime(t) };
+        this.timeline?.({ at: run.anchor.at, ...tell });
+      }
+      if (run.anchor && Math.abs(this.wallTime(run.anchor.t) - run.anchor.at) > DRIFT_MS) run.retell = true;
     }
     run.timer = setTimeout(() => this.tick(), TICK_MS);
   }
@@ -156,7 +179,7 @@ export class Player {
     const { beat, tempo } = this.timing(content);
     const bar = bars[run.index];
     const t0 = run.nextTime;
-    if (!run.last || bar.index !== run.last.index + 1 || tempo !== run.last.tempo) this.told(t0, bar.index, tempo, false);
+    if (run.retell || !run.last || bar.index !== run.last.index + 1 || tempo !== run.last.tempo) this.told(t0, bar.index, tempo, false);
     run.last = { index: bar.index, tempo };
     const barLen = beat * bar.beats;
     // Each chord at its beat: the bar's durations (content schema version 3), or an even share.
@@ -176,6 +199,8 @@ export class Player {
   // told queues, for the timeline, a new stretch of steady playing: from bar index at tempo, from audio
   // time t.
   told(t, index, tempo, countIn) {
+    this.run.retell = false;
+    this.run.anchor = null; // until this one is told
     this.run.last = { index: index - 1, tempo };
     this.run.tells.push({ t, index, tempo, countIn });
   }
