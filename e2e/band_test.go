@@ -269,3 +269,67 @@ func measureSkew(tb testing.TB, n, phones int) skew {
 	slices.Sort(sk.abs)
 	return sk
 }
+
+// TestBandTempoAndFrom (issue 22, "plays, stops, seeks, changes tempo"): the leader loops section B of
+// a 16-bar song (the player starts at bar 9: the transport's `from` is 8, and every time round the loop
+// it is told again), then plays faster while playing (the practice tempo, `]`). The phone's transport
+// says so, and the phone marks the bars the leader marks, in the leader's order, through the loop's
+// turns and the tempo change.
+func TestBandTempoAndFrom(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	addr := shareAddr(t)
+	s := startServe(t, "--share", "--share-addr", addr)
+	c := sampleContent("Loop")
+	c.Tempo = 240 // a bar a second
+	capability := apiCreateBoard(t, s, "loop", c)
+	b := newBrowser(t)
+	leader := b.newPage(t, desktop())
+	openBoard(leader, s, "loop", capability)
+	leader.waitJS(`!document.getElementById('band-share').hidden`, "the share button")
+	leader.do(chromedp.Click(chromedp.ID("band-share")))
+	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/')`, "the join link")
+	follower := b.newPage(t, phone())
+	follower.do(chromedp.Navigate(evalJS[string](leader, `document.getElementById('band-link').value`)))
+	follower.waitJS(`document.getElementById('band-title').textContent === 'Loop' && document.querySelectorAll('#grid li.bar').length === 16`, "the phone shows the board")
+	evalJS[bool](leader, cursorLogJS)
+	evalJS[bool](follower, cursorLogJS)
+	for _, id := range []string{"count-in", "loop"} {
+		leader.do(chromedp.Focus(chromedp.ID(id)), chromedp.KeyEvent(" "))
+	}
+	leader.waitJS(`!document.getElementById('count-in').checked && !document.getElementById('loop-range').hidden`, "the loop on, count-in off")
+	setSelect(leader, "loop-section", "1")
+	leader.do(chromedp.Click(chromedp.ID("play")))
+	follower.waitJS(`window.__cursor.length >= 1`, "the phone marks the first bar played")
+	transport := func() map[string]any {
+		return evalJS[map[string]any](follower, `fetch('/api/band').then((r) => r.json()).then((s) => s.transport || {})`)
+	}
+	if tr := transport(); tr["from"] != float64(8) || tr["tempo"] != float64(240) {
+		t.Errorf("the phone's transport at the start of section B: %v", tr)
+	}
+	follower.waitJSWithin(`window.__cursor.length >= 10`, "the phone goes round the loop", 30*time.Second)
+	leader.do(chromedp.Focus(chromedp.ID("play")), chromedp.KeyEvent("]"))
+	leader.waitJS(`document.getElementById('practice-tempo').textContent.startsWith('245 BPM')`, "the leader plays at 245")
+	follower.waitJSWithin(`window.__cursor.length >= 13`, "the phone follows on", 30*time.Second)
+	if tr := transport(); tr["tempo"] != float64(245) || tr["playing"] != true {
+		t.Errorf("the phone's transport after the tempo change: %v", tr)
+	}
+	leader.do(chromedp.Click(chromedp.ID("play")))
+	follower.waitJS(`document.querySelector('#grid li.bar[aria-current="true"]') === null`, "the phone's cursor goes when the leader stops")
+	var leadOrder, followOrder []int
+	for _, e := range evalJS[[][2]float64](leader, `window.__cursor`) {
+		leadOrder = append(leadOrder, int(e[0]))
+	}
+	for _, e := range evalJS[[][2]float64](follower, `window.__cursor`) {
+		followOrder = append(followOrder, int(e[0]))
+	}
+	want := []int{8, 9, 10, 11, 12, 13, 14, 15, 8, 9}
+	if len(followOrder) < len(want) || !slices.Equal(followOrder[:len(want)], want) {
+		t.Errorf("the phone marked %v, want section B twice round from %v", followOrder, want)
+	}
+	n := min(len(leadOrder), len(followOrder))
+	if !slices.Equal(leadOrder[:n], followOrder[:n]) {
+		t.Errorf("the phone marked bars %v, the leader %v", followOrder[:n], leadOrder[:n])
+	}
+	leader.requireClean("after leading a loop")
+	follower.requireClean("after following a loop")
+}
