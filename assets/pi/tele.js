@@ -162,10 +162,12 @@ export default function (pi) {
 
 	async function connect(board, ctx) {
 		const args = ["host"];
-		for (const flag of ["port", "data"]) {
+		for (const flag of ["port", "data", "share-addr"]) {
 			const v = pi.getFlag(`tele-${flag}`);
 			if (typeof v === "string" && v !== "") args.push(`--${flag}`, v);
 		}
+		// The band view (docs/band.md): the board's page can then share with the phones on the network.
+		if (pi.getFlag("tele-share") === true) args.push("--share");
 		// The host opens the browser (never with the link on a command line); only a terminal Pi wants one.
 		if (process.stdout.isTTY) args.push("--open-browser");
 		let child;
@@ -220,6 +222,8 @@ export default function (pi) {
 	// ---- flags, command, tool ----
 	pi.registerFlag("tele-port", { description: "Tele: HTTP port for /tele (0 = any free port)", type: "string" });
 	pi.registerFlag("tele-data", { description: "Tele: data directory for /tele", type: "string" });
+	pi.registerFlag("tele-share", { description: "Tele: let the board's page share with the band on the local network", type: "boolean", default: false });
+	pi.registerFlag("tele-share-addr", { description: "Tele: the band view's <ip:port> (default: this machine's private address, port 4318)", type: "string" });
 
 	pi.registerCommand("tele", {
 		description: "Bind this session to a Tele board: /tele <board> | /tele off",
