@@ -74,6 +74,15 @@ func TestBandView(t *testing.T) {
 		t.Errorf("the leader's transpose moved with the phone's: %q", got)
 	}
 
+	// The phone's chord size is its own (stage mode's steps): A+ twice, and its chords are larger.
+	chordPx := `parseFloat(getComputedStyle(document.querySelector('#grid .chord')).fontSize)`
+	before := evalJS[float64](follower, chordPx)
+	follower.do(chromedp.Click(chromedp.ID("band-larger")), chromedp.Click(chromedp.ID("band-larger")))
+	follower.waitJS(`document.getElementById('band-size-out').textContent === 'Chord size 130%'`, "the phone's chords at 130%")
+	if after := evalJS[float64](follower, chordPx); after < before*1.25 {
+		t.Errorf("the phone's chords are %.1f px at 130%%, %.1f px before", after, before)
+	}
+
 	// The next song: a page-turner pedal (PageDown) opens it in the leader's tab, which keeps leading.
 	leader.do(chromedp.KeyEvent(kb.PageDown))
 	leader.waitJS(`location.pathname === '/b/next-song' && location.search === '?set=gig'`, "PageDown opens the set's next song")
@@ -84,6 +93,9 @@ func TestBandView(t *testing.T) {
 	// with its cookie, from the stream's first event.
 	follower.do(chromedp.Reload())
 	follower.waitJS(`document.documentElement.dataset.ready === 'true' && document.getElementById('band-pill').dataset.state === 'live' && document.getElementById('band-title').textContent === 'Next Song'`, "the reloaded phone follows again")
+	if got := evalJS[string](follower, `document.getElementById('band-size-out').textContent`); got != "Chord size 130%" {
+		t.Errorf("the reloaded phone's chord size: %q", got)
+	}
 
 	// The leader plays: the phone's cursor is on a bar, placed from the server's clock.
 	leader.do(chromedp.Click(chromedp.ID("play")))
@@ -102,6 +114,9 @@ func TestBandView(t *testing.T) {
 	switchLanguageScripted(follower, "zh-CN")
 	if msg := evalJS[string](follower, `document.getElementById('band-pill').textContent`); !strings.Contains(msg, "停止共享") {
 		t.Errorf("the phone says, in Chinese, %q", msg)
+	}
+	if got := evalJS[string](follower, `document.getElementById('band-size-out').textContent`); !strings.Contains(got, "130") || got == "Chord size 130%" {
+		t.Errorf("the phone's chord size, in Chinese: %q", got)
 	}
 	follower.screenshot("band", "follow-ended-phone-dark-zh")
 	again := b.newPage(t, phone())

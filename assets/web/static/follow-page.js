@@ -2,7 +2,8 @@
 // bar the leader plays. The cursor is placed from the server's clock (band-clock.js): each bar change is
 // computed from the transport's start and tempo and timed on this device's clock, so phones agree with
 // each other and with the leader, not with when a message came in. Transpose, capo and numbers are
-// this device's own (view-controls.js keeps them per board on this device); so are language and scheme.
+// this device's own (view-controls.js keeps them per board on this device); so are the chord size
+// (chord-size.js, stage mode's), language and scheme.
 // A stream that ends is reconnected and resynced from its first event; a 401 means sharing ended.
 
 import './band-strings.js';
@@ -14,6 +15,7 @@ import { BoardView } from './board-view.js';
 import { ViewControls } from './view-controls.js';
 import { offsetFrom, positionAt, transportAt } from './band-clock.js';
 import { playOrder } from './form.js';
+import { SIZES, loadSize, saveSize } from './chord-size.js';
 
 const RETRY_MS = 2000;
 // The cursor moves on a timer set for the next bar change, not on the next frame (a frame may come
@@ -39,6 +41,10 @@ class FollowPage {
 
   async start() {
     setTitle('band.title');
+    this.size = loadSize();
+    byId('band-smaller').addEventListener('click', () => this.setSize(this.size - 1));
+    byId('band-larger').addEventListener('click', () => this.setSize(this.size + 1));
+    this.showSize();
     if (matchMedia('(max-width: 700px)').matches) document.body.classList.add('band-stage');
     this.setPill('connecting');
     // The chart needs no clock: it is drawn while the clock is measured, and the cursor placed again
@@ -112,6 +118,18 @@ class FollowPage {
     } catch {
       return 0;
     }
+  }
+
+  setSize(i) {
+    this.size = saveSize(i);
+    this.showSize();
+  }
+
+  showSize() {
+    document.documentElement.dataset.bandSize = String(this.size);
+    bindText(byId('band-size-out'), 'stage.size', { n: SIZES[this.size] });
+    byId('band-smaller').disabled = this.size === 0;
+    byId('band-larger').disabled = this.size === SIZES.length - 1;
   }
 
   setPill(state, n) {
