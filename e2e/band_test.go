@@ -348,3 +348,39 @@ func TestBandTempoAndFrom(t *testing.T) {
 	leader.requireClean("after leading a loop")
 	follower.requireClean("after following a loop")
 }
+
+// TestBandHandOver (issue 22, "it can hand the lead to another loopback page"): a tab leads; another
+// tab of the same server, on another board with its edit key, offers Take the lead; its click moves
+// the lead there: the phone follows the new tab's song, the first tab says another tab leads and its
+// leader token no longer works.
+func TestBandHandOver(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	addr := shareAddr(t)
+	s := startServe(t, "--share", "--share-addr", addr)
+	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
+	second := apiCreateBoard(t, s, "second", sampleContent("Second Song"))
+	b := newBrowser(t)
+	first := b.newPage(t, desktop())
+	openBoard(first, s, "welcome", welcome)
+	first.waitJS(`!document.getElementById('band-share').hidden`, "Share with the band")
+	first.do(chromedp.Click(chromedp.ID("band-share")))
+	first.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/join#key=')`, "the join link")
+	join := evalJS[string](first, `document.getElementById('band-link').value`)
+	follower := b.newPage(t, phone())
+	follower.do(chromedp.Navigate(join))
+	follower.waitJS(`document.getElementById('band-title').textContent === 'Welcome to Tele'`, "the phone follows the first tab")
+
+	other := b.newPage(t, desktop())
+	openBoard(other, s, "second", second)
+	other.waitJS(`!document.getElementById('band-take').hidden`, "Take the lead, while another tab leads")
+	other.do(chromedp.Click(chromedp.ID("band-take")))
+	other.waitJS(`!document.getElementById('band-live').hidden && document.getElementById('band-link').value === `+jsString(join)+` && document.getElementById('band-status').dataset.followers === '1'`, "the new tab leads, with the same join link")
+	follower.waitJS(`document.getElementById('band-title').textContent === 'Second Song'`, "the phone follows the new tab's song")
+	first.waitJS(`document.getElementById('band-live').hidden && document.getElementById('band-status').textContent.includes('Another tab leads')`, "the first tab says another tab leads")
+	if evalJS[string](first, `sessionStorage.getItem('tele.band.leader') || ''`) != "" {
+		t.Error("the first tab kept a leader token")
+	}
+	other.screenshot("band", "lead-taken-desktop-en")
+	first.requireClean("after handing the lead over")
+	other.requireClean("after taking the lead")
+}

@@ -4,6 +4,11 @@
 // leader token and the join link stay in this tab's session storage, so opening the next song in this
 // tab keeps leading (the phones follow to it). Nothing here changes the board page; it listens to the
 // player's timeline (player.js).
+//
+// Handing the lead over: another tab of this server with a board's edit key shows **Take the lead**
+// while a tab leads (the tabs talk over a BroadcastChannel, which only this origin's pages share). Its
+// click asks the leading tab, which gets a new leader token (POST /api/share/lead: its own stops at
+// once) and hands it and the join link over; the new tab leads from then on, with its song.
 
 import './band-strings.js';
 import { byId, show } from './dom.js';
@@ -16,6 +21,7 @@ import { offsetFrom } from './band-clock.js';
 const LEADER_KEY = 'tele.band.leader';
 const JOIN_KEY = 'tele.band.join';
 const POLL_MS = 3000;
+const CHANNEL = 'tele.band';
 
 export function bootSharePanel(page, set) {
   if (!byId('band-share') || !page?.id) return null;
@@ -35,8 +41,51 @@ class SharePanel {
     byId('band-stop').addEventListener('click', () => this.stop());
     byId('band-new-key').addEventListener('click', () => this.newKey());
     byId('band-copy').addEventListener('click', () => copyLink(byId('band-link'), this.status));
+    byId('band-take').addEventListener('click', () => this.take());
+    this.channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
+    this.channel?.addEventListener('message', (ev) => this.heard(ev.data || {}));
     page.player?.onTimeline((tl) => this.timelineChanged(tl));
     if (this.leader) this.resume();
+    else this.channel?.postMessage({ type: 'who' });
+  }
+
+  // heard answers the other tabs: the leading one says so and hands the lead over when asked; the others
+  // offer to take it while one leads.
+  heard(msg) {
+    if (this.leader) {
+      if (msg.type === 'who') this.channel.postMessage({ type: 'leading' });
+      else if (msg.type === 'take' && typeof msg.id === 'string') this.handOver(msg.id);
+      return;
+    }
+    if (msg.type === 'leading') show(byId('band-take'), this.page.editable);
+    else if (msg.type === 'stopped') show(byId('band-take'), false);
+    else if (msg.type === 'lead' && msg.to === this.asked && typeof msg.leader === 'string') {
+      this.asked = null;
+      this.leader = msg.leader;
+      write('session', LEADER_KEY, msg.leader);
+      write('session', JOIN_KEY, msg.joinUrl || '');
+      show(byId('band-take'), false);
+      this.resume();
+    }
+  }
+
+  take() {
+    this.asked = crypto.randomUUID();
+    this.channel?.postMessage({ type: 'take', id: this.asked });
+  }
+
+  async handOver(to) {
+    try {
+      const { leader } = await request('POST', '/api/share/lead', { headers: this.auth(), body: {} });
+      const joinUrl = read('session', JOIN_KEY);
+      this.end();
+      this.channel.postMessage({ type: 'lead', to, leader, joinUrl });
+      bindText(this.status, 'band.handed');
+      show(byId('band-live'), false);
+      show(byId('band-take'), this.page.editable);
+    } catch (err) {
+      this.failed(err);
+    }
   }
 
   auth() {
@@ -69,6 +118,7 @@ class SharePanel {
   // lead shows the link and its code, measures the clock and sends this page's board.
   async lead() {
     show(byId('band-live'), true);
+    this.channel?.postMessage({ type: 'leading' });
     byId('band-link').value = read('session', JOIN_KEY) || '';
     await this.measureClock();
     await this.send();
@@ -157,6 +207,7 @@ class SharePanel {
       // Stopped already, or the lead went elsewhere: either way this page leads no more.
     }
     this.end();
+    this.channel?.postMessage({ type: 'stopped' });
     bindText(this.status, 'band.stopped');
     show(byId('share-panel'), true);
     show(byId('band-live'), false);
