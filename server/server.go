@@ -117,7 +117,7 @@ func Handler(cfg Config, port int) http.Handler {
 		"ireal":    {MediaType: "text/plain; charset=utf-8", Extension: ".txt", Write: ireal.Write, Read: ireal.Read},
 	})
 	if cfg.Sets != nil {
-		setlist.NewHandler(cfg.Sets, cfg.Store, log).Register(r)
+		setlist.NewHandler(cfg.Sets, cfg.Store, cfg.BoardHub, log).Register(r)
 	}
 	band.NewLeader(cfg.Band, cfg.Store, cfg.Sets, log).Register(r)
 	if cfg.Chat != nil {
