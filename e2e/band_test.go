@@ -384,3 +384,62 @@ func TestBandHandOver(t *testing.T) {
 	first.requireClean("after handing the lead over")
 	other.requireClean("after taking the lead")
 }
+
+// TestSetEditAndDelete (issue 22, sets): the tab that made a set edits it (a new title, the songs
+// reordered) and deletes it; another list page and a board page opened from the set keep up at once
+// (GET /api/set-events): the other list shows the new title and no Edit (it does not hold the set's
+// key), the set's bar its new order, and both drop the set when it is deleted.
+func TestSetEditAndDelete(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	s := startServe(t)
+	apiCreateBoard(t, s, "opener", sampleContent("Opener"))
+	b := newBrowser(t)
+	maker := b.newPage(t, desktop())
+	maker.do(chromedp.Navigate(s.URL + "/"))
+	maker.waitJS(`document.documentElement.dataset.ready === 'true' && !document.getElementById('sets-panel').hidden && document.getElementById('set-pick').options.length === 2`, "the sets panel")
+	typeInto(maker, "#set-title-input", "Friday gig")
+	maker.do(chromedp.SetValue(chromedp.ID("set-pick"), "welcome"), chromedp.Click(chromedp.ID("set-add")))
+	maker.do(chromedp.SetValue(chromedp.ID("set-pick"), "opener"), chromedp.Click(chromedp.ID("set-add")))
+	maker.do(chromedp.Click(chromedp.ID("set-create")))
+	maker.waitJS(`document.querySelector('#set-list a')?.textContent === 'Friday gig' && document.querySelector('#set-list .set-edit') !== null`, "the set is listed with Edit for its maker")
+	setID := evalJS[string](maker, `document.querySelector('#set-list li').dataset.set`)
+
+	other := b.newPage(t, desktop())
+	other.do(chromedp.Navigate(s.URL + "/"))
+	other.waitJS(`document.querySelector('#set-list a')?.textContent === 'Friday gig'`, "another list page lists the set")
+	if evalJS[bool](other, `document.querySelector('#set-list .set-edit, #set-list .set-delete') !== null`) {
+		t.Error("a page without the set's key offers to edit or delete it")
+	}
+	stage := b.newPage(t, desktop())
+	stage.do(chromedp.Navigate(s.URL + "/b/opener?set=" + setID))
+	waitBoardReady(stage)
+	stage.waitJS(`!document.getElementById('set-nav').hidden && document.getElementById('set-place').textContent === 'Song 2 of 2'`, "the set's bar on its second song")
+
+	// Edit: a new title, the opener first.
+	maker.do(chromedp.Click(chromedp.CSS(`#set-list .set-edit`)))
+	maker.waitJS(`document.getElementById('set-title-input').value === 'Friday gig' && [...document.querySelectorAll('#set-songs li')].map((li) => li.dataset.board).join() === 'welcome,opener' && !document.getElementById('set-cancel').hidden`, "the form holds the set")
+	evalJS[chromedp.Void](maker, `document.getElementById('set-title-input').value = ''`)
+	typeInto(maker, "#set-title-input", "Saturday gig")
+	maker.do(chromedp.Click(chromedp.CSS(`#set-songs li:nth-child(2) .set-up`)))
+	maker.do(chromedp.Click(chromedp.ID("set-create")))
+	maker.waitJS(`document.querySelector('#set-list a')?.textContent === 'Saturday gig' && document.getElementById('set-cancel').hidden`, "the maker's list shows the saved set")
+	other.waitJS(`document.querySelector('#set-list a')?.textContent === 'Saturday gig' && document.querySelector('#set-list a').getAttribute('href').startsWith('/b/opener?')`, "the other list page keeps up")
+	stage.waitJS(`document.getElementById('set-title').textContent === 'Saturday gig' && document.getElementById('set-place').textContent === 'Song 1 of 2' && document.getElementById('set-prev').disabled`, "the set's bar keeps up: the opener is first now")
+	maker.screenshot("band", "set-edited-desktop-en")
+
+	// Delete: the set goes from every page; its songs stay.
+	maker.do(chromedp.Click(chromedp.CSS(`#set-list .set-delete`)))
+	maker.waitJS(`document.querySelectorAll('#set-list li').length === 0`, "the set is gone from the maker's list")
+	other.waitJS(`document.querySelectorAll('#set-list li').length === 0`, "and from the other list page")
+	stage.waitJS(`document.getElementById('set-nav').hidden`, "and the set's bar")
+	if code := apiJSON(t, "GET", s.URL+"/api/boards/opener", nil, nil, nil); code != 200 {
+		t.Errorf("the set's song after the delete: %d", code)
+	}
+	switchLanguageScripted(maker, "zh-CN")
+	if msg := evalJS[string](maker, `document.getElementById('set-status').textContent`); !strings.Contains(msg, "已删除歌单") {
+		t.Errorf("the deletion, in Chinese: %q", msg)
+	}
+	maker.requireClean("after editing and deleting a set")
+	other.requireClean("while another page edited a set")
+	stage.requireClean("while its set changed")
+}
