@@ -35,7 +35,9 @@ export class Player {
     this.onState = onState;
     this.ctx = null;
     this.playing = false;
-    this.run = null; // {master, nextTime, index, cues, timer, last}
+    // run: {master, nextTime, index, cues, timer; for the timeline: tells (queued), last (bar and tempo
+    // scheduled last), samples and offset (sampleClock), anchor (the last told), retell (drifted)}
+    this.run = null;
     this.timeline = null; // see onTimeline
   }
 
@@ -53,10 +55,11 @@ export class Player {
     return t * 1000 + this.run.offset;
   }
 
-  // sampleClock measures the offset between the clocks: Date.now(), which every page of the machine
-  // reads alike (performance.timeOrigin is each page's own estimate) and the band's clock is measured in. The audio clock moves in steps of a few ms (a
-  // block of samples at a time), so a single reading is late by up to a step: the smallest offset of the
-  // last second's readings is the closest, and a second is short enough to follow the clocks' drift.
+  // sampleClock measures the offset between the audio clock and Date.now(), which every page of the
+  // machine reads alike (performance.timeOrigin is each page's own estimate) and the band's clock is
+  // measured in. The audio clock moves in steps of a few ms (a block of samples at a time), so a single
+  // reading is late by up to a step: the smallest offset of the last second's readings is the closest,
+  // and a second is short enough to follow the clocks' drift.
   sampleClock() {
     const run = this.run;
     run.samples.push(Date.now() - this.ctx.currentTime * 1000);
