@@ -21,6 +21,10 @@ const RETRY_MS = 2000;
 // The cursor moves on a timer set for the next bar change, not on the next frame (a frame may come
 // 50 ms late on a busy phone, and a bar line must not); a timer that fires early is set again.
 const MAX_WAIT_MS = 1000;
+// The clock's offset is the fastest round trip's of the last CLOCK_KEEP samples: five at the start
+// (while the page loads, when round trips are slow) and one more every CLOCK_EVERY_MS.
+const CLOCK_KEEP = 20;
+const CLOCK_EVERY_MS = 10000;
 
 export async function bootFollowPage() {
   const page = new FollowPage();
@@ -34,6 +38,7 @@ class FollowPage {
     this.previous = null; // the transport before the state's, which holds until the new one starts
     this.board = null; // the board shown
     this.offset = 0; // server − local clock, ms
+    this.samples = []; // the clock's last samples
     this.view = new BoardView(byId('grid'), { editable: false });
     this.controls = null;
     this.pill = byId('band-pill');
@@ -49,7 +54,8 @@ class FollowPage {
     this.setPill('connecting');
     // The chart needs no clock: it is drawn while the clock is measured, and the cursor placed again
     // once it is.
-    this.measureClock().then(() => this.follow());
+    this.measureClock(5).then(() => this.follow());
+    setInterval(() => this.measureClock(1), CLOCK_EVERY_MS);
     this.connect();
   }
 
@@ -62,10 +68,10 @@ class FollowPage {
     this.timer = setTimeout(() => this.follow(), wait);
   }
 
-  // measureClock takes five round trips to /api/band/time and keeps the fastest one's offset.
-  async measureClock() {
-    const samples = [];
-    for (let i = 0; i < 5; i++) {
+  // measureClock takes n round trips to /api/band/time; the offset is the fastest kept one's.
+  async measureClock(n) {
+    const samples = this.samples;
+    for (let i = 0; i < n; i++) {
       const sent = Date.now();
       try {
         const { serverTime } = await request('GET', '/api/band/time');
@@ -74,6 +80,7 @@ class FollowPage {
         break;
       }
     }
+    samples.splice(0, Math.max(0, samples.length - CLOCK_KEEP));
     this.offset = offsetFrom(samples);
   }
 
@@ -89,7 +96,7 @@ class FollowPage {
       }
       this.setPill('offline');
       await new Promise((r) => setTimeout(r, RETRY_MS));
-      await this.measureClock();
+      await this.measureClock(5);
     }
   }
 

@@ -21,6 +21,9 @@ import { offsetFrom } from './band-clock.js';
 const LEADER_KEY = 'tele.band.leader';
 const JOIN_KEY = 'tele.band.join';
 const POLL_MS = 3000;
+// The clock's offset is the fastest round trip's of the last CLOCK_KEEP samples: three when leading
+// starts, then one with every poll of the follower count.
+const CLOCK_KEEP = 20;
 const CHANNEL = 'tele.band';
 
 export function bootSharePanel(page, set) {
@@ -36,6 +39,7 @@ class SharePanel {
     this.leader = read('session', LEADER_KEY);
     this.timeline = null; // the player's last {at, index, tempo, countIn}, while it plays
     this.offset = 0;
+    this.samples = []; // the clock's last samples
     this.status = byId('band-status');
     byId('band-share').addEventListener('click', () => this.start());
     byId('band-stop').addEventListener('click', () => this.stop());
@@ -128,13 +132,17 @@ class SharePanel {
   }
 
   async measureClock() {
-    const samples = [];
-    for (let i = 0; i < 3; i++) {
-      const sent = Date.now();
-      const { serverTime } = await request('GET', '/api/share', { headers: this.auth() });
-      samples.push({ sent, serverTime, received: Date.now() });
-    }
-    this.offset = offsetFrom(samples);
+    for (let i = 0; i < 3; i++) await this.getShare();
+  }
+
+  // getShare reads GET /api/share, taking a sample of the clock with it.
+  async getShare() {
+    const sent = Date.now();
+    const state = await request('GET', '/api/share', { headers: this.auth() });
+    this.samples.push({ sent, serverTime: state.serverTime, received: Date.now() });
+    this.samples.splice(0, Math.max(0, this.samples.length - CLOCK_KEEP));
+    this.offset = offsetFrom(this.samples);
+    return state;
   }
 
   // transport is what the phones need to place their cursors: the bar that starts at startedAt (on the
@@ -164,7 +172,7 @@ class SharePanel {
 
   async refresh() {
     try {
-      this.showCount((await request('GET', '/api/share', { headers: this.auth() })).followers);
+      this.showCount((await this.getShare()).followers);
     } catch (err) {
       this.failed(err);
     }
