@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func BenchmarkBandJoin(b *testing.B) {
 	open := func(url, path string) float64 {
 		t0 := time.Now()
 		p.do(chromedp.Navigate(url))
-		p.waitJS(fmt.Sprintf(`location.pathname === %s && window.__bench.rendered > 0`, jsString(path)), "the chart painted")
+		waitPainted(b, p, path)
 		if n := evalJS[int](p, `document.querySelectorAll('#grid li.bar').length`); n != bars {
 			b.Fatalf("%s shows %d bars, want %d", url, n, bars)
 		}
@@ -54,4 +55,27 @@ func BenchmarkBandJoin(b *testing.B) {
 	b.ReportMetric(median(loop), "loopback-ms")
 	b.ReportMetric(medianRatio(join, loop), "join/loopback")
 	b.ReportMetric(0, "ns/op")
+}
+
+// waitPainted polls p until the page at path has painted every bar. The join page opens the follow page
+// by script while this polls: each evaluation has a short limit of its own, since one sent to the page
+// being left can hang until it times out (waitJS's 10 s limit made it miss the 15 s wait).
+func waitPainted(b *testing.B, p *Page, path string) {
+	b.Helper()
+	check := fmt.Sprintf(`location.pathname === %s && (window.__bench?.rendered ?? 0) > 0`, jsString(path))
+	for deadline := time.Now().Add(waitTimeout); time.Now().Before(deadline); {
+		ctx, cancel := context.WithTimeout(p.ctx, 2*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](check))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		select {
+		case <-p.ctx.Done():
+			b.Fatalf("waiting for the chart at %s: %v", path, p.ctx.Err())
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+	state := evalJS[string](p, `JSON.stringify({at: location.pathname, pill: document.getElementById('band-pill')?.dataset.state, bars: document.querySelectorAll('#grid li.bar').length, rendered: window.__bench?.rendered, marks: performance.getEntriesByType('mark').map((m) => m.name), res: performance.getEntriesByType('resource').filter((r) => r.name.includes('/api/')).map((r) => r.name.replace(location.origin, '') + ' ' + r.responseStatus + ' ' + Math.round(r.duration))})`)
+	b.Fatalf("the chart at %s was not painted within %s: %s\nconsole:\n%s", path, waitTimeout, state, p.consoleText())
 }

@@ -56,6 +56,10 @@ class FollowPage {
     // once it is.
     this.measureClock(5).then(() => this.follow());
     setInterval(() => this.measureClock(1), CLOCK_EVERY_MS);
+    // A page left for another keeps its fetches open while the browser keeps it for Back: the stream
+    // would hold one of the few connections a browser opens to the laptop, and after a few songs opened
+    // and left there were none for the next page. Leaving ends it; coming back reconnects (connect).
+    addEventListener('pagehide', () => this.abort?.abort());
     this.connect();
   }
 
@@ -103,7 +107,8 @@ class FollowPage {
   // read runs one stream until it ends and returns its HTTP status (0 when unreachable).
   async read() {
     try {
-      const res = await fetch('/api/band/events', { headers: { Accept: 'text/event-stream' }, cache: 'no-store' });
+      this.abort = new AbortController();
+      const res = await fetch('/api/band/events', { headers: { Accept: 'text/event-stream' }, cache: 'no-store', signal: this.abort.signal });
       if (!res.ok || !res.body) return res.status;
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       const parser = new EventParser((name, text) => {
