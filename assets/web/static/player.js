@@ -44,7 +44,7 @@ export class Player {
   // onTimeline(fn) has fn told, while playing, of every start, tempo change and jump of the play order
   // (a loop going round), when it is scheduled, a little before it is heard: {at (ms since the epoch on
   // this page's clock), index (the bar of playOrder that starts then), tempo, countIn (a count-in bar
-  // comes first)}. The bars in between follow from the tempo; fn(null) when playing stops.
+  // comes first), loop (it loops the whole song)}. The bars in between follow from the tempo; fn(null) when playing stops.
   onTimeline(fn) {
     this.timeline = fn;
   }
@@ -157,7 +157,7 @@ export class Player {
     const options = this.getOptions();
     const first = (options.loop ? loopBars(playOrder(content), options.range) : playOrder(content))[0];
     const { beat, beats, tempo } = this.timing(content);
-    if (first) this.told(run.nextTime, first.index, tempo, true);
+    if (first) this.told(run.nextTime, first.index, tempo, true, wholeLoop(options));
     for (let i = 0; i < beats; i++) {
       const t = run.nextTime + i * beat;
       this.click(t, i === 0);
@@ -182,7 +182,7 @@ export class Player {
     const { beat, tempo } = this.timing(content);
     const bar = bars[run.index];
     const t0 = run.nextTime;
-    if (run.retell || !run.last || bar.index !== run.last.index + 1 || tempo !== run.last.tempo) this.told(t0, bar.index, tempo, false);
+    if (run.retell || !run.last || bar.index !== run.last.index + 1 || tempo !== run.last.tempo) this.told(t0, bar.index, tempo, false, wholeLoop(options));
     run.last = { index: bar.index, tempo };
     const barLen = beat * bar.beats;
     // Each chord at its beat: the bar's durations (content schema version 3), or an even share.
@@ -201,11 +201,11 @@ export class Player {
 
   // told queues, for the timeline, a new stretch of steady playing: from bar index at tempo, from audio
   // time t.
-  told(t, index, tempo, countIn) {
+  told(t, index, tempo, countIn, loop) {
     this.run.retell = false;
     this.run.anchor = null; // until this one is told
     this.run.last = { index: index - 1, tempo };
-    this.run.tells.push({ t, index, tempo, countIn });
+    this.run.tells.push({ t, index, tempo, countIn, loop });
   }
 
   chord({ bass, notes }, t, dur) {
@@ -251,6 +251,12 @@ export class Player {
     osc.start(t);
     osc.stop(t + 0.08);
   }
+}
+
+// wholeLoop: the loop goes round the whole song, which a phone can follow by itself; a loop of some bars
+// is told again each time round (a phone that heard it late shows no bar rather than a wrong one).
+function wholeLoop(options) {
+  return Boolean(options.loop && !options.range);
 }
 
 function clampInt(v, lo, hi, fallback) {

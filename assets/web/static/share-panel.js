@@ -146,11 +146,12 @@ class SharePanel {
   }
 
   // transport is what the phones need to place their cursors: the bar that starts at startedAt (on the
-  // server's clock) and the tempo from there on; a loop goes round the whole song.
+  // server's clock) and the tempo from there on; loop, when the whole song loops (a loop of some bars is
+  // told again each time round).
   transport() {
     const tl = this.timeline;
     if (!tl) return undefined;
-    return { playing: true, tempo: tl.tempo, startedAt: Math.round(tl.at + this.offset), countIn: tl.countIn, loop: byId('loop').checked, from: tl.index };
+    return { playing: true, tempo: tl.tempo, startedAt: Math.round(tl.at + this.offset), countIn: tl.countIn, loop: tl.loop, from: tl.index };
   }
 
   timelineChanged(tl) {
