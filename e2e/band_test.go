@@ -15,7 +15,7 @@ import (
 
 // shareAddr is a free address on 127.0.0.2, a loopback address that is not 127.0.0.1 (Linux routes all
 // of 127/8 to lo), standing for the laptop's address on the band's Wi-Fi.
-func shareAddr(t *testing.T) string {
+func shareAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp4", "127.0.0.2:0")
 	if err != nil {
@@ -74,6 +74,15 @@ func TestBandView(t *testing.T) {
 		t.Errorf("the leader's transpose moved with the phone's: %q", got)
 	}
 
+	// The phone's chord size is its own (stage mode's steps): A+ twice, and its chords are larger.
+	chordPx := `parseFloat(getComputedStyle(document.querySelector('#grid .chord')).fontSize)`
+	before := evalJS[float64](follower, chordPx)
+	follower.do(chromedp.Click(chromedp.ID("band-larger")), chromedp.Click(chromedp.ID("band-larger")))
+	follower.waitJS(`document.getElementById('band-size-out').textContent === 'Chord size 130%'`, "the phone's chords at 130%")
+	if after := evalJS[float64](follower, chordPx); after < before*1.25 {
+		t.Errorf("the phone's chords are %.1f px at 130%%, %.1f px before", after, before)
+	}
+
 	// The next song: a page-turner pedal (PageDown) opens it in the leader's tab, which keeps leading.
 	leader.do(chromedp.KeyEvent(kb.PageDown))
 	leader.waitJS(`location.pathname === '/b/next-song' && location.search === '?set=gig'`, "PageDown opens the set's next song")
@@ -84,6 +93,9 @@ func TestBandView(t *testing.T) {
 	// with its cookie, from the stream's first event.
 	follower.do(chromedp.Reload())
 	follower.waitJS(`document.documentElement.dataset.ready === 'true' && document.getElementById('band-pill').dataset.state === 'live' && document.getElementById('band-title').textContent === 'Next Song'`, "the reloaded phone follows again")
+	if got := evalJS[string](follower, `document.getElementById('band-size-out').textContent`); got != "Chord size 130%" {
+		t.Errorf("the reloaded phone's chord size: %q", got)
+	}
 
 	// The leader plays: the phone's cursor is on a bar, placed from the server's clock.
 	leader.do(chromedp.Click(chromedp.ID("play")))
@@ -102,6 +114,9 @@ func TestBandView(t *testing.T) {
 	switchLanguageScripted(follower, "zh-CN")
 	if msg := evalJS[string](follower, `document.getElementById('band-pill').textContent`); !strings.Contains(msg, "停止共享") {
 		t.Errorf("the phone says, in Chinese, %q", msg)
+	}
+	if got := evalJS[string](follower, `document.getElementById('band-size-out').textContent`); !strings.Contains(got, "130") || got == "Chord size 130%" {
+		t.Errorf("the phone's chord size, in Chinese: %q", got)
 	}
 	follower.screenshot("band", "follow-ended-phone-dark-zh")
 	again := b.newPage(t, phone())
@@ -142,12 +157,14 @@ func TestSetsOnTheListPage(t *testing.T) {
 }
 
 // cursorLogJS records, on a page, when each bar becomes the one being played: [index in the grid, ms
-// since the epoch], from a MutationObserver on aria-current (what a musician sees change).
+// since the epoch], from a MutationObserver on aria-current (what a musician sees change). The time is
+// Date.now(), the machine's clock, which every page reads alike; performance.timeOrigin is each page's
+// own estimate of it, a few ms apart between pages.
 const cursorLogJS = `(() => {
 	window.__cursor = [];
 	const bars = () => [...document.querySelectorAll('#grid li.bar')];
 	new MutationObserver((ms) => {
-		const now = performance.timeOrigin + performance.now();
+		const now = Date.now();
 		for (const m of ms) {
 			if (m.attributeName === 'aria-current' && m.target.getAttribute('aria-current') === 'true') window.__cursor.push([bars().indexOf(m.target), now]);
 		}
@@ -155,70 +172,274 @@ const cursorLogJS = `(() => {
 	return true;
 })()`
 
-// TestBandCursorSkew measures how far a phone's cursor is from the leader's: the time between the
-// leader's page and the follower's page marking the same bar, over 24 bars at 180 BPM, in one browser
-// on one machine (one clock). Issue 22 asks a median of one frame (17 ms) and a p95 of 50 ms, which
-// this 2-core machine under other tests' load does not reach steadily (docs/band.md has the numbers);
-// the test logs what it measured and fails only when the phone does not mark the leader's bars in the
-// leader's order.
+// TestBandCursorSkew measures how far the phones' cursors are from the leader's: the time between the
+// leader's page and each follower's page marking the same bar, over 24 bars at 180 BPM, in one browser
+// on one machine (one clock). Issue 22's target (a median of one frame, 17 ms, and a p95 of 50 ms, over
+// 64 bars and 4 phones) is BenchmarkBandCursorSkew's; a test asserts no timing, so this one logs what it
+// measured and fails only when a phone does not mark the leader's bars in the leader's order.
 func TestBandCursorSkew(t *testing.T) {
 	requireTool(t, "Debian chromium", chromiumPath)
-	addr := shareAddr(t)
-	s := startServe(t, "--share", "--share-addr", addr)
+	sk := measureSkew(t, 24, 1)
+	t.Logf("cursor skew over %d bars at 180 BPM: median %.1f ms, p95 %.1f ms, max %.1f ms; the phone %.1f ms behind on average (negative: ahead)",
+		len(sk.abs), sk.median(), sk.p95(), sk.abs[len(sk.abs)-1], sk.mean)
+}
+
+// BenchmarkBandCursorSkew is issue 22's skew target: a 64-bar song at 180 BPM, a leader page and 4
+// phone pages in one headless Chromium, the time between the leader's page and each phone's page
+// marking the same bar (aria-current), as median-ms and p95-ms over every bar of every phone (target:
+// ≤ 17 and ≤ 50). One iteration plays the song once (about 90 s).
+func BenchmarkBandCursorSkew(b *testing.B) {
+	requireTool(b, "Debian chromium", chromiumPath)
+	var med, p95, mean []float64
+	for b.Loop() {
+		sk := measureSkew(b, 64, 4)
+		med, p95, mean = append(med, sk.median()), append(p95, sk.p95()), append(mean, sk.mean)
+	}
+	b.ReportMetric(median(med), "median-ms")
+	b.ReportMetric(median(p95), "p95-ms")
+	b.ReportMetric(median(mean), "behind-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+// skew is what measureSkew saw: the absolute skews sorted, and the mean signed one (phone − leader).
+type skew struct {
+	abs  []float64
+	mean float64
+}
+
+func (s skew) median() float64 { return s.abs[len(s.abs)/2] }
+func (s skew) p95() float64    { return s.abs[len(s.abs)*95/100] }
+
+// measureSkew serves a song of n bars at 180 BPM with --share on 127.0.0.2, shares it from a leader
+// page, opens the join link in phones pages, plays the song once and returns the skew of every bar of
+// every phone. It fails when a phone does not mark the leader's bars in the leader's order.
+func measureSkew(tb testing.TB, n, phones int) skew {
+	tb.Helper()
+	addr := shareAddr(tb)
+	s := startServe(tb, "--share", "--share-addr", addr)
 	c := sampleContent("Fast")
 	c.Tempo = 180
 	c.Sections = c.Sections[:1]
-	c.Sections[0].Bars = append(c.Sections[0].Bars, c.Sections[0].Bars...)
-	c.Sections[0].Bars = append(c.Sections[0].Bars, c.Sections[0].Bars[:8]...)
-	capability := apiCreateBoard(t, s, "fast", c)
+	all := c.Sections[0].Bars
+	c.Sections[0].Bars = nil
+	for len(c.Sections[0].Bars) < n {
+		c.Sections[0].Bars = append(c.Sections[0].Bars, all[len(c.Sections[0].Bars)%len(all)])
+	}
+	capability := apiCreateBoard(tb, s, "fast", c)
+	br := newBrowser(tb)
+	leader := br.newPage(tb, desktop())
+	openBoard(leader, s, "fast", capability)
+	leader.waitJS(`!document.getElementById('band-share').hidden`, "the share button")
+	leader.do(chromedp.Click(chromedp.ID("band-share")))
+	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/')`, "the join link")
+	join := evalJS[string](leader, `document.getElementById('band-link').value`)
+	var followers []*Page
+	for range phones {
+		f := br.newPage(tb, phone())
+		f.do(chromedp.Navigate(join))
+		f.waitJS(fmt.Sprintf(`document.getElementById('band-title').textContent === 'Fast' && document.querySelectorAll('#grid li.bar').length === %d`, n), "the phone shows the board")
+		evalJS[bool](f, cursorLogJS)
+		followers = append(followers, f)
+	}
+	evalJS[bool](leader, cursorLogJS)
+	evalJS[chromedp.Void](leader, `document.getElementById('count-in').checked = false`)
+	leader.do(chromedp.Click(chromedp.ID("play")))
+	leader.waitJSWithin(fmt.Sprintf(`window.__cursor.length >= %d`, n), "the leader plays every bar", time.Duration(n)*2*time.Second)
+	lead := evalJS[[][2]float64](leader, `window.__cursor`)
+	var sk skew
+	var signed []string
+	for i, f := range followers {
+		f.waitJSWithin(fmt.Sprintf(`window.__cursor.length >= %d`, n), "the phone follows every bar", 10*time.Second)
+		follow := evalJS[[][2]float64](f, `window.__cursor`)
+		at := map[int]float64{}
+		for _, e := range follow {
+			at[int(e[0])] = e[1]
+		}
+		for _, e := range lead {
+			if t, ok := at[int(e[0])]; ok {
+				sk.abs = append(sk.abs, math.Abs(t-e[1]))
+				sk.mean += t - e[1]
+				if i == 0 {
+					signed = append(signed, fmt.Sprintf("%.0f", t-e[1]))
+				}
+			}
+		}
+		var leadOrder, followOrder []int
+		for _, e := range lead {
+			leadOrder = append(leadOrder, int(e[0]))
+		}
+		for _, e := range follow {
+			followOrder = append(followOrder, int(e[0]))
+		}
+		m := min(len(leadOrder), len(followOrder))
+		if !slices.Equal(leadOrder[:m], followOrder[:m]) {
+			tb.Errorf("phone %d marked bars %v, the leader %v", i+1, followOrder[:m], leadOrder[:m])
+		}
+	}
+	if len(sk.abs) < (n-4)*phones {
+		tb.Fatalf("only %d bars seen on both pages", len(sk.abs))
+	}
+	tb.Logf("the first phone, bar by bar (ms behind the leader): %s", strings.Join(signed, " "))
+	sk.mean /= float64(len(sk.abs))
+	slices.Sort(sk.abs)
+	return sk
+}
+
+// TestBandTempoAndFrom (issue 22, "plays, stops, seeks, changes tempo"): the leader loops section B of
+// a 16-bar song (the player starts at bar 9: the transport's `from` is 8, and every time round the loop
+// it is told again), then plays faster while playing (the practice tempo, `]`). The phone's transport
+// says so, and the phone marks the bars the leader marks, in the leader's order, through the loop's
+// turns and the tempo change.
+func TestBandTempoAndFrom(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	addr := shareAddr(t)
+	s := startServe(t, "--share", "--share-addr", addr)
+	c := sampleContent("Loop")
+	c.Tempo = 240 // a bar a second
+	capability := apiCreateBoard(t, s, "loop", c)
 	b := newBrowser(t)
 	leader := b.newPage(t, desktop())
-	openBoard(leader, s, "fast", capability)
+	openBoard(leader, s, "loop", capability)
 	leader.waitJS(`!document.getElementById('band-share').hidden`, "the share button")
 	leader.do(chromedp.Click(chromedp.ID("band-share")))
 	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/')`, "the join link")
 	follower := b.newPage(t, phone())
 	follower.do(chromedp.Navigate(evalJS[string](leader, `document.getElementById('band-link').value`)))
-	follower.waitJS(`document.getElementById('band-title').textContent === 'Fast' && document.querySelectorAll('#grid li.bar').length === 24`, "the phone shows the board")
-	t.Logf("pages visible: leader %s, phone %s", evalJS[string](leader, `document.visibilityState`), evalJS[string](follower, `document.visibilityState`))
+	follower.waitJS(`document.getElementById('band-title').textContent === 'Loop' && document.querySelectorAll('#grid li.bar').length === 16`, "the phone shows the board")
 	evalJS[bool](leader, cursorLogJS)
 	evalJS[bool](follower, cursorLogJS)
-	evalJS[chromedp.Void](leader, `document.getElementById('count-in').checked = false`)
+	for _, id := range []string{"count-in", "loop"} {
+		leader.do(chromedp.Focus(chromedp.ID(id)), chromedp.KeyEvent(" "))
+	}
+	leader.waitJS(`!document.getElementById('count-in').checked && !document.getElementById('loop-range').hidden`, "the loop on, count-in off")
+	setSelect(leader, "loop-section", "1")
 	leader.do(chromedp.Click(chromedp.ID("play")))
-	leader.waitJSWithin(`window.__cursor.length >= 24`, "the leader plays every bar", 60*time.Second)
-	follower.waitJSWithin(`window.__cursor.length >= 24`, "the phone follows every bar", 10*time.Second)
-	lead := evalJS[[][2]float64](leader, `window.__cursor`)
-	follow := evalJS[[][2]float64](follower, `window.__cursor`)
-	at := map[int]float64{}
-	for _, e := range follow {
-		at[int(e[0])] = e[1]
+	follower.waitJS(`window.__cursor.length >= 1`, "the phone marks the first bar played")
+	transport := func() map[string]any {
+		return evalJS[map[string]any](follower, `fetch('/api/band').then((r) => r.json()).then((s) => s.transport || {})`)
 	}
-	var skews []float64
-	var signed float64
-	for _, e := range lead {
-		if f, ok := at[int(e[0])]; ok {
-			skews = append(skews, math.Abs(f-e[1]))
-			signed += f - e[1]
-		}
+	if tr := transport(); tr["from"] != float64(8) || tr["tempo"] != float64(240) {
+		t.Errorf("the phone's transport at the start of section B: %v", tr)
 	}
-	t.Logf("the phone is on average %.1f ms behind the leader (negative: ahead)", signed/float64(max(1, len(skews))))
-	if len(skews) < 20 {
-		t.Fatalf("only %d bars seen on both pages", len(skews))
+	follower.waitJSWithin(`window.__cursor.length >= 10`, "the phone goes round the loop", 30*time.Second)
+	leader.do(chromedp.Focus(chromedp.ID("play")), chromedp.KeyEvent("]"))
+	leader.waitJS(`document.getElementById('practice-tempo').textContent.startsWith('245 BPM')`, "the leader plays at 245")
+	follower.waitJSWithin(`window.__cursor.length >= 13`, "the phone follows on", 30*time.Second)
+	if tr := transport(); tr["tempo"] != float64(245) || tr["playing"] != true {
+		t.Errorf("the phone's transport after the tempo change: %v", tr)
 	}
-	slices.Sort(skews)
-	median, p95 := skews[len(skews)/2], skews[len(skews)*95/100]
-	t.Logf("cursor skew over %d bars at 180 BPM: median %.1f ms, p95 %.1f ms, max %.1f ms", len(skews), median, p95, skews[len(skews)-1])
-	// What must hold is the order: the phone marks the bars the leader marks, in the leader's order. The
-	// skew itself is measured and reported, never asserted (a loaded machine moves it; docs/band.md).
+	leader.do(chromedp.Click(chromedp.ID("play")))
+	follower.waitJS(`document.querySelector('#grid li.bar[aria-current="true"]') === null`, "the phone's cursor goes when the leader stops")
 	var leadOrder, followOrder []int
-	for _, e := range lead {
+	for _, e := range evalJS[[][2]float64](leader, `window.__cursor`) {
 		leadOrder = append(leadOrder, int(e[0]))
 	}
-	for _, e := range follow {
+	for _, e := range evalJS[[][2]float64](follower, `window.__cursor`) {
 		followOrder = append(followOrder, int(e[0]))
+	}
+	want := []int{8, 9, 10, 11, 12, 13, 14, 15, 8, 9}
+	if len(followOrder) < len(want) || !slices.Equal(followOrder[:len(want)], want) {
+		t.Errorf("the phone marked %v, want section B twice round from %v", followOrder, want)
 	}
 	n := min(len(leadOrder), len(followOrder))
 	if !slices.Equal(leadOrder[:n], followOrder[:n]) {
 		t.Errorf("the phone marked bars %v, the leader %v", followOrder[:n], leadOrder[:n])
 	}
+	leader.requireClean("after leading a loop")
+	follower.requireClean("after following a loop")
+}
+
+// TestBandHandOver (issue 22, "it can hand the lead to another loopback page"): a tab leads; another
+// tab of the same server, on another board with its edit key, offers Take the lead; its click moves
+// the lead there: the phone follows the new tab's song, the first tab says another tab leads and its
+// leader token no longer works.
+func TestBandHandOver(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	addr := shareAddr(t)
+	s := startServe(t, "--share", "--share-addr", addr)
+	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
+	second := apiCreateBoard(t, s, "second", sampleContent("Second Song"))
+	b := newBrowser(t)
+	first := b.newPage(t, desktop())
+	openBoard(first, s, "welcome", welcome)
+	first.waitJS(`!document.getElementById('band-share').hidden`, "Share with the band")
+	first.do(chromedp.Click(chromedp.ID("band-share")))
+	first.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/join#key=')`, "the join link")
+	join := evalJS[string](first, `document.getElementById('band-link').value`)
+	follower := b.newPage(t, phone())
+	follower.do(chromedp.Navigate(join))
+	follower.waitJS(`document.getElementById('band-title').textContent === 'Welcome to Tele'`, "the phone follows the first tab")
+
+	other := b.newPage(t, desktop())
+	openBoard(other, s, "second", second)
+	other.waitJS(`!document.getElementById('band-take').hidden`, "Take the lead, while another tab leads")
+	other.do(chromedp.Click(chromedp.ID("band-take")))
+	other.waitJS(`!document.getElementById('band-live').hidden && document.getElementById('band-link').value === `+jsString(join)+` && document.getElementById('band-status').dataset.followers === '1'`, "the new tab leads, with the same join link")
+	follower.waitJS(`document.getElementById('band-title').textContent === 'Second Song'`, "the phone follows the new tab's song")
+	first.waitJS(`document.getElementById('band-live').hidden && document.getElementById('band-status').textContent.includes('Another tab leads')`, "the first tab says another tab leads")
+	if evalJS[string](first, `sessionStorage.getItem('tele.band.leader') || ''`) != "" {
+		t.Error("the first tab kept a leader token")
+	}
+	other.screenshot("band", "lead-taken-desktop-en")
+	first.requireClean("after handing the lead over")
+	other.requireClean("after taking the lead")
+}
+
+// TestSetEditAndDelete (issue 22, sets): the tab that made a set edits it (a new title, the songs
+// reordered) and deletes it; another list page and a board page opened from the set keep up at once
+// (GET /api/set-events): the other list shows the new title and no Edit (it does not hold the set's
+// key), the set's bar its new order, and both drop the set when it is deleted.
+func TestSetEditAndDelete(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	s := startServe(t)
+	apiCreateBoard(t, s, "opener", sampleContent("Opener"))
+	b := newBrowser(t)
+	maker := b.newPage(t, desktop())
+	maker.do(chromedp.Navigate(s.URL + "/"))
+	maker.waitJS(`document.documentElement.dataset.ready === 'true' && !document.getElementById('sets-panel').hidden && document.getElementById('set-pick').options.length === 2`, "the sets panel")
+	typeInto(maker, "#set-title-input", "Friday gig")
+	maker.do(chromedp.SetValue(chromedp.ID("set-pick"), "welcome"), chromedp.Click(chromedp.ID("set-add")))
+	maker.do(chromedp.SetValue(chromedp.ID("set-pick"), "opener"), chromedp.Click(chromedp.ID("set-add")))
+	maker.do(chromedp.Click(chromedp.ID("set-create")))
+	maker.waitJS(`document.querySelector('#set-list a')?.textContent === 'Friday gig' && document.querySelector('#set-list .set-edit') !== null`, "the set is listed with Edit for its maker")
+	setID := evalJS[string](maker, `document.querySelector('#set-list li').dataset.set`)
+
+	other := b.newPage(t, desktop())
+	other.do(chromedp.Navigate(s.URL + "/"))
+	other.waitJS(`document.querySelector('#set-list a')?.textContent === 'Friday gig'`, "another list page lists the set")
+	if evalJS[bool](other, `document.querySelector('#set-list .set-edit, #set-list .set-delete') !== null`) {
+		t.Error("a page without the set's key offers to edit or delete it")
+	}
+	stage := b.newPage(t, desktop())
+	stage.do(chromedp.Navigate(s.URL + "/b/opener?set=" + setID))
+	waitBoardReady(stage)
+	stage.waitJS(`!document.getElementById('set-nav').hidden && document.getElementById('set-place').textContent === 'Song 2 of 2'`, "the set's bar on its second song")
+
+	// Edit: a new title, the opener first.
+	maker.do(chromedp.Click(chromedp.CSS(`#set-list .set-edit`)))
+	maker.waitJS(`document.getElementById('set-title-input').value === 'Friday gig' && [...document.querySelectorAll('#set-songs li')].map((li) => li.dataset.board).join() === 'welcome,opener' && !document.getElementById('set-cancel').hidden`, "the form holds the set")
+	evalJS[chromedp.Void](maker, `document.getElementById('set-title-input').value = ''`)
+	typeInto(maker, "#set-title-input", "Saturday gig")
+	maker.do(chromedp.Click(chromedp.CSS(`#set-songs li:nth-child(2) .set-up`)))
+	maker.do(chromedp.Click(chromedp.ID("set-create")))
+	maker.waitJS(`document.querySelector('#set-list a')?.textContent === 'Saturday gig' && document.getElementById('set-cancel').hidden`, "the maker's list shows the saved set")
+	other.waitJS(`document.querySelector('#set-list a')?.textContent === 'Saturday gig' && document.querySelector('#set-list a').getAttribute('href').startsWith('/b/opener?')`, "the other list page keeps up")
+	stage.waitJS(`document.getElementById('set-title').textContent === 'Saturday gig' && document.getElementById('set-place').textContent === 'Song 1 of 2' && document.getElementById('set-prev').disabled`, "the set's bar keeps up: the opener is first now")
+	maker.screenshot("band", "set-edited-desktop-en")
+
+	// Delete: the set goes from every page; its songs stay.
+	maker.do(chromedp.Click(chromedp.CSS(`#set-list .set-delete`)))
+	maker.waitJS(`document.querySelectorAll('#set-list li').length === 0`, "the set is gone from the maker's list")
+	other.waitJS(`document.querySelectorAll('#set-list li').length === 0`, "and from the other list page")
+	stage.waitJS(`document.getElementById('set-nav').hidden`, "and the set's bar")
+	if code := apiJSON(t, "GET", s.URL+"/api/boards/opener", nil, nil, nil); code != 200 {
+		t.Errorf("the set's song after the delete: %d", code)
+	}
+	switchLanguageScripted(maker, "zh-CN")
+	if msg := evalJS[string](maker, `document.getElementById('set-status').textContent`); !strings.Contains(msg, "已删除歌单") {
+		t.Errorf("the deletion, in Chinese: %q", msg)
+	}
+	maker.requireClean("after editing and deleting a set")
+	other.requireClean("while another page edited a set")
+	stage.requireClean("while its set changed")
 }

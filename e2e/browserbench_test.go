@@ -65,7 +65,7 @@ const benchProbe = `(() => {
   const mark = performance.mark.bind(performance);
   performance.mark = (name, options) => {
     const m = mark(name, options);
-    if (name === '` + renderedMark + `' && !b.rendered) afterFrame((t) => { b.rendered = t; rendered(); });
+    if (name === '` + renderedMark + `' && !b.rendered) afterFrame((t) => { b.rendered = t; b.renderedAt = Date.now(); rendered(); });
     return m;
   };
   b.epoch = (t) => performance.timeOrigin + t;
@@ -224,8 +224,8 @@ func staticServer(tb testing.TB, c boardContent) *httptest.Server {
 // what is timed is the page and not DevTools: DOM and CSS mirror the document and its style sheets in
 // the renderer as they change, Network reports every request. The page and its baseline run in the
 // same tab, so both are measured alike.
-func benchPage(tb testing.TB, b *Browser) *Page {
-	p := b.newPage(tb, desktop())
+func benchPage(tb testing.TB, b *Browser, opts ...PageOption) *Page {
+	p := b.newPage(tb, append([]PageOption{desktop()}, opts...)...)
 	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: benchProbe}); err != nil {
 			return err

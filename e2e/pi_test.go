@@ -118,6 +118,7 @@ type PiOptions struct {
 	Path       string   // PATH for Pi (after the line's own Node); the test process's PATH when empty
 	Model      string   // --model as provider/model; the fake model when empty
 	AgentDir   string   // Pi's agent dir, prepared by the caller; <Home>/agent naming the fake model when empty
+	Args       []string // more arguments for Pi, after the bridge's (the bridge's other flags)
 }
 
 // Pi is a running `pi --mode rpc`, driven over JSON lines on stdin/stdout.
@@ -173,6 +174,7 @@ func StartPi(t testing.TB, model *FakeModel, o PiOptions) *Pi {
 	if !o.NoTeleArgs {
 		args = append(args, "--tele-port", "0", "--tele-data", o.DataDir)
 	}
+	args = append(args, o.Args...)
 	if o.Trust && o.Line.Approve != "" {
 		args = append(args, o.Line.Approve)
 	}

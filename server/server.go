@@ -119,7 +119,7 @@ func Handler(cfg Config, port int) http.Handler {
 		"text":     {Read: chordtext.ReadCharts}, // chords over lyrics: import only
 	})
 	if cfg.Sets != nil {
-		setlist.NewHandler(cfg.Sets, cfg.Store, log).Register(r)
+		setlist.NewHandler(cfg.Sets, cfg.Store, cfg.BoardHub, log).Register(r)
 	}
 	band.NewLeader(cfg.Band, cfg.Store, cfg.Sets, log).Register(r)
 	if cfg.Chat != nil {

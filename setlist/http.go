@@ -5,11 +5,19 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/julienschmidt/httprouter"
 
 	"tele/board"
+	"tele/sse"
 	"tele/web"
+)
+
+// EventsTopic is the hub topic of GET /api/set-events; EventName its events' name.
+const (
+	EventsTopic = "sets"
+	EventName   = "sets"
 )
 
 // MaxBodyBytes bounds a set's create or write body: 200 ids of 64 bytes and a title fit in 16 KiB.
@@ -23,15 +31,19 @@ type Handler struct {
 	log     *slog.Logger
 	writes  *web.Limiter // per set id
 	creates *web.Limiter // one bucket for the server
+	hub     *sse.Hub     // the pages' set streams (EventsTopic)
+
+	mu  sync.Mutex // orders the list events: a stream's snapshot and the changes after it
+	seq int64      // the Seq of the last list event
 }
 
-// NewHandler returns the set routes over sets, checking board ids against boards. A nil log means
-// slog.Default().
-func NewHandler(sets *Store, boards *board.Store, log *slog.Logger) *Handler {
+// NewHandler returns the set routes over sets, checking board ids against boards; the pages' set
+// streams go through hub. A nil log means slog.Default().
+func NewHandler(sets *Store, boards *board.Store, hub *sse.Hub, log *slog.Logger) *Handler {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Handler{sets: sets, boards: boards, log: log,
+	return &Handler{sets: sets, boards: boards, hub: hub, log: log,
 		writes:  web.NewLimiter(board.WriteEvery, board.WriteBurst),
 		creates: web.NewLimiter(board.CreateEvery, board.CreateBurst)}
 }
@@ -39,6 +51,7 @@ func NewHandler(sets *Store, boards *board.Store, log *slog.Logger) *Handler {
 // Register adds the set routes to r.
 func (h *Handler) Register(r *httprouter.Router) {
 	r.GET("/api/sets", h.handle(h.list))
+	r.GET("/api/set-events", h.handle(h.events))
 	r.POST("/api/sets", h.handle(h.create))
 	r.GET("/api/sets/:set", h.handle(h.get))
 	r.PUT("/api/sets/:set", h.handle(h.put))
@@ -80,7 +93,10 @@ func httpError(err error) error {
 		return web.NewError(http.StatusConflict, "set_exists", "a set with this id already exists (ids ignore case)")
 	case errors.Is(err, ErrBadCapability):
 		return web.NewError(http.StatusForbidden, "bad_capability", "the capability does not match this set")
-	case errors.Is(err, ErrClosed):
+	case errors.Is(err, sse.ErrTooManyStreams):
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "too many live views are open; close one and retry later", RetryAfter: board.StreamRetry}
+	case errors.Is(err, ErrClosed), errors.Is(err, sse.ErrHubClosed):
 		return web.NewError(http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
 	}
 	return err
@@ -88,16 +104,41 @@ func httpError(err error) error {
 
 // list handles GET /api/sets: {"sets":[set…]} sorted by id.
 func (h *Handler) list(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) error {
-	all := h.sets.List()
+	writeBody(w, http.StatusOK, h.listJSON())
+	return nil
+}
+
+func (h *Handler) listJSON() []byte {
 	body := []byte(`{"sets":[`)
-	for i, s := range all {
+	for i, s := range h.sets.List() {
 		if i > 0 {
 			body = append(body, ',')
 		}
 		body = append(body, s.JSON()...)
 	}
-	writeBody(w, http.StatusOK, append(body, "]}"...))
+	return append(body, "]}"...)
+}
+
+// events handles GET /api/set-events: the list as GET /api/sets answers it at once, then again after
+// every create, write and delete, so every open page shows the sets as they are.
+func (h *Handler) events(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	sub, err := h.hub.Subscribe(EventsTopic)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	first := sse.Event{Name: EventName, Seq: h.seq, Data: h.listJSON()}
+	h.mu.Unlock()
+	h.hub.Stream(w, r, sub, first)
 	return nil
+}
+
+// changed sends the list to every set stream, after a write is durable.
+func (h *Handler) changed() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.seq++
+	h.hub.Publish(EventsTopic, sse.Event{Name: EventName, Seq: h.seq, Data: h.listJSON()})
 }
 
 // get handles GET /api/sets/:set with ETag "<revision>" and 304 on a matching If-None-Match.
@@ -169,6 +210,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 		return err
 	}
 	h.log.Info("set created", "set", s.ID)
+	h.changed()
 	js := s.JSON()
 	body := append(js[:len(js)-1:len(js)-1], `,"capability":`...)
 	body = append(strconv.AppendQuote(body, capability), '}')
@@ -240,6 +282,7 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 	if err != nil {
 		return err
 	}
+	h.changed()
 	w.Header()["Etag"] = []string{board.ETag(s.Revision)}
 	writeBody(w, http.StatusOK, s.JSON())
 	return nil
@@ -274,6 +317,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, ps httprouter.P
 		return err
 	}
 	h.log.Info("set deleted", "set", id)
+	h.changed()
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

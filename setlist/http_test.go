@@ -1,6 +1,7 @@
 package setlist_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -256,4 +257,75 @@ func testPutSetRateLimit(t *testing.T) {
 		t.Fatalf("41st write: %d %s", w.Code, w.Body)
 	}
 	datadirtest.Same(t, "over the budget", before, e.Snapshot())
+}
+
+// TestSetEvents covers GET /api/set-events: the list at once, then the list again after a create, a
+// write and a delete (what keeps every open page's sets as they are), and nothing after a refusal.
+func TestSetEvents(t *testing.T) {
+	e := newEnv(t)
+	live := e.Start()
+	stream, _ := http.NewRequest("GET", live.URL+"/api/set-events", nil)
+	stream.Header.Set("Accept", "text/event-stream")
+	res, err := http.DefaultClient.Do(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("GET /api/set-events: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	lines := bufio.NewScanner(res.Body)
+	lines.Buffer(nil, 1<<20)
+	// next returns the ids and titles of the next event's sets.
+	next := func() string {
+		t.Helper()
+		name := ""
+		for lines.Scan() {
+			line := lines.Text()
+			if v, ok := strings.CutPrefix(line, "event: "); ok {
+				name = v
+			}
+			if v, ok := strings.CutPrefix(line, "data: "); ok {
+				if name != setlist.EventName {
+					t.Fatalf("event %q", name)
+				}
+				var list struct{ Sets []created }
+				if err := json.Unmarshal([]byte(v), &list); err != nil {
+					t.Fatal(err)
+				}
+				var out []string
+				for _, s := range list.Sets {
+					out = append(out, s.ID+":"+s.Title+":"+strings.Join(s.Boards, ","))
+				}
+				return strings.Join(out, " ")
+			}
+		}
+		t.Fatalf("the stream ended: %v", lines.Err())
+		return ""
+	}
+	if got := next(); got != "" {
+		t.Fatalf("first event: %q, want no sets", got)
+	}
+	c := createSet(t, e, `{"id":"gig","title":"Friday","boards":["a"]}`)
+	if got := next(); got != "gig:Friday:a" {
+		t.Fatalf("after the create: %q", got)
+	}
+	// A refused write sends nothing; the write after it does.
+	if w := e.Do(req{Method: "PUT", Path: "/api/sets/gig", Body: `{"title":"Saturday","boards":["a"]}`, Header: servertest.PutHeader("wrong", "\"1\"")}); w.Code != 403 {
+		t.Fatalf("a write with another capability: %d", w.Code)
+	}
+	if w := e.Do(req{Method: "PUT", Path: "/api/sets/gig", Body: `{"title":"Saturday","boards":["b","a"]}`, Header: servertest.PutHeader(c.Capability, "\"1\"")}); w.Code != 200 {
+		t.Fatalf("the write: %d %s", w.Code, w.Body)
+	}
+	if got := next(); got != "gig:Saturday:b,a" {
+		t.Fatalf("after the write: %q", got)
+	}
+	del := servertest.PutHeader(c.Capability, "\"2\"")
+	del.Del("Content-Type")
+	if w := e.Do(req{Method: "DELETE", Path: "/api/sets/gig", Header: del}); w.Code != 204 {
+		t.Fatalf("the delete: %d %s", w.Code, w.Body)
+	}
+	if got := next(); got != "" {
+		t.Fatalf("after the delete: %q", got)
+	}
 }

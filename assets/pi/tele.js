@@ -19,7 +19,7 @@ const RETRY_WINDOW_MS = 16000; // Pi's default auto-retry backoff is 2 s + 4 s +
 const RETRYABLE = /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i;
 const SHUTDOWN_REASON = { quit: "quit", reload: "reload", new: "session_switch", resume: "session_switch", fork: "fork" };
 
-const BINARY = typeof TELE === "string" ? TELE : "tele"; // a tele on PATH stands in for a missing platform package
+const BINARY = typeof TELE === "string" ? TELE : "tele";
 const cannotStart = (code) =>
 	typeof TELE === "string" || code !== "ENOENT"
 		? `cannot start ${BINARY}: ${code}; reinstall the bridge with "tele pi install"`
@@ -36,8 +36,7 @@ export default function (pi) {
 
 	// {conn, command} on the browser's inputs; one whose conn is not the linked one is stale.
 	const marker = new AsyncLocalStorage();
-	// The connection to `tele host`: everything that lives as long as one host, made in connect and
-	// dropped at teardown: {board, child, link, ready, exited, wake, sentIds, lastState, stream, idleChecks}.
+	// The connection to `tele host`: all that lives as long as one host, dropped at teardown.
 	let conn = null;
 	let savedTools = null; // the tool set before /tele; non-null while the gate is closed
 	let restorePending = false;
@@ -52,7 +51,7 @@ export default function (pi) {
 
 	const ctxNow = () => (live ? lastCtx : null);
 	const say = (msg, type = "info", ctx = ctxNow()) => ctx && ctx.ui.notify(msg, type);
-	// A timer's failure has no Pi handler to report it (and would end Pi): the user hears it.
+	// A timer's failure has no Pi handler (it would end Pi): the user hears it.
 	const later = (ms, fn) => {
 		const t = setTimeout(() => {
 			timers.delete(t);
@@ -79,7 +78,7 @@ export default function (pi) {
 		pi.setActiveTools(savedTools);
 		savedTools = null;
 	}
-	const restoreWhenIdle = () => (ctxNow() && ctxNow().isIdle() ? restoreTools() : (restorePending = true)); // else at settled
+	const restoreWhenIdle = () => (ctxNow() && ctxNow().isIdle() ? restoreTools() : (restorePending = true));
 
 	// ---- reporting to the host ----
 	const prompting = () => uiPrompts > 0 || busPrompt;
@@ -126,7 +125,7 @@ export default function (pi) {
 		settleTimer = later(idle(ctx) ? 500 : 100, () => checkSettled(ctx, retryUntil));
 	}
 
-	// ---- the host process: one teardown for /tele off, session end, tree moves and the host's death ----
+	// ---- one teardown for /tele off, session end, tree moves and the host's death ----
 	function teardown(c, revokeReason) {
 		if (conn === c) {
 			conn = null;
@@ -162,11 +161,12 @@ export default function (pi) {
 
 	async function connect(board, ctx, review) {
 		const args = ["host"];
-		for (const flag of ["port", "data"]) {
+		for (const flag of ["port", "data", "share-addr"]) {
 			const v = pi.getFlag(`tele-${flag}`);
 			if (typeof v === "string" && v !== "") args.push(`--${flag}`, v);
 		}
-		// The host opens the browser (never with the link on a command line), for a terminal Pi only.
+		if (pi.getFlag("tele-share") === true) args.push("--share");
+		// The host opens the browser, for a terminal Pi only.
 		if (process.stdout.isTTY) args.push("--open-browser");
 		let child;
 		try {
@@ -183,7 +183,7 @@ export default function (pi) {
 		child.on("error", (e) => exited(c.wake && c.wake({ spawnError: e.code || e.message })));
 		// "close", not "exit": every frame the host wrote (a fatal note) has been read by then.
 		child.on("close", (code, signal) => exited(onChildExit(c, code, signal)));
-		child.stdin.on("error", () => {}); // EPIPE once the host is gone; its exit is reported by onChildExit
+		child.stdin.on("error", () => {}); // EPIPE: the exit reports it
 		child.stderr.setEncoding("utf8");
 		child.stderr.on("data", (d) => c.ready || (stderrTail = (stderrTail + d).slice(-2000)));
 		const onNote = (f) => c.wake && (f.note === "ready" || f.note === "fatal") && c.wake({ [f.note]: f });
@@ -220,6 +220,8 @@ export default function (pi) {
 	// ---- flags, command, tool ----
 	pi.registerFlag("tele-port", { description: "Tele: HTTP port for /tele (0 = any free port)", type: "string" });
 	pi.registerFlag("tele-data", { description: "Tele: data directory for /tele", type: "string" });
+	pi.registerFlag("tele-share", { description: "Tele: share with the band on the LAN", type: "boolean", default: false });
+	pi.registerFlag("tele-share-addr", { description: "Tele: band view <ip:port>", type: "string" });
 
 	pi.registerCommand("tele", {
 		description: "Bind this session to a Tele board: /tele <board> [--review] | /tele off",

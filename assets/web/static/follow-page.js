@@ -1,7 +1,9 @@
 // The follow page (/ on the share listener): the chart the leader shares, read-only, its cursor on the
-// bar the leader plays. The cursor is placed from the server's clock (band-clock.js), every frame, so
-// phones agree with each other and not with when a message came in. Transpose, capo and numbers are
-// this device's own (view-controls.js keeps them per board on this device); so are language and scheme.
+// bar the leader plays. The cursor is placed from the server's clock (band-clock.js): each bar change is
+// computed from the transport's start and tempo and timed on this device's clock, so phones agree with
+// each other and with the leader, not with when a message came in. Transpose, capo and numbers are
+// this device's own (view-controls.js keeps them per board on this device); so are the chord size
+// (chord-size.js, stage mode's), language and scheme.
 // A stream that ends is reconnected and resynced from its first event; a 401 means sharing ended.
 
 import './band-strings.js';
@@ -11,14 +13,19 @@ import { request } from './api.js';
 import { EventParser } from './stream.js';
 import { BoardView } from './board-view.js';
 import { ViewControls } from './view-controls.js';
-import { offsetFrom, positionAt } from './band-clock.js';
+import { offsetFrom, positionAt, transportAt } from './band-clock.js';
 import { playOrder } from './form.js';
 import { boardWithBars } from './lyrics-content.js';
+import { SIZES, loadSize, saveSize } from './chord-size.js';
 
 const RETRY_MS = 2000;
-// TICK_MS is how often the cursor is placed while the leader plays: a timer, not the next frame, since
-// a frame may come 50 ms late on a busy phone and a bar line must not.
-const TICK_MS = 4;
+// The cursor moves on a timer set for the next bar change, not on the next frame (a frame may come
+// 50 ms late on a busy phone, and a bar line must not); a timer that fires early is set again.
+const MAX_WAIT_MS = 1000;
+// The clock's offset is the fastest round trip's of the last CLOCK_KEEP samples: five at the start
+// (while the page loads, when round trips are slow) and one more every CLOCK_EVERY_MS.
+const CLOCK_KEEP = 20;
+const CLOCK_EVERY_MS = 10000;
 
 export async function bootFollowPage() {
   const page = new FollowPage();
@@ -29,8 +36,10 @@ export async function bootFollowPage() {
 class FollowPage {
   constructor() {
     this.state = null; // the last state event
+    this.previous = null; // the transport before the state's, which holds until the new one starts
     this.board = null; // the board shown
     this.offset = 0; // server − local clock, ms
+    this.samples = []; // the clock's last samples
     this.view = new BoardView(byId('grid'), { editable: false });
     this.controls = null;
     this.pill = byId('band-pill');
@@ -38,23 +47,36 @@ class FollowPage {
 
   async start() {
     setTitle('band.title');
+    this.size = loadSize();
+    byId('band-smaller').addEventListener('click', () => this.setSize(this.size - 1));
+    byId('band-larger').addEventListener('click', () => this.setSize(this.size + 1));
+    this.showSize();
     if (matchMedia('(max-width: 700px)').matches) document.body.classList.add('band-stage');
     this.setPill('connecting');
-    await this.measureClock();
+    // The chart needs no clock: it is drawn while the clock is measured, and the cursor placed again
+    // once it is.
+    this.measureClock(5).then(() => this.follow());
+    setInterval(() => this.measureClock(1), CLOCK_EVERY_MS);
+    // A page left for another keeps its fetches open while the browser keeps it for Back: the stream
+    // would hold one of the few connections a browser opens to the laptop, and after a few songs opened
+    // and left there were none for the next page. Leaving ends it; coming back reconnects (connect).
+    addEventListener('pagehide', () => this.abort?.abort());
     this.connect();
   }
 
-  // follow places the cursor now and, while the leader plays, again every TICK_MS.
+  // follow places the cursor now and, while the leader plays, again when the bar changes next.
   follow() {
     clearTimeout(this.timer);
-    this.placeCursor();
-    if (this.state?.transport?.playing) this.timer = setTimeout(() => this.follow(), TICK_MS);
+    const next = this.placeCursor();
+    if (next === undefined) return;
+    const wait = Math.min(MAX_WAIT_MS, Math.max(0, next - (Date.now() + this.offset)));
+    this.timer = setTimeout(() => this.follow(), wait);
   }
 
-  // measureClock takes five round trips to /api/band/time and keeps the fastest one's offset.
-  async measureClock() {
-    const samples = [];
-    for (let i = 0; i < 5; i++) {
+  // measureClock takes n round trips to /api/band/time; the offset is the fastest kept one's.
+  async measureClock(n) {
+    const samples = this.samples;
+    for (let i = 0; i < n; i++) {
       const sent = Date.now();
       try {
         const { serverTime } = await request('GET', '/api/band/time');
@@ -63,6 +85,7 @@ class FollowPage {
         break;
       }
     }
+    samples.splice(0, Math.max(0, samples.length - CLOCK_KEEP));
     this.offset = offsetFrom(samples);
   }
 
@@ -78,14 +101,15 @@ class FollowPage {
       }
       this.setPill('offline');
       await new Promise((r) => setTimeout(r, RETRY_MS));
-      await this.measureClock();
+      await this.measureClock(5);
     }
   }
 
   // read runs one stream until it ends and returns its HTTP status (0 when unreachable).
   async read() {
     try {
-      const res = await fetch('/api/band/events', { headers: { Accept: 'text/event-stream' }, cache: 'no-store' });
+      this.abort = new AbortController();
+      const res = await fetch('/api/band/events', { headers: { Accept: 'text/event-stream' }, cache: 'no-store', signal: this.abort.signal });
       if (!res.ok || !res.body) return res.status;
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       const parser = new EventParser((name, text) => {
@@ -109,6 +133,18 @@ class FollowPage {
     }
   }
 
+  setSize(i) {
+    this.size = saveSize(i);
+    this.showSize();
+  }
+
+  showSize() {
+    document.documentElement.dataset.bandSize = String(this.size);
+    bindText(byId('band-size-out'), 'stage.size', { n: SIZES[this.size] });
+    byId('band-smaller').disabled = this.size === 0;
+    byId('band-larger').disabled = this.size === SIZES.length - 1;
+  }
+
   setPill(state, n) {
     this.pill.dataset.state = state;
     const key = { live: 'band.live', offline: 'band.offline', ended: 'band.ended' }[state] || 'band.connecting';
@@ -117,6 +153,9 @@ class FollowPage {
 
   async onState(state) {
     const previous = this.state;
+    if (JSON.stringify(previous?.transport) !== JSON.stringify(state.transport)) {
+      this.previous = transportAt(this.previous, previous?.transport, Date.now() + this.offset);
+    }
     this.state = state;
     this.setPill('live', state.followers);
     this.follow();
@@ -155,18 +194,29 @@ class FollowPage {
       this.view.stop();
       byId('grid').replaceChildren();
       this.view = new BoardView(byId('grid'), { editable: false });
-      this.view.build(shown, () => {});
+      // Once every bar of the first board is in the document: the mark the join benchmark times by.
+      const built = this.view.build(shown, () => {});
+      if (!this.marked) built.then(() => performance.mark('tele:bars-rendered'));
+      this.marked = true;
     } else this.view.render(shown);
     show(byId('band-view'), true);
     this.follow();
   }
 
+  // placeCursor marks the bar being played now and returns the server time of the next change, or
+  // undefined when nothing moves until the leader sends something.
   placeCursor() {
-    if (!this.board) return;
-    const pos = positionAt(this.board.content, this.state?.transport, Date.now() + this.offset, this.order);
+    if (!this.board) return undefined;
+    const now = Date.now() + this.offset;
+    const next = this.state?.transport;
+    const transport = transportAt(this.previous, next, now);
+    const pos = positionAt(this.board.content, transport, now, this.order);
     const key = pos && pos.section !== undefined ? `${pos.section}:${pos.bar}` : '';
-    if (key === this.cursorKey) return;
-    this.cursorKey = key;
-    this.view.setCursor(pos);
+    if (key !== this.cursorKey) {
+      this.cursorKey = key;
+      this.view.setCursor(pos);
+    }
+    const until = transport !== next && next?.playing ? Math.min(pos?.until ?? Infinity, next.startedAt) : pos?.until;
+    return Number.isFinite(until) ? until : undefined;
   }
 }

@@ -1,12 +1,14 @@
 // A board opened from a set (/b/<board>?set=<set>): the set's title, the song's place in it, and the
 // previous and next songs, by button or by PageUp/PageDown (what page-turner pedals send) and the left
 // and right arrows outside the grid and the fields. The next song opens in this tab with the same set,
-// so a page that leads the band keeps leading and the phones follow to it (share-panel.js).
+// so a page that leads the band keeps leading and the phones follow to it (share-panel.js). The bar
+// follows GET /api/set-events: a set reordered, retitled or deleted elsewhere shows here at once.
 
 import './band-strings.js';
 import { byId, show } from './dom.js';
 import { bindText } from './i18n.js';
 import { request } from './api.js';
+import { Stream } from './stream.js';
 
 export async function bootSetNav(boardId) {
   const setId = new URLSearchParams(location.search).get('set');
@@ -18,16 +20,28 @@ export async function bootSetNav(boardId) {
   } catch {
     return null;
   }
-  const i = set.boards.indexOf(boardId);
+  let i = set.boards.indexOf(boardId);
   if (i < 0) return null;
   const go = (j) => {
-    if (j < 0 || j >= set.boards.length) return;
+    if (i < 0 || j < 0 || j >= set.boards.length) return;
     location.assign(`/b/${encodeURIComponent(set.boards[j])}?set=${encodeURIComponent(set.id)}`);
   };
-  byId('set-title').textContent = set.title;
-  bindText(byId('set-place'), 'set.place', { n: i + 1, of: set.boards.length });
-  byId('set-prev').disabled = i === 0;
-  byId('set-next').disabled = i === set.boards.length - 1;
+  const paint = () => {
+    i = set ? set.boards.indexOf(boardId) : -1;
+    show(bar, i >= 0);
+    if (i < 0) return;
+    byId('set-title').textContent = set.title;
+    bindText(byId('set-place'), 'set.place', { n: i + 1, of: set.boards.length });
+    byId('set-prev').disabled = i === 0;
+    byId('set-next').disabled = i === set.boards.length - 1;
+  };
+  paint();
+  new Stream('/api/set-events', {
+    sets: (data) => {
+      set = (data.sets || []).find((s) => s.id === setId) || null;
+      paint();
+    },
+  }, () => {});
   byId('set-prev').addEventListener('click', () => go(i - 1));
   byId('set-next').addEventListener('click', () => go(i + 1));
   document.addEventListener('keydown', (ev) => {
@@ -39,6 +53,5 @@ export async function bootSetNav(boardId) {
     ev.preventDefault();
     go(i + step);
   });
-  show(bar, true);
   return { id: set.id, boards: set.boards, index: i };
 }

@@ -1,8 +1,14 @@
 // "Share with the band" on a board page that holds the board's edit key: it starts a share session on
 // the server (POST /api/share), shows the join link and its QR code, and leads: the board shown and
-// the player's play and stop reach every phone that follows (docs/band.md). The leader token and the
-// join link stay in this tab's session storage, so opening the next song in this tab keeps leading
-// (the phones follow to it). Nothing here changes the board page; it watches the player's state.
+// the player's start, stop, tempo changes and jumps reach every phone that follows (docs/band.md). The
+// leader token and the join link stay in this tab's session storage, so opening the next song in this
+// tab keeps leading (the phones follow to it). Nothing here changes the board page; it listens to the
+// player's timeline (player.js).
+//
+// Handing the lead over: another tab of this server with a board's edit key shows **Take the lead**
+// while a tab leads (the tabs talk over a BroadcastChannel, which only this origin's pages share). Its
+// click asks the leading tab, which gets a new leader token (POST /api/share/lead: its own stops at
+// once) and hands it and the join link over; the new tab leads from then on, with its song.
 
 import './band-strings.js';
 import { byId, show } from './dom.js';
@@ -15,7 +21,10 @@ import { offsetFrom } from './band-clock.js';
 const LEADER_KEY = 'tele.band.leader';
 const JOIN_KEY = 'tele.band.join';
 const POLL_MS = 3000;
-const PLAYER_LEAD_MS = 80; // the player starts its first beat this long after Play (player.js)
+// The clock's offset is the fastest round trip's of the last CLOCK_KEEP samples: three when leading
+// starts, then one with every poll of the follower count.
+const CLOCK_KEEP = 20;
+const CHANNEL = 'tele.band';
 
 export function bootSharePanel(page, set) {
   if (!byId('band-share') || !page?.id) return null;
@@ -28,16 +37,59 @@ class SharePanel {
     this.page = page;
     this.set = set;
     this.leader = read('session', LEADER_KEY);
-    this.startedAt = 0;
+    this.timeline = null; // the player's last {at, index, tempo, countIn}, while it plays
     this.offset = 0;
+    this.samples = []; // the clock's last samples
     this.status = byId('band-status');
     byId('band-share').addEventListener('click', () => this.start());
     byId('band-stop').addEventListener('click', () => this.stop());
     byId('band-new-key').addEventListener('click', () => this.newKey());
     byId('band-copy').addEventListener('click', () => copyLink(byId('band-link'), this.status));
-    const player = byId('player');
-    new MutationObserver(() => this.playerChanged()).observe(player, { attributes: true, attributeFilter: ['data-state'] });
+    byId('band-take').addEventListener('click', () => this.take());
+    this.channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
+    this.channel?.addEventListener('message', (ev) => this.heard(ev.data || {}));
+    page.player?.onTimeline((tl) => this.timelineChanged(tl));
     if (this.leader) this.resume();
+    else this.channel?.postMessage({ type: 'who' });
+  }
+
+  // heard answers the other tabs: the leading one says so and hands the lead over when asked; the others
+  // offer to take it while one leads.
+  heard(msg) {
+    if (this.leader) {
+      if (msg.type === 'who') this.channel.postMessage({ type: 'leading' });
+      else if (msg.type === 'take' && typeof msg.id === 'string') this.handOver(msg.id);
+      return;
+    }
+    if (msg.type === 'leading') show(byId('band-take'), this.page.editable);
+    else if (msg.type === 'stopped') show(byId('band-take'), false);
+    else if (msg.type === 'lead' && msg.to === this.asked && typeof msg.leader === 'string') {
+      this.asked = null;
+      this.leader = msg.leader;
+      write('session', LEADER_KEY, msg.leader);
+      write('session', JOIN_KEY, msg.joinUrl || '');
+      show(byId('band-take'), false);
+      this.resume();
+    }
+  }
+
+  take() {
+    this.asked = crypto.randomUUID();
+    this.channel?.postMessage({ type: 'take', id: this.asked });
+  }
+
+  async handOver(to) {
+    try {
+      const { leader } = await request('POST', '/api/share/lead', { headers: this.auth(), body: {} });
+      const joinUrl = read('session', JOIN_KEY);
+      this.end();
+      this.channel.postMessage({ type: 'lead', to, leader, joinUrl });
+      bindText(this.status, 'band.handed');
+      show(byId('band-live'), false);
+      show(byId('band-take'), this.page.editable);
+    } catch (err) {
+      this.failed(err);
+    }
   }
 
   auth() {
@@ -70,6 +122,7 @@ class SharePanel {
   // lead shows the link and its code, measures the clock and sends this page's board.
   async lead() {
     show(byId('band-live'), true);
+    this.channel?.postMessage({ type: 'leading' });
     byId('band-link').value = read('session', JOIN_KEY) || '';
     await this.measureClock();
     await this.send();
@@ -79,43 +132,48 @@ class SharePanel {
   }
 
   async measureClock() {
-    const samples = [];
-    for (let i = 0; i < 3; i++) {
-      const sent = Date.now();
-      const { serverTime } = await request('GET', '/api/share', { headers: this.auth() });
-      samples.push({ sent, serverTime, received: Date.now() });
-    }
-    this.offset = offsetFrom(samples);
+    for (let i = 0; i < 3; i++) await this.getShare();
   }
 
+  // getShare reads GET /api/share, taking a sample of the clock with it.
+  async getShare() {
+    const sent = Date.now();
+    const state = await request('GET', '/api/share', { headers: this.auth() });
+    this.samples.push({ sent, serverTime: state.serverTime, received: Date.now() });
+    this.samples.splice(0, Math.max(0, this.samples.length - CLOCK_KEEP));
+    this.offset = offsetFrom(this.samples);
+    return state;
+  }
+
+  // transport is what the phones need to place their cursors: the bar that starts at startedAt (on the
+  // server's clock) and the tempo from there on; loop, when the whole song loops (a loop of some bars is
+  // told again each time round).
   transport() {
-    if (byId('player').dataset.state !== 'playing') return undefined;
-    return {
-      playing: true,
-      tempo: this.page.draft?.tempo || 120,
-      startedAt: this.startedAt,
-      countIn: byId('count-in').checked,
-      loop: byId('loop').checked,
-      from: 0,
-    };
+    const tl = this.timeline;
+    if (!tl) return undefined;
+    return { playing: true, tempo: tl.tempo, startedAt: Math.round(tl.at + this.offset), countIn: tl.countIn, loop: tl.loop, from: tl.index };
   }
 
-  playerChanged() {
-    const playing = byId('player').dataset.state === 'playing';
-    if (playing === this.playing) return;
-    this.playing = playing;
-    if (playing) this.startedAt = Math.round(Date.now() + this.offset + PLAYER_LEAD_MS);
+  timelineChanged(tl) {
+    this.timeline = tl;
     if (this.leader) this.send().catch((err) => this.failed(err));
   }
 
-  async send() {
+  // send posts the state; one at a time, in order, so a stop never overtakes the start before it.
+  send() {
+    const next = (this.sending || Promise.resolve()).catch(() => {}).then(() => this.post());
+    this.sending = next;
+    return next;
+  }
+
+  async post() {
     const state = await request('POST', '/api/share/state', { headers: this.auth(), body: { board: this.page.id, set: this.set?.id, transport: this.transport() } });
     this.showCount(state.followers);
   }
 
   async refresh() {
     try {
-      this.showCount((await request('GET', '/api/share', { headers: this.auth() })).followers);
+      this.showCount((await this.getShare()).followers);
     } catch (err) {
       this.failed(err);
     }
@@ -158,6 +216,7 @@ class SharePanel {
       // Stopped already, or the lead went elsewhere: either way this page leads no more.
     }
     this.end();
+    this.channel?.postMessage({ type: 'stopped' });
     bindText(this.status, 'band.stopped');
     show(byId('share-panel'), true);
     show(byId('band-live'), false);

@@ -3,7 +3,7 @@
 // Stage mode (the Stage control, read-only and edit pages alike) shows only the chart and a few stage
 // controls (stage.css), full screen where the browser allows it; Esc or the control leaves it, and
 // leaving full screen by the browser's own means leaves it too. The chord size (A− / A+) is remembered
-// on this device (localStorage, tele.stage.size: not a secret); the number of bars a row follows it, in
+// on this device (chord-size.js); the number of bars a row follows it, in
 // whole phrases (8, 4, 2 or 1). Print asks the browser to print; print.css keeps only the chart.
 //
 // While the player plays, follow() keeps the bar being played in view, on every page, in or out of
@@ -12,13 +12,9 @@
 
 import { byId, show } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
-import { read, write } from './storage.js';
 import { ChordFit } from './chord-fit.js';
+import { SIZES, loadSize, saveSize } from './chord-size.js';
 
-const SIZE_KEY = 'tele.stage.size';
-// Chord sizes, as a share of the page's own; stage.css maps each index to its scale.
-const SIZES = [80, 90, 100, 115, 130, 150, 175, 200];
-const DEFAULT_SIZE = SIZES.indexOf(100);
 // The narrowest a bar may be in stage mode at 100%, in CSS px; a larger size asks for wider bars.
 const STAGE_BAR_MIN = 84;
 // Bars a row in stage mode: whole phrases only.
@@ -126,8 +122,7 @@ export class Stage {
   setSize(i) {
     const next = Math.max(0, Math.min(SIZES.length - 1, i));
     if (next === this.size) return;
-    this.size = next;
-    write('local', SIZE_KEY, String(SIZES[next]));
+    this.size = saveSize(next);
     this.showSize();
     this.layout();
     this.fit.refit();
@@ -202,10 +197,4 @@ function freeBand() {
     if (r.width >= window.innerWidth * 0.6 && r.top > top && r.top < bottom) bottom = r.top;
   }
   return { top, bottom };
-}
-
-function loadSize() {
-  const stored = Number(read('local', SIZE_KEY));
-  const i = SIZES.indexOf(stored);
-  return i >= 0 ? i : DEFAULT_SIZE;
 }
