@@ -225,3 +225,21 @@ func cloneLines(lines []Line) []Line {
 	}
 	return out
 }
+
+// Fit cuts a line longer than a board's line to MaxLineUnits and leaves out the chords past the cut;
+// cut reports whether it did. The importers use it, so a long line is kept in part, never refused.
+func (l Line) Fit() (fitted Line, cut bool) {
+	if utf16count.Of(l.Text) <= MaxLineUnits {
+		return l, false
+	}
+	l.Text = utf16count.Cut(l.Text, MaxLineUnits)
+	n := utf16count.Of(l.Text)
+	var kept []LineChord
+	for _, lc := range l.Chords {
+		if lc.At <= n {
+			kept = append(kept, lc)
+		}
+	}
+	l.Chords = kept
+	return l, true
+}

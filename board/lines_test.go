@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -236,5 +237,35 @@ func TestMergeLines(t *testing.T) {
 	_, err = mergeProposal(base, cur, prop, Selection{})
 	if ce, ok := errors.AsType[*ProposalConflictError](err); !ok || len(ce.Fields) != 1 || ce.Fields[0] != "sections[0].lines" {
 		t.Fatalf("err %v", err)
+	}
+}
+
+func TestLineFit(t *testing.T) {
+	long := strings.Repeat("a", MaxLineUnits-1) + "😀" // 501 units: the emoji's halves straddle the limit
+	for _, tc := range []struct {
+		name   string
+		in     Line
+		text   string
+		chords []LineChord
+		cut    bool
+	}{
+		{name: "short stays", in: Line{Text: "grace", Chords: []LineChord{{At: 0, Chord: "G"}}}, text: "grace", chords: []LineChord{{At: 0, Chord: "G"}}},
+		{name: "cut before a pair, chords past it left out", in: Line{Text: long, Chords: []LineChord{{At: 3, Chord: "C"}, {At: MaxLineUnits, Chord: "G"}}},
+			text: strings.Repeat("a", MaxLineUnits-1), chords: []LineChord{{At: 3, Chord: "C"}}, cut: true},
+		{name: "no chord left", in: Line{Text: long, Chords: []LineChord{{At: MaxLineUnits + 1, Chord: "G"}}}, text: strings.Repeat("a", MaxLineUnits-1), cut: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, cut := tc.in.Fit()
+			if got.Text != tc.text || !slices.Equal(got.Chords, tc.chords) || cut != tc.cut {
+				t.Fatalf("Fit = %q %v %v, want %q %v %v", got.Text, got.Chords, cut, tc.text, tc.chords, tc.cut)
+			}
+			doc, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ParseContent([]byte(lyricDoc(`[{"lines":[` + string(doc) + `]}]`))); err != nil {
+				t.Fatalf("the fitted line is not valid: %v", err)
+			}
+		})
 	}
 }

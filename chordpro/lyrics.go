@@ -109,17 +109,8 @@ func (r *reader) lyricLine(raw string) board.Line {
 		units += utf16count.Of(string(ch))
 		i += size
 	}
-	l := board.Line{Text: text.String(), Chords: chords}
-	if units > board.MaxLineUnits {
-		l.Text = utf16count.Cut(l.Text, board.MaxLineUnits)
-		n := utf16count.Of(l.Text)
-		kept := l.Chords[:0]
-		for _, lc := range l.Chords {
-			if lc.At <= n {
-				kept = append(kept, lc)
-			}
-		}
-		l.Chords = kept
+	l, cut := board.Line{Text: text.String(), Chords: chords}.Fit()
+	if cut {
 		r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
 	}
 	if len(l.Chords) == 0 {

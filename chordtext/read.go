@@ -156,19 +156,8 @@ func read(data []byte) (board.Content, *reader, error) {
 			r.note("lines_cut", map[string]any{"max": board.MaxLinesPerSection, "total": board.MaxLines}, "lines past %d in a section or %d in all were left out", board.MaxLinesPerSection, board.MaxLines)
 			return
 		}
-		if utf16count.Of(l.Text) > board.MaxLineUnits {
-			l.Text = utf16count.Cut(l.Text, board.MaxLineUnits)
-			n := utf16count.Of(l.Text)
-			kept := l.Chords[:0]
-			for _, ch := range l.Chords {
-				if ch.At <= n {
-					kept = append(kept, ch)
-				}
-			}
-			l.Chords = kept
-			if len(l.Chords) == 0 {
-				l.Chords = nil
-			}
+		l, cut := l.Fit()
+		if cut {
 			r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
 		}
 		r.lines++
