@@ -81,6 +81,11 @@ func mergeAll(base, cur, prop Content) (Content, error) {
 	case sameForm(base, cur) && sameForm(base, prop):
 		out.Sections = slices.Clone(cur.Sections)
 		for s := range prop.Sections {
+			at := "sections[" + strconv.Itoa(s) + "]."
+			bs, cs, ps := base.Sections[s], cur.Sections[s], prop.Sections[s]
+			field(at+"label", bs.Label, cs.Label, ps.Label, func() { out.Sections[s].Label = ps.Label })
+			field(at+"role", bs.Role, cs.Role, ps.Role, func() { out.Sections[s].Role = ps.Role })
+			field(at+"recall", bs.Recall, cs.Recall, ps.Recall, func() { out.Sections[s].Recall = ps.Recall })
 			// A section's words are taken whole: the proposal's when only it changed them, a conflict
 			// when the board changed them too, differently.
 			bl, cl, pl := base.Sections[s].Lines, cur.Sections[s].Lines, prop.Sections[s].Lines

@@ -219,6 +219,15 @@ func TestAcceptMerge(t *testing.T) {
 			want: withBar(withBar(ex, 1, 0, "Em7"), 0, 1, "A7")},
 		{name: "all, same bar both sides", moved: withBar(ex, 0, 1, "Am9"), proposed: withBar(ex, 0, 1, "A7"),
 			conflict: [][2]int{{0, 1}}},
+		{name: "all, a section renamed while the board moved elsewhere", moved: withBar(ex, 1, 0, "Em7"), proposed: func() Content {
+			c := withBar(ex, 0, 1, "A7")
+			c.Sections[0].Label = "Intro"
+			return c
+		}(), want: func() Content {
+			c := withBar(withBar(ex, 1, 0, "Em7"), 0, 1, "A7")
+			c.Sections[0].Label = "Intro"
+			return c
+		}()},
 		{name: "all, same change both sides", moved: withBar(ex, 0, 1, "A7"), proposed: withBar(ex, 0, 1, "A7"),
 			want: withBar(ex, 0, 1, "A7")},
 		{name: "one bar of two", moved: withBar(ex, 1, 7, "C"), proposed: withBar(withBar(ex, 0, 1, "A7"), 0, 2, "Dm"),
