@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -88,6 +89,13 @@ func TestChordSpellings(t *testing.T) {
 // (with the bar's chords selected, so typing replaces them).
 func openBarEditor(p *Page, s, b int) {
 	p.t.Helper()
+	// Bring the bar into view and let the sections near it be laid out first: a section off screen has
+	// an estimated height (content-visibility) until it comes near, so a pointer aimed while scrolling
+	// to it can land beside the bar once the real height is known.
+	evalJS[chromedp.Void](p, fmt.Sprintf(`(async () => {
+		document.querySelector(%s).scrollIntoView({ block: 'center' });
+		for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+	})()`, jsString(barButton(s, b))))
 	p.do(chromedp.Click(chromedp.CSS(barButton(s, b))))
 	p.waitJS(`document.getElementById('bar-dialog').open && document.activeElement.id === 'bar-chords'`, "the bar dialog opens with the chords field focused")
 }

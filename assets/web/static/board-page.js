@@ -293,12 +293,15 @@ class BoardPage {
 
   connectionState(state, info) {
     const conn = byId('conn');
+    const wasLive = conn.dataset.state === 'live';
     conn.dataset.state = state;
     const key = { live: 'conn.live', offline: 'conn.offline' }[state] || 'conn.connecting';
     bindText(byId('conn-text'), key, state === 'offline' ? { s: info.seconds } : undefined);
     show(byId('conn-retry'), state === 'offline');
     if (state === 'offline') this.manage?.checkGone();
-    if (state === 'live' && this.base) this.proposals?.refresh(); // the list may have changed while away
+    // The stream says live on every event: list the proposals again only when it comes back (they may
+    // have changed while away), never after the board is gone.
+    if (state === 'live' && !wasLive && this.base && !this.isGone) this.proposals?.refresh();
   }
 
   // ---- the server's boards ----
