@@ -353,6 +353,18 @@ func TestToolGetAndCatalogueNeverCarryTheCapability(t *testing.T) {
 	}
 }
 
+// catalogue asks the tool for its catalogue, failing the test when the answer is not one or ok does not
+// hold of it.
+func catalogue(t *testing.T, fb *fakeBridge, ok func(board.CatalogueDoc) bool) board.CatalogueDoc {
+	t.Helper()
+	cat := fb.call("tool", `{"action":"catalogue"}`)
+	var doc board.CatalogueDoc
+	if err := json.Unmarshal(cat.m["ok"], &doc); err != nil || !ok(doc) {
+		t.Fatalf("catalogue %s", cat.line)
+	}
+	return doc
+}
+
 func getBoard(t *testing.T, fb *fakeBridge) (int64, board.Content) {
 	t.Helper()
 	r := fb.call("tool", `{"action":"get"}`)

@@ -17,11 +17,7 @@ import (
 func TestToolChordSpellings(t *testing.T) {
 	fb := startHost(t, hostOpts{})
 	fb.ready("songs")
-	cat := fb.call("tool", `{"action":"catalogue"}`)
-	var doc board.CatalogueDoc
-	if err := json.Unmarshal(cat.m["ok"], &doc); err != nil || doc.Version != chord.Version || len(doc.Aliases) == 0 {
-		t.Fatalf("catalogue %s", cat.line)
-	}
+	catalogue(t, fb, func(doc board.CatalogueDoc) bool { return doc.Version == chord.Version && len(doc.Aliases) > 0 })
 	rev, content := getBoard(t, fb)
 
 	content.Sections[0].Bars[0] = board.PlainBar("H7")

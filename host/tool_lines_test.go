@@ -16,11 +16,7 @@ import (
 func TestToolLines(t *testing.T) {
 	fb := startHost(t, hostOpts{})
 	fb.ready("songs")
-	cat := fb.call("tool", `{"action":"catalogue"}`)
-	var doc board.CatalogueDoc
-	if err := json.Unmarshal(cat.m["ok"], &doc); err != nil || !strings.Contains(doc.SchemaChanges["3"], `"lines"`) {
-		t.Fatalf("catalogue %s", cat.line)
-	}
+	catalogue(t, fb, func(doc board.CatalogueDoc) bool { return strings.Contains(doc.SchemaChanges["3"], `"lines"`) })
 	rev, content := getBoard(t, fb)
 	content.Sections[0].Lines = []board.Line{{Text: "Amazing grace 😀", Chords: []board.LineChord{{At: 0, Chord: "G"}, {At: 8, Chord: "C^7"}, {At: 16, Chord: "D"}}}}
 	cb, _ := json.Marshal(content)
