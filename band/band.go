@@ -14,7 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"tele/board"
+	"tele/board/boardhttp"
+	"tele/board/store"
 	"tele/sse"
 )
 
@@ -286,14 +287,14 @@ func (b *Band) followersChanged(topic string) {
 
 // Commit is the board store's OnCommit hook: a commit of the board the followers see reaches them as a
 // `board` event with the whole board. It never blocks.
-func (b *Band) Commit(bd board.Board) {
+func (b *Band) Commit(bd store.Board) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.sess == nil || b.sess.state.Board != bd.ID {
 		return
 	}
 	b.seq++
-	b.hub.Publish(b.sess.topic, sse.Event{Name: board.EventName, Seq: b.seq, Data: bd.JSON()})
+	b.hub.Publish(b.sess.topic, sse.Event{Name: boardhttp.EventName, Seq: b.seq, Data: bd.JSON()})
 }
 
 // subscribe opens a follower's stream: the subscription and the first event, the state now. It fails

@@ -10,6 +10,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tele/board"
+	"tele/board/store"
 	"tele/setlist"
 	"tele/sse"
 	"tele/web"
@@ -28,7 +29,7 @@ type Pages struct {
 // FollowHandler returns the share listener's routes (docs/band.md): the join, the follower's reads and
 // the pages, and nothing else. Every other path and method is 404: no write, no chat, no history, no
 // board list, no capability. The guard and the access log are the caller's (server).
-func FollowHandler(b *Band, boards *board.Store, sets *setlist.Store, pages Pages) http.Handler {
+func FollowHandler(b *Band, boards *store.Store, sets *setlist.Store, pages Pages) http.Handler {
 	f := &follow{band: b, boards: boards, sets: sets, fails: web.NewLimiter(JoinEvery, JoinBurst)}
 	r := httprouter.New()
 	r.RedirectTrailingSlash = false
@@ -64,7 +65,7 @@ func notFound(w http.ResponseWriter, r *http.Request) { web.WriteError(w, r, err
 
 type follow struct {
 	band   *Band
-	boards *board.Store
+	boards *store.Store
 	sets   *setlist.Store
 	fails  *web.Limiter // failed joins per remote address
 }

@@ -11,6 +11,8 @@ import (
 	"rsc.io/qr"
 
 	"tele/board"
+	"tele/board/boardhttp"
+	"tele/board/store"
 	"tele/setlist"
 	"tele/web"
 )
@@ -25,7 +27,7 @@ const (
 // without --share: starting a share is then 409 share_off.
 type Leader struct {
 	band    *Band
-	boards  *board.Store
+	boards  *store.Store
 	sets    *setlist.Store // nil: a state naming a set is refused
 	log     *slog.Logger
 	creates *web.Limiter
@@ -33,13 +35,13 @@ type Leader struct {
 }
 
 // NewLeader returns the loopback share routes over b (nil without --share).
-func NewLeader(b *Band, boards *board.Store, sets *setlist.Store, log *slog.Logger) *Leader {
+func NewLeader(b *Band, boards *store.Store, sets *setlist.Store, log *slog.Logger) *Leader {
 	if log == nil {
 		log = slog.Default()
 	}
 	return &Leader{band: b, boards: boards, sets: sets, log: log,
-		creates: web.NewLimiter(board.CreateEvery, board.CreateBurst),
-		writes:  web.NewLimiter(board.WriteEvery, board.WriteBurst)}
+		creates: web.NewLimiter(boardhttp.CreateEvery, boardhttp.CreateBurst),
+		writes:  web.NewLimiter(boardhttp.WriteEvery, boardhttp.WriteBurst)}
 }
 
 // Register adds the share routes to the loopback router.
@@ -86,7 +88,7 @@ func (l *Leader) leader(f func(w http.ResponseWriter, r *http.Request, leader st
 		if l.band == nil {
 			return errShareOff
 		}
-		token, ok := board.BearerToken(r.Header)
+		token, ok := boardhttp.BearerToken(r.Header)
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
 			return errNoLeader

@@ -2,10 +2,7 @@ package board
 
 import (
 	"errors"
-	"os"
-	"strings"
 	"testing"
-	"time"
 )
 
 // TestInvisibleText: a title, or a section label that is not blank, made only of characters that do
@@ -48,26 +45,5 @@ func TestInvisibleText(t *testing.T) {
 				t.Fatalf("Validate = %v, want %s: %s", err, tt.path, ruleInvisible)
 			}
 		})
-	}
-}
-
-// TestInvisibleTitleStoredEarlierStillOpens: the rule applies to what is written; a board an earlier
-// Tele stored with such a title opens and serves as it was, not set aside.
-func TestInvisibleTitleStoredEarlierStillOpens(t *testing.T) {
-	dir := t.TempDir()
-	s := openT(t, dir, Options{})
-	s.Create("zw", content("x"), AuthorPi)
-	s.Close()
-	c := content("\u200b")
-	b := Board{ID: "zw", Revision: 2, Content: c, UpdatedAt: time.Now(), Author: AuthorPi}
-	if err := os.WriteFile(revFile(dir, "zw", 2), boardFileBytes(b.JSON()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s2 := openT(t, dir, Options{})
-	if got, err := s2.Get("zw"); err != nil || got.Revision != 2 || got.Content.Title != "\u200b" || len(s2.SetAsideList()) != 0 {
-		t.Fatalf("Get = %+v, %v; set aside %v", got.Revision, err, s2.SetAsideList())
-	}
-	if _, err := s2.Put("zw", 2, c, AuthorPi); err == nil || !strings.Contains(err.Error(), ruleInvisible) {
-		t.Fatalf("a new write of it: %v", err)
 	}
 }

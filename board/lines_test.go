@@ -228,13 +228,13 @@ func TestMergeLines(t *testing.T) {
 		return Content{Title: "T", Tempo: 90, BeatsPerBar: 4, Sections: []Section{{Label: "V", Bars: []Bar{PlainBar("C")}, Lines: []Line{{Text: text}}}}}
 	}
 	base, prop := mk("a"), mk("b")
-	got, err := mergeProposal(base, base, prop, Selection{})
+	got, err := MergeProposal(base, base, prop, Selection{})
 	if err != nil || got.Sections[0].Lines[0].Text != "b" {
 		t.Fatalf("%v %+v", err, got)
 	}
 	cur := mk("c")
 	cur.Sections[0].Bars = []Bar{PlainBar("D")}
-	_, err = mergeProposal(base, cur, prop, Selection{})
+	_, err = MergeProposal(base, cur, prop, Selection{})
 	if ce, ok := errors.AsType[*ProposalConflictError](err); !ok || len(ce.Fields) != 1 || ce.Fields[0] != "sections[0].lines" {
 		t.Fatalf("err %v", err)
 	}

@@ -37,8 +37,8 @@ func (e *ProposalConflictError) Error() string {
 	return "board: the proposal conflicts with " + strconv.Itoa(len(e.Bars)+len(e.Fields)) + " changes made since its base"
 }
 
-// mergeProposal returns cur with what sel takes of prop, judged against base.
-func mergeProposal(base, cur, prop Content, sel Selection) (Content, error) {
+// MergeProposal returns cur with what sel takes of prop, judged against base.
+func MergeProposal(base, cur, prop Content, sel Selection) (Content, error) {
 	switch {
 	case len(sel.Bars) > 0 && len(sel.Sections) > 0:
 		return Content{}, &SelectionError{"name bars or sections, not both"}

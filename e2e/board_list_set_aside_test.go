@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	teleboard "tele/board"
+	"tele/board/store"
 )
 
 // TestBoardListSetAside: a board the server cannot read does not stop it; the list page shows every
@@ -17,12 +18,12 @@ import (
 func TestBoardListSetAside(t *testing.T) {
 	requireTool(t, "Debian chromium", chromiumPath)
 	data := t.TempDir()
-	st, err := teleboard.Open(data, teleboard.Options{})
+	st, err := store.Open(data, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"welcome", "broken"} {
-		if _, _, err := st.Create(id, teleboard.Example(), teleboard.AuthorTele); err != nil {
+		if _, _, err := st.Create(id, teleboard.Example(), store.AuthorTele); err != nil {
 			t.Fatal(err)
 		}
 	}

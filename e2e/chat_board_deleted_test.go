@@ -6,7 +6,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	teleboard "tele/board"
+	"tele/board/store"
 )
 
 // TestChatPairBoardDeleted: the board a Pi session is bound to is deleted (with its edit link) and
@@ -16,7 +16,7 @@ import (
 func TestChatPairBoardDeleted(t *testing.T) {
 	requireTool(t, "Debian chromium", chromiumPath)
 	h := startLinkHost(t, "gone")
-	capability, err := teleboard.ReadCapability(h.DataDir, "gone")
+	capability, err := store.ReadCapability(h.DataDir, "gone")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,8 +34,8 @@ import (
 const (
 	soakViewers     = 64
 	soakChatStreams = 4
-	soakWriteEvery  = 50 * time.Millisecond // board.WriteEvery: 20 writes a second per board
-	soakKeep        = 1000                  // board.KeepRevisions: older revisions are pruned by design
+	soakWriteEvery  = 50 * time.Millisecond // boardhttp.WriteEvery: 20 writes a second per board
+	soakKeep        = 1000                  // store.KeepRevisions: older revisions are pruned by design
 )
 
 // soakDuration is SOAK_DURATION (a Go duration), else 20 s.

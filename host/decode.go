@@ -302,7 +302,7 @@ func (a toolArgs) readPut() (rev int64, content []byte, err error) {
 	return rev, a.Content, nil
 }
 
-// readNote reads put's optional note: a string (board.Store.Propose checks that it is one short line).
+// readNote reads put's optional note: a string (store.Store.Propose checks that it is one short line).
 func (a toolArgs) readNote() (string, error) {
 	var note string
 	if len(a.Note) == 0 || a.Note.Kind() == 'n' {

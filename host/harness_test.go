@@ -18,9 +18,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"tele/board/store"
 	"tele/server/servertest"
-
-	"tele/board"
 )
 
 // fakeBridge plays the Pi bridge frame by frame over pipes, with host.Run in process.
@@ -414,7 +413,7 @@ func released(t *testing.T, fb *fakeBridge, r readyNote) {
 	if !portClosed(r.port) {
 		t.Fatal("the port is still open")
 	}
-	s, err := board.Open(fb.dir, board.Options{})
+	s, err := store.Open(fb.dir, store.Options{})
 	if err != nil {
 		t.Fatalf("the lock was not released: %v", err)
 	}

@@ -19,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"tele/board"
+	"tele/board/store"
 	"tele/chat"
 	"tele/link"
 	"tele/pairing"
@@ -58,8 +58,8 @@ type Config struct {
 	// Browser, when set, is the command that opens the user's browser (webbrowser.Command): the host opens
 	// it on each invitation through a redirect file, never with the link on a command line. Nil: never.
 	Browser []string
-	// Quota bounds what the store keeps (board.Store.SetQuota); the zero Quota leaves the store's defaults.
-	Quota board.Quota
+	// Quota bounds what the store keeps (store.Store.SetQuota); the zero Quota leaves the store's defaults.
+	Quota store.Quota
 	// Share, when set, is the share listener's <IPv4>:<port> (docs/band.md): the board's page can then
 	// share with the band.
 	Share string
@@ -93,9 +93,9 @@ type host struct {
 
 	// Set while starting, read-only once running.
 	boardID   string
-	instance  board.Instance // the board bound: one made later under its id is not
+	instance  store.Instance // the board bound: one made later under its id is not
 	port      int
-	store     *board.Store
+	store     *store.Store
 	started   *server.Started // until serving starts; then Serve owns it
 	chatHub   *sse.Hub        // until serving starts
 	binding   *pairing.Binding
@@ -247,7 +247,7 @@ func (h *host) start(note []byte) {
 	// Listen, then the data directory, then the example: see server.Start.
 	started, err := server.Start(server.Setup{Port: h.cfg.Port, DataDir: h.cfg.DataDir, Example: hl.board, Share: h.cfg.Share, Logger: h.log})
 	if err != nil {
-		switch le, locked := errors.AsType[*board.LockedError](err); {
+		switch le, locked := errors.AsType[*store.LockedError](err); {
 		case errors.Is(err, server.ErrPortInUse):
 			h.sendFatal(FatalPortInUse, fmt.Sprintf("port %d is in use: stop the program using it, or start Pi with --tele-port <0..65535> (or TELE_PORT) for another one", h.cfg.Port))
 		case locked:
@@ -260,9 +260,9 @@ func (h *host) start(note []byte) {
 		return
 	}
 	h.started, h.store = started, started.Store
-	store, port := started.Store, started.Port
-	if h.cfg.Quota != (board.Quota{}) {
-		if err := store.SetQuota(h.cfg.Quota); err != nil {
+	boards, port := started.Store, started.Port
+	if h.cfg.Quota != (store.Quota{}) {
+		if err := boards.SetQuota(h.cfg.Quota); err != nil {
 			h.sendFatal(FatalInternal, err.Error())
 			return
 		}
@@ -274,7 +274,7 @@ func (h *host) start(note []byte) {
 
 	// The binding is to this board, not to its id: a board made under the id after this one was deleted
 	// is someone else's.
-	instance, err := store.Instance(hl.board)
+	instance, err := boards.Instance(hl.board)
 	if err != nil {
 		h.sendFatal(FatalInternal, fmt.Sprintf("cannot read the board: %v", err))
 		return
@@ -295,7 +295,7 @@ func (h *host) start(note []byte) {
 		Board:         hl.board,
 		Binding:       binding,
 		Bridge:        bridge{conn: h.conn},
-		Capability:    func() (string, error) { return boundCapability(store, hl.board, instance) },
+		Capability:    func() (string, error) { return boundCapability(boards, hl.board, instance) },
 		Hub:           chatHub,
 		Logger:        h.log,
 		BridgeTimeout: h.cfg.BridgeTimeout,
@@ -354,7 +354,7 @@ func (h *host) release() {
 	}
 }
 
-func lockedMessage(le *board.LockedError) string {
+func lockedMessage(le *store.LockedError) string {
 	// The store's message names the directory and its owner; the fix is the bridge user's to hear.
 	return le.Error() + ": stop it, or start Pi with --tele-data <path> (or TELE_DATA) for another directory"
 }

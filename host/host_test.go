@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"tele/board"
+	"tele/board/store"
 )
 
 func TestHelloReadyAndInvitation(t *testing.T) {
@@ -31,7 +32,7 @@ func TestHelloReadyAndInvitation(t *testing.T) {
 		t.Fatalf("invite %q", r.Invite)
 	}
 	frag := fragment(t, r.Invite)
-	capability, err := board.ReadCapability(fb.dir, "songs")
+	capability, err := store.ReadCapability(fb.dir, "songs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestFatalBadBoard(t *testing.T) {
 
 func TestFatalDataLocked(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	owner, err := board.Open(dir, board.Options{})
+	owner, err := store.Open(dir, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestMalformedFramesDoNotKillTheHost(t *testing.T) {
 func TestToolGetAndCatalogueNeverCarryTheCapability(t *testing.T) {
 	fb := startHost(t, hostOpts{})
 	fb.ready("songs")
-	capability, err := board.ReadCapability(fb.dir, "songs")
+	capability, err := store.ReadCapability(fb.dir, "songs")
 	if err != nil || capability == "" {
 		t.Fatal(err)
 	}
@@ -464,7 +465,7 @@ func TestToolPut(t *testing.T) {
 	if f := readFile(t, filepath.Join(boardDir, fmt.Sprintf("%d.json", rev+1))); !strings.Contains(f, `"Changed"`) || !strings.Contains(f, `"author":"pi"`) {
 		t.Fatalf("the revision file lacks the put: %s", f)
 	}
-	capability, _ := board.ReadCapability(fb.dir, "songs")
+	capability, _ := store.ReadCapability(fb.dir, "songs")
 	if strings.Contains(good.line, capability) {
 		t.Fatal("put result carries the capability")
 	}
@@ -591,7 +592,7 @@ func TestDeletedBoardEndsTheBinding(t *testing.T) {
 	fb := startHost(t, hostOpts{})
 	r := fb.ready("songs")
 	rev, content := getBoard(t, fb)
-	capability, err := board.ReadCapability(fb.dir, "songs")
+	capability, err := store.ReadCapability(fb.dir, "songs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -641,7 +642,7 @@ func TestDeletedBoardEndsTheBinding(t *testing.T) {
 	if code, body := request("POST", "/api/boards", `{"id":"songs"}`, nil); code != http.StatusCreated {
 		t.Fatalf("create: %d %s", code, body)
 	}
-	newCap, err := board.ReadCapability(fb.dir, "songs")
+	newCap, err := store.ReadCapability(fb.dir, "songs")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"tele/board"
+	"tele/board/store"
 )
 
 // review keeps the proposals the model made on this binding (review mode, docs/api.md) until the model
@@ -15,10 +16,10 @@ import (
 // and the host answers one short message about every proposal closed since, then forgets them.
 type review struct {
 	mu      sync.Mutex
-	pending []board.Proposal // oldest first
+	pending []store.Proposal // oldest first
 }
 
-func (r *review) add(p board.Proposal) {
+func (r *review) add(p store.Proposal) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.pending = append(r.pending, p)
@@ -29,28 +30,28 @@ const maxToldBars = 8
 
 // outcome returns the message about the proposals that closed (accepted, rejected or dropped) since
 // the last call, "" when none did, and forgets them. A proposal still open stays for a later turn.
-func (r *review) outcome(store *board.Store, id string) (string, error) {
+func (r *review) outcome(boards *store.Store, id string) (string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.pending) == 0 {
 		return "", nil
 	}
-	open, err := store.Proposals(id)
+	open, err := boards.Proposals(id)
 	if err != nil {
 		return "", err
 	}
-	cur, err := store.Get(id)
+	cur, err := boards.Get(id)
 	if err != nil {
 		return "", err
 	}
 	var lines []string
-	var still []board.Proposal
+	var still []store.Proposal
 	for _, p := range r.pending {
-		if slices.ContainsFunc(open, func(o board.Proposal) bool { return o.ID == p.ID }) {
+		if slices.ContainsFunc(open, func(o store.Proposal) bool { return o.ID == p.ID }) {
 			still = append(still, p)
 			continue
 		}
-		told, err := toldOf(store, id, p, cur)
+		told, err := toldOf(boards, id, p, cur)
 		if err != nil { // the history cannot be read: the model still hears that the proposal closed
 			told = "Proposal " + p.ID + ": closed."
 		}
@@ -67,20 +68,20 @@ func (r *review) outcome(store *board.Store, id string) (string, error) {
 // toldOf says what became of closed proposal p: which of its changes the revision that accepted it
 // took, or that it was rejected or dropped, and which of its bars the musician has since written
 // otherwise (cur is the board now).
-func toldOf(store *board.Store, id string, p board.Proposal, cur board.Board) (string, error) {
+func toldOf(boards *store.Store, id string, p store.Proposal, cur store.Board) (string, error) {
 	head := "Proposal " + p.ID
 	if p.Note != "" {
 		head += " (" + strconv.Quote(p.Note) + ")"
 	}
-	accepted, found, err := acceptingRevision(store, id, p)
+	accepted, found, err := acceptingRevision(boards, id, p)
 	if err != nil {
 		return "", err
 	}
-	base, err := store.GetRevision(id, p.BaseRevision)
+	base, err := boards.GetRevision(id, p.BaseRevision)
 	var parts []string
 	switch {
-	case !found && cur.Revision-p.BaseRevision >= board.ProposalMaxAge:
-		parts = append(parts, fmt.Sprintf("dropped unreviewed: the board moved %d revisions past it", board.ProposalMaxAge))
+	case !found && cur.Revision-p.BaseRevision >= store.ProposalMaxAge:
+		parts = append(parts, fmt.Sprintf("dropped unreviewed: the board moved %d revisions past it", store.ProposalMaxAge))
 	case !found:
 		parts = append(parts, "rejected")
 	case err != nil: // the base is no longer kept: what was taken cannot be told bar by bar
@@ -95,24 +96,24 @@ func toldOf(store *board.Store, id string, p board.Proposal, cur board.Board) (s
 }
 
 // acceptingRevision finds the revision whose history row names p, among those after its base.
-func acceptingRevision(store *board.Store, id string, p board.Proposal) (board.Board, bool, error) {
+func acceptingRevision(boards *store.Store, id string, p store.Proposal) (store.Board, bool, error) {
 	before := int64(0)
 	for {
-		rows, next, err := store.Revisions(id, before, board.MaxRevisionsPage)
+		rows, next, err := boards.Revisions(id, before, store.MaxRevisionsPage)
 		if err != nil {
-			return board.Board{}, false, err
+			return store.Board{}, false, err
 		}
 		for _, row := range slices.Backward(rows) {
 			if row.Revision <= p.BaseRevision {
-				return board.Board{}, false, nil
+				return store.Board{}, false, nil
 			}
 			if row.Proposal == p.ID {
-				b, err := store.GetRevision(id, row.Revision)
+				b, err := boards.GetRevision(id, row.Revision)
 				return b, err == nil, err
 			}
 		}
 		if next == 0 {
-			return board.Board{}, false, nil
+			return store.Board{}, false, nil
 		}
 		before = next
 	}

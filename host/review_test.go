@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/store"
 )
 
 // helloReview says hello as `/tele <board> --review` does and waits for ready.
@@ -87,7 +88,7 @@ func TestReviewMode(t *testing.T) {
 	}
 	var keys map[string]any
 	json.Unmarshal(put.m["ok"], &keys)
-	capability, _ := board.ReadCapability(fb.dir, "songs")
+	capability, _ := store.ReadCapability(fb.dir, "songs")
 	if len(keys) != 3 || strings.Contains(put.line, capability) {
 		t.Fatalf("the proposed answer has other members or the capability: %s", put.line)
 	}
@@ -195,11 +196,11 @@ func TestReviewModeFullBoard(t *testing.T) {
 	fb := startHost(t, hostOpts{})
 	fb.readyReview("songs")
 	rev, content := getBoard(t, fb)
-	for i := range board.MaxOpenProposals + 1 {
+	for i := range store.MaxOpenProposals + 1 {
 		content.Title = fmt.Sprintf("Title %d", i)
 		cb, _ := json.Marshal(content)
 		r := fb.call("tool", fmt.Sprintf(`{"action":"put","expectedRevision":%d,"content":%s}`, rev, cb))
-		if i < board.MaxOpenProposals {
+		if i < store.MaxOpenProposals {
 			if gjsonProposal(r) == "" {
 				t.Fatalf("proposal %d: %s", i+1, r.line)
 			}
@@ -211,8 +212,8 @@ func TestReviewModeFullBoard(t *testing.T) {
 		}
 	}
 	ents, _ := os.ReadDir(filepath.Join(fb.dir, "boards", "songs", "proposals"))
-	if len(ents) != board.MaxOpenProposals {
-		t.Fatalf("%d proposal files, want %d", len(ents), board.MaxOpenProposals)
+	if len(ents) != store.MaxOpenProposals {
+		t.Fatalf("%d proposal files, want %d", len(ents), store.MaxOpenProposals)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"tele/assets"
 	"tele/board"
+	"tele/board/store"
 	"tele/chat"
 	"tele/link"
 )
@@ -30,7 +31,7 @@ type boardResult struct {
 	ID           string        `json:"id"`
 	Revision     int64         `json:"revision"`
 	Content      board.Content `json:"content"`
-	Author       board.Author  `json:"author"`
+	Author       store.Author  `json:"author"`
 	RestoredFrom *int64        `json:"restoredFrom"`
 	// SchemaVersion is the earliest content schema version the content is of (the catalogue's
 	// schemaChanges say what each adds), so the model knows which rules the board already uses.
@@ -53,7 +54,7 @@ type proposedResult struct {
 	BaseRevision int64  `json:"baseRevision"`
 }
 
-func resultOf(b board.Board) boardResult {
+func resultOf(b store.Board) boardResult {
 	r := boardResult{ID: b.ID, Revision: b.Revision, Content: b.Content, Author: b.Author, SchemaVersion: b.Content.SchemaVersion()}
 	if b.RestoredFrom != 0 {
 		r.RestoredFrom = &b.RestoredFrom
@@ -143,7 +144,7 @@ func (h *host) tool(args []byte) (any, error) {
 		}
 		return h.propose(rev, c, note)
 	}
-	b, err := h.store.Put(h.boardID, rev, c, board.AuthorPi)
+	b, err := h.store.Put(h.boardID, rev, c, store.AuthorPi)
 	if err != nil {
 		return nil, h.storeError(err)
 	}
@@ -154,18 +155,18 @@ func (h *host) tool(args []byte) (any, error) {
 // propose is put in review mode: the content is stored as a proposal against the revision the model
 // read, and nothing is committed until the musician accepts it.
 func (h *host) propose(base int64, c board.Content, note string) (any, error) {
-	p, err := h.store.Propose(h.boardID, base, c, board.AuthorPi, note)
+	p, err := h.store.Propose(h.boardID, base, c, store.AuthorPi, note)
 	switch {
-	case errors.Is(err, board.ErrTooManyProposals):
-		return nil, &link.Error{Code: CodeTooManyProposals, Message: fmt.Sprintf("the musician has %d changes to review: nothing was stored; tell them, and propose again once they have accepted or rejected some", board.MaxOpenProposals)}
-	case errors.Is(err, board.ErrBadNote):
-		return nil, link.BadCall("note must be one line of at most %d characters", board.MaxNoteRunes)
-	case errors.Is(err, board.ErrBadBaseRevision):
+	case errors.Is(err, store.ErrTooManyProposals):
+		return nil, &link.Error{Code: CodeTooManyProposals, Message: fmt.Sprintf("the musician has %d changes to review: nothing was stored; tell them, and propose again once they have accepted or rejected some", store.MaxOpenProposals)}
+	case errors.Is(err, store.ErrBadNote):
+		return nil, link.BadCall("note must be one line of at most %d characters", store.MaxNoteRunes)
+	case errors.Is(err, store.ErrBadBaseRevision):
 		cur, gerr := h.store.Get(h.boardID)
 		if gerr != nil {
 			return nil, h.storeError(gerr)
 		}
-		return nil, h.storeError(&board.ConflictError{Current: cur.Revision})
+		return nil, h.storeError(&store.ConflictError{Current: cur.Revision})
 	case err != nil:
 		return nil, h.storeError(err)
 	}
@@ -203,7 +204,7 @@ func quoteName(s string) string {
 
 // storeError maps the store's and the schema's errors to err replies.
 func (h *host) storeError(err error) error {
-	var ce *board.ConflictError
+	var ce *store.ConflictError
 	if errors.As(err, &ce) {
 		return &link.Error{
 			Code:    CodeRevisionConflict,
@@ -226,10 +227,10 @@ func (h *host) storeError(err error) error {
 		}
 		return &link.Error{Code: CodeInvalidContent, Message: fmt.Sprintf("%s: %s", path, ve.Rule), Fields: fields}
 	}
-	if errors.Is(err, board.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return h.deleted()
 	}
-	if qe, ok := errors.AsType[*board.QuotaError](err); ok {
+	if qe, ok := errors.AsType[*store.QuotaError](err); ok {
 		return &link.Error{Code: CodeQuotaExceeded, Message: fmt.Sprintf("%v: the change was not saved; tell the musician, who can delete boards they no longer need or raise --max-bytes", qe),
 			Fields: map[string]any{"limit": qe.Limit}}
 	}
@@ -249,7 +250,7 @@ func (h *host) deleted() error {
 
 // boundCapability is the bound board's capability for a pairing, or chat.ErrBoardDeleted once that
 // board was deleted, even when another board has its id now.
-func boundCapability(store *board.Store, id string, bound board.Instance) (string, error) {
+func boundCapability(store *store.Store, id string, bound store.Instance) (string, error) {
 	if now, err := store.Instance(id); err != nil || now != bound {
 		return "", chat.ErrBoardDeleted
 	}

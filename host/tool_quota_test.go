@@ -8,14 +8,14 @@ import (
 	"strings"
 	"testing"
 
-	"tele/board"
+	"tele/board/store"
 )
 
 // TestToolPutPastTheQuota: a model's put that would take the server past its quota of bytes is refused
 // with quota_exceeded, in words the model can pass on, and writes nothing. Security review 2026-12-03
 // L1: nothing bounded what a writer could make the server keep.
 func TestToolPutPastTheQuota(t *testing.T) {
-	fb := startHost(t, hostOpts{cfg: func(c *Config) { c.Quota = board.Quota{MaxBoards: 10, MaxBytes: 2500} }})
+	fb := startHost(t, hostOpts{cfg: func(c *Config) { c.Quota = store.Quota{MaxBoards: 10, MaxBytes: 2500} }})
 	fb.ready("songs")
 	rev, content := getBoard(t, fb)
 	content.Description = strings.Repeat("A long note. ", 150)

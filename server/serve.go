@@ -10,7 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"tele/board"
+	"tele/board/boardhttp"
+	"tele/board/store"
 	"tele/sse"
 )
 
@@ -107,27 +108,27 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, hubs ...*sse.Hu
 }
 
 // OpenStore opens the board store in dir together with the hub of its streams: every commit is
-// published to the board's topic (board.Publisher) after it is durable. Close the store, then the hub
+// published to the board's topic (boardhttp.Publisher) after it is durable. Close the store, then the hub
 // (Serve closes the hub when it stops).
-// Each of also runs after every commit too, as board.Options.OnCommit (the band's followers).
-func OpenStore(dir string, also ...func(board.Board)) (*board.Store, *sse.Hub, error) {
+// Each of also runs after every commit too, as store.Options.OnCommit (the band's followers).
+func OpenStore(dir string, also ...func(store.Board)) (*store.Store, *sse.Hub, error) {
 	// Heartbeat 15 s, slow-client cut at 512 KiB (several whole boards), and room for a band on one board
 	// without letting a local process open streams until memory or descriptors run out.
-	hub := sse.NewHub(sse.Options{MaxPerTopic: board.MaxStreamsPerBoard, MaxStreams: board.MaxStreams})
-	onCommit := board.Publisher(hub)
+	hub := sse.NewHub(sse.Options{MaxPerTopic: boardhttp.MaxStreamsPerBoard, MaxStreams: boardhttp.MaxStreams})
+	onCommit := boardhttp.Publisher(hub)
 	if len(also) > 0 {
 		publish := onCommit
-		onCommit = func(b board.Board) {
+		onCommit = func(b store.Board) {
 			publish(b)
 			for _, f := range also {
 				f(b)
 			}
 		}
 	}
-	store, err := board.Open(dir, board.Options{OnCommit: onCommit, OnProposals: board.ProposalsPublisher(hub)})
+	s, err := store.Open(dir, store.Options{OnCommit: onCommit, OnProposals: boardhttp.ProposalsPublisher(hub)})
 	if err != nil {
 		hub.Close()
 		return nil, nil, err
 	}
-	return store, hub, nil
+	return s, hub, nil
 }

@@ -17,6 +17,8 @@ import (
 	"tele/assets"
 	"tele/band"
 	"tele/board"
+	"tele/board/boardhttp"
+	"tele/board/store"
 	"tele/chordpro"
 	"tele/chordtext"
 	"tele/ireal"
@@ -30,7 +32,7 @@ type ChatRoutes interface{ Register(r *httprouter.Router) }
 
 // Config is what Handler serves.
 type Config struct {
-	Store    *board.Store
+	Store    *store.Store
 	BoardHub *sse.Hub       // receives the store's commits (OpenStore wires it)
 	Sets     *setlist.Store // nil serves no set routes (tests of other routes)
 	Band     *band.Band     // the share; nil without --share (starting one is then 409 share_off)
@@ -111,9 +113,9 @@ func Handler(cfg Config, port int) http.Handler {
 	r.GET("/api/capabilities", func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
 		web.WriteJSON(w, http.StatusOK, caps)
 	})
-	boards := board.NewHandler(cfg.Store, cfg.BoardHub, log)
+	boards := boardhttp.NewHandler(cfg.Store, cfg.BoardHub, log)
 	boards.Register(r)
-	boards.RegisterFormats(r, map[string]board.Format{
+	boards.RegisterFormats(r, map[string]boardhttp.Format{
 		"chordpro": {MediaType: "text/plain; charset=utf-8", Extension: ".cho", Write: chordpro.Write, Read: chordpro.ReadCharts},
 		"ireal":    {MediaType: "text/plain; charset=utf-8", Extension: ".txt", Write: ireal.Write, Read: ireal.Read},
 		"text":     {Read: chordtext.ReadCharts}, // chords over lyrics: import only

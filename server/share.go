@@ -9,7 +9,7 @@ import (
 
 	"tele/assets"
 	"tele/band"
-	"tele/board"
+	"tele/board/store"
 	"tele/setlist"
 	"tele/web"
 )
@@ -41,7 +41,7 @@ func unwrapOp(err error) error {
 // ShareHandler is the whole HTTP stack of the share listener at addr: the same body deadline, access
 // log and guard as loopback's, the guard admitting only Host addr, over the band's follower routes and
 // pages (docs/band.md). Nothing else is routed there.
-func ShareHandler(b *band.Band, boards *board.Store, sets *setlist.Store, a *assets.Assets, log *slog.Logger) http.Handler {
+func ShareHandler(b *band.Band, boards *store.Store, sets *setlist.Store, a *assets.Assets, log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.Default()
 	}

@@ -9,7 +9,7 @@ import (
 
 	"tele/assets"
 	"tele/band"
-	"tele/board"
+	"tele/board/store"
 	"tele/setlist"
 	"tele/sse"
 )
@@ -27,7 +27,7 @@ type Setup struct {
 // Serve serves it and then releases everything; Close releases it without serving.
 type Started struct {
 	Port           int // the port actually bound
-	Store          *board.Store
+	Store          *store.Store
 	Sets           *setlist.Store // kept in the store's directory, under its lock
 	ExampleCreated bool           // the example board was made by this start
 
@@ -42,7 +42,7 @@ type Started struct {
 
 // Start is the one startup of `tele serve` and `tele host`, in this order: listen (a busy port changes
 // nothing on disk: the error wraps ErrPortInUse), open the store with its hub (a second owner fails
-// before anything is served: the error wraps *board.LockedError), record this process as the owner,
+// before anything is served: the error wraps *store.LockedError), record this process as the owner,
 // make sure the example board exists, load the web pages. On error, what was done is undone.
 func Start(s Setup) (*Started, error) {
 	ln, err := Listen(s.Port)
@@ -59,7 +59,7 @@ func Start(s Setup) (*Started, error) {
 			st.Close()
 		}
 	}()
-	var also []func(board.Board)
+	var also []func(store.Board)
 	if s.Share != "" {
 		if st.shareLn, err = ListenShare(s.Share); err != nil {
 			return nil, err

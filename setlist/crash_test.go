@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"tele/board"
+	"tele/board/store"
 	"tele/setlist"
 )
 
@@ -57,7 +57,7 @@ func crashChild(dir string) {
 		fmt.Fprintln(os.Stderr, "crash child:", err)
 		os.Exit(3)
 	}
-	boards, err := board.Open(dir, board.Options{Logger: quiet})
+	boards, err := store.Open(dir, store.Options{Logger: quiet})
 	if err != nil {
 		fail(err)
 	}
@@ -175,7 +175,7 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatalf("run %d: child ended by itself; stderr: %s", run, stderr.String())
 		}
 
-		boards, err := board.Open(dir, board.Options{Logger: quiet})
+		boards, err := store.Open(dir, store.Options{Logger: quiet})
 		if err != nil {
 			t.Fatalf("run %d: reopen: %v", run, err)
 		}

@@ -3,7 +3,7 @@
 //
 // # On disk
 //
-//	<dir>/sets/               mode 0700, beside boards/ in the data directory that board.Store owns
+//	<dir>/sets/               mode 0700, beside boards/ in the data directory that store.Store owns
 //	<dir>/sets/<id>.json      mode 0600: {"id","revision","title","boards","updatedAt","capability"}
 //
 // One file per set, holding the set and its write capability, so that every change is one atomic
@@ -13,7 +13,7 @@
 //
 // # Invariants
 //
-//   - Under the board store's lock. Open takes an open *board.Store and keeps its sets in that store's
+//   - Under the board store's lock. Open takes an open *store.Store and keeps its sets in that store's
 //     directory: the one lock of the data directory covers them, so no second process writes them.
 //   - Durable before visible: a write is acknowledged, and readers see it, only once it is on disk.
 //   - Ids are unique ignoring case (Gig and gig cannot both exist: they would be one file on a

@@ -10,6 +10,8 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"tele/board"
+	"tele/board/boardhttp"
+	"tele/board/store"
 	"tele/sse"
 	"tele/web"
 )
@@ -27,7 +29,7 @@ const MaxBodyBytes = 16 << 10
 // If-Match for writes, the creation rules of a board, the same error shape.
 type Handler struct {
 	sets    *Store
-	boards  *board.Store // a set may name only boards that exist when it is written
+	boards  *store.Store // a set may name only boards that exist when it is written
 	log     *slog.Logger
 	writes  *web.Limiter // per set id
 	creates *web.Limiter // one bucket for the server
@@ -39,13 +41,13 @@ type Handler struct {
 
 // NewHandler returns the set routes over sets, checking board ids against boards; the pages' set
 // streams go through hub. A nil log means slog.Default().
-func NewHandler(sets *Store, boards *board.Store, hub *sse.Hub, log *slog.Logger) *Handler {
+func NewHandler(sets *Store, boards *store.Store, hub *sse.Hub, log *slog.Logger) *Handler {
 	if log == nil {
 		log = slog.Default()
 	}
 	return &Handler{sets: sets, boards: boards, hub: hub, log: log,
-		writes:  web.NewLimiter(board.WriteEvery, board.WriteBurst),
-		creates: web.NewLimiter(board.CreateEvery, board.CreateBurst)}
+		writes:  web.NewLimiter(boardhttp.WriteEvery, boardhttp.WriteBurst),
+		creates: web.NewLimiter(boardhttp.CreateEvery, boardhttp.CreateBurst)}
 }
 
 // Register adds the set routes to r.
@@ -87,7 +89,7 @@ func httpError(err error) error {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return errNotFound
-	case errors.Is(err, board.ErrInvalidID):
+	case errors.Is(err, store.ErrInvalidID):
 		return invalidSet("id", "an id is 1-64 letters, digits, _ or -, starting with a letter or digit")
 	case errors.Is(err, ErrExists):
 		return web.NewError(http.StatusConflict, "set_exists", "a set with this id already exists (ids ignore case)")
@@ -95,7 +97,7 @@ func httpError(err error) error {
 		return web.NewError(http.StatusForbidden, "bad_capability", "the capability does not match this set")
 	case errors.Is(err, sse.ErrTooManyStreams):
 		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-			Message: "too many live views are open; close one and retry later", RetryAfter: board.StreamRetry}
+			Message: "too many live views are open; close one and retry later", RetryAfter: boardhttp.StreamRetry}
 	case errors.Is(err, ErrClosed), errors.Is(err, sse.ErrHubClosed):
 		return web.NewError(http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
 	}
@@ -147,7 +149,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 	if err != nil {
 		return err
 	}
-	tag := board.ETag(s.Revision)
+	tag := boardhttp.ETag(s.Revision)
 	w.Header()["Etag"] = []string{tag}
 	if web.NotModified(r, tag) {
 		w.WriteHeader(http.StatusNotModified)
@@ -196,7 +198,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 		return err
 	}
 	if req.ID != "" && !board.ValidID(req.ID) {
-		return board.ErrInvalidID
+		return store.ErrInvalidID
 	}
 	if err := h.check(req.setRequest); err != nil {
 		return err
@@ -215,7 +217,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 	body := append(js[:len(js)-1:len(js)-1], `,"capability":`...)
 	body = append(strconv.AppendQuote(body, capability), '}')
 	hdr := w.Header()
-	hdr["Etag"] = []string{board.ETag(s.Revision)}
+	hdr["Etag"] = []string{boardhttp.ETag(s.Revision)}
 	hdr.Set("Location", "/api/sets/"+s.ID)
 	writeBody(w, http.StatusCreated, body)
 	return nil
@@ -228,7 +230,7 @@ func (h *Handler) authorize(w http.ResponseWriter, r *http.Request, id string) (
 	if err != nil {
 		return 0, err
 	}
-	capability, ok := board.BearerToken(r.Header)
+	capability, ok := boardhttp.BearerToken(r.Header)
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
 		return 0, errNoAuth
@@ -236,7 +238,7 @@ func (h *Handler) authorize(w http.ResponseWriter, r *http.Request, id string) (
 	if err := h.sets.Authorize(id, capability); err != nil {
 		return 0, err
 	}
-	rev, ok := board.IfMatchRevision(r.Header)
+	rev, ok := boardhttp.IfMatchRevision(r.Header)
 	if !ok {
 		return 0, errNoIfMatch
 	}
@@ -283,7 +285,7 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 		return err
 	}
 	h.changed()
-	w.Header()["Etag"] = []string{board.ETag(s.Revision)}
+	w.Header()["Etag"] = []string{boardhttp.ETag(s.Revision)}
 	writeBody(w, http.StatusOK, s.JSON())
 	return nil
 }
@@ -295,7 +297,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, ps httprouter.P
 	if _, err := h.sets.Get(id); err != nil {
 		return err
 	}
-	capability, ok := board.BearerToken(r.Header)
+	capability, ok := boardhttp.BearerToken(r.Header)
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
 		return errNoAuth

@@ -11,6 +11,7 @@ import (
 
 	"tele/atomicfile"
 	"tele/board"
+	"tele/board/store"
 )
 
 // ReadAll returns every set kept in data directory dir, sorted by id, without taking the lock (for
@@ -49,7 +50,7 @@ func ReadAll(dir string) ([]Set, error) {
 // ErrNotFound.
 func ReadSet(dir, id string) (Set, error) {
 	if !board.ValidID(id) {
-		return Set{}, fmt.Errorf("%w %q", board.ErrInvalidID, id)
+		return Set{}, fmt.Errorf("%w %q", store.ErrInvalidID, id)
 	}
 	if _, err := os.Stat(dir); err != nil {
 		return Set{}, fmt.Errorf("data directory %s: %w", dir, unwrapPath(err))

@@ -19,6 +19,7 @@ import (
 
 	"tele/atomicfile"
 	"tele/board"
+	"tele/board/store"
 	"tele/strict"
 )
 
@@ -111,7 +112,7 @@ func fold(id string) string { return strings.ToLower(id) }
 // is used: its lock is what keeps other processes away. sets/ is created (0700) when missing and made
 // private when found otherwise; temporary files of an interrupted write are removed; a file that does
 // not parse or breaks a rule is an error naming it. A nil log means slog.Default().
-func Open(owner *board.Store, log *slog.Logger) (*Store, error) {
+func Open(owner *store.Store, log *slog.Logger) (*Store, error) {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -250,11 +251,11 @@ func (s *Store) Authorize(id, capability string) error {
 }
 
 // Create makes set id (a random id when id is "") at revision 1 and returns it with its capability.
-// Errors: board.ErrInvalidID, *ValidationError, ErrExists (also for an id that differs only in case),
+// Errors: store.ErrInvalidID, *ValidationError, ErrExists (also for an id that differs only in case),
 // ErrClosed, or an I/O error, after which nothing was made.
 func (s *Store) Create(id, title string, boards []string) (Set, string, error) {
 	if id != "" && !board.ValidID(id) {
-		return Set{}, "", fmt.Errorf("%w %q", board.ErrInvalidID, id)
+		return Set{}, "", fmt.Errorf("%w %q", store.ErrInvalidID, id)
 	}
 	if err := Validate(title, boards); err != nil {
 		return Set{}, "", err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/store"
 	"tele/costtest"
 	"tele/strict"
 )
@@ -21,7 +22,7 @@ import (
 func FuzzDecode(f *testing.F) {
 	ex, _ := json.Marshal(board.Example())
 	f.Add(ex)
-	b := board.Board{ID: "welcome", Revision: 3, Content: board.Example()}
+	b := store.Board{ID: "welcome", Revision: 3, Content: board.Example()}
 	f.Add(b.JSON())
 	f.Add([]byte(`{"a":1,"a":2}`))
 	f.Add([]byte(`{"a":"\ud800"}`))

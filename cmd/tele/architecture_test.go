@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -115,4 +116,36 @@ func codeGraph(t *testing.T, root string) map[string][]string {
 		t.Fatal(err)
 	}
 	return graph
+}
+
+// TestModelIsPure: the content model and the chord and format packages built on it pull in none of
+// the store, the HTTP edge, the streams, the guard, the router or the system calls (issue 27): a
+// reader of a ChordPro file builds without any of them. And the model itself does no I/O: package
+// board imports no file, network or process package of the standard library.
+func TestModelIsPure(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "tele/chord", "tele/board", "tele/chordpro", "tele/chordtext", "tele/ireal").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	for dep := range strings.Lines(string(out)) {
+		dep = strings.TrimSpace(dep)
+		for _, banned := range []string{"tele/board/store", "tele/board/boardhttp", "tele/sse", "tele/web", "tele/server",
+			"github.com/julienschmidt/httprouter", "golang.org/x/sys"} {
+			if dep == banned || strings.HasPrefix(dep, banned+"/") {
+				t.Errorf("the model's packages depend on %s", dep)
+			}
+		}
+	}
+	out, err = exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "tele/board").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for imp := range strings.Lines(string(out)) {
+		imp = strings.TrimSpace(imp)
+		for _, io := range []string{"os", "io", "net", "path", "syscall", "log", "time", "runtime"} {
+			if imp == io || strings.HasPrefix(imp, io+"/") {
+				t.Errorf("package board imports %s", imp)
+			}
+		}
+	}
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"tele/board"
+	"tele/board/store"
 )
 
 // runBoardCheck is `tele board check`: what the store set aside because it could not read it (a board,
@@ -20,7 +20,7 @@ func runBoardCheck(_ context.Context, args []string, env *Env) error {
 	if err := checkNoArgs("board check", rest); err != nil {
 		return err
 	}
-	list, err := board.ReadSetAside(s.DataDir)
+	list, err := store.ReadSetAside(s.DataDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no data directory %s: check --data/TELE_DATA", s.DataDir)
 	}
@@ -34,9 +34,9 @@ func runBoardCheck(_ context.Context, args []string, env *Env) error {
 	for _, sa := range list {
 		what := "board " + sa.Board
 		switch sa.What {
-		case board.SetAsideRevision:
+		case store.SetAsideRevision:
 			what = fmt.Sprintf("revision %d of board %s", sa.Revision, sa.Board)
-		case board.SetAsideCapability:
+		case store.SetAsideCapability:
 			what = "the capability of board " + sa.Board + " (it got a new one)"
 		}
 		when := "at an unknown time"

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/store"
 )
 
 // TestCLIStartSetsAsideAnUnreadableBoard: a data directory holding one board that cannot be read (the
@@ -18,12 +19,12 @@ import (
 func TestCLIStartSetsAsideAnUnreadableBoard(t *testing.T) {
 	teleBin(t)
 	data := t.TempDir()
-	st, err := board.Open(data, board.Options{})
+	st, err := store.Open(data, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"welcome", "bloat2", "torn"} {
-		if _, _, err := st.Create(id, board.Example(), board.AuthorTele); err != nil {
+		if _, _, err := st.Create(id, board.Example(), store.AuthorTele); err != nil {
 			t.Fatal(err)
 		}
 	}

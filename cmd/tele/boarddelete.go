@@ -12,6 +12,7 @@ import (
 	"net/url"
 
 	"tele/board"
+	"tele/board/store"
 )
 
 // runBoardDelete is `tele board delete <id> --yes`: it deletes the board and its whole history. --yes is
@@ -38,8 +39,8 @@ func runBoardDelete(ctx context.Context, args []string, env *Env) error {
 	if !*yes {
 		return usagef("deleting board %q and its history cannot be undone: run tele board delete %s --yes", id, id)
 	}
-	capability, err := board.ReadCapability(s.DataDir, id)
-	if errors.Is(err, board.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+	capability, err := store.ReadCapability(s.DataDir, id)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no board %q in %s: check the id, or --data/TELE_DATA", id, s.DataDir)
 	}
 	if err != nil {
@@ -55,8 +56,8 @@ func runBoardDelete(ctx context.Context, args []string, env *Env) error {
 // deleteBoard deletes board id through the server that owns the data directory, or in the store when
 // none does.
 func deleteBoard(ctx context.Context, s Settings, id, capability string, logs io.Writer) error {
-	store, err := board.Open(s.DataDir, board.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
-	if le, ok := errors.AsType[*board.LockedError](err); ok {
+	boards, err := store.Open(s.DataDir, store.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if le, ok := errors.AsType[*store.LockedError](err); ok {
 		if le.Port == 0 {
 			return fmt.Errorf("%v and is not serving yet: run tele board delete %s --yes again in a moment", le, id)
 		}
@@ -65,10 +66,10 @@ func deleteBoard(ctx context.Context, s Settings, id, capability string, logs io
 	if err != nil {
 		return fmt.Errorf("cannot open the data directory %s: %v", s.DataDir, err)
 	}
-	defer store.Close()
-	b, err := store.Get(id)
+	defer boards.Close()
+	b, err := boards.Get(id)
 	if err == nil {
-		err = store.Delete(id, b.Revision)
+		err = boards.Delete(id, b.Revision)
 	}
 	if err != nil {
 		return fmt.Errorf("cannot delete board %q in %s: %v", id, s.DataDir, err)

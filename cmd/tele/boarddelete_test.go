@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/store"
 )
 
 // TestCLIBoardDelete: `tele board delete <id> --yes` deletes a board and its history. While a server owns
@@ -49,11 +50,11 @@ func TestCLIBoardDelete(t *testing.T) {
 	}
 
 	// No server: in the store, under the lock.
-	s, err := board.Open(data, board.Options{})
+	s, err := store.Open(data, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Create("offline", board.Example(), board.AuthorTele); err != nil {
+	if _, _, err := s.Create("offline", board.Example(), store.AuthorTele); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"tele/board"
+	"tele/board/store"
 )
 
 // defaultHistoryLimit is how many revisions `tele board history` prints without --limit.
@@ -34,14 +35,14 @@ func runBoardHistory(_ context.Context, args []string, env *Env) error {
 		}
 		if !hasVal {
 			if i+1 >= len(rest) {
-				return usagef("--limit needs a value: use --limit <1..%d>", board.KeepRevisions)
+				return usagef("--limit needs a value: use --limit <1..%d>", store.KeepRevisions)
 			}
 			i++
 			val = rest[i]
 		}
 		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 || n > board.KeepRevisions {
-			return usagef("bad --limit %q: use a whole number from 1 to %d", val, board.KeepRevisions)
+		if err != nil || n < 1 || n > store.KeepRevisions {
+			return usagef("bad --limit %q: use a whole number from 1 to %d", val, store.KeepRevisions)
 		}
 		limit = n
 	}
@@ -55,8 +56,8 @@ func runBoardHistory(_ context.Context, args []string, env *Env) error {
 	if !board.ValidID(id) {
 		return fmt.Errorf("bad board id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", id)
 	}
-	rows, err := board.ReadHistory(s.DataDir, id, limit)
-	if errors.Is(err, board.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+	rows, err := store.ReadHistory(s.DataDir, id, limit)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no board %q in %s: see the boards at http://127.0.0.1:%d/ or check --data/TELE_DATA",
 			id, s.DataDir, s.Port)
 	}

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"tele/board"
+	"tele/board/store"
 	"tele/chordpro"
 	"tele/chordtext"
 	"tele/ireal"
@@ -49,8 +50,8 @@ func runBoardExport(_ context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	b, err := board.ReadBoard(s.DataDir, id)
-	if errors.Is(err, board.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+	b, err := store.ReadBoard(s.DataDir, id)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no board %q in %s: see the boards at http://127.0.0.1:%d/ or check --data/TELE_DATA", id, s.DataDir, s.Port)
 	}
 	if err != nil {
@@ -212,11 +213,11 @@ type chart struct {
 // the first song's title as an id, the first such id free for every song) for the first song, then
 // id-2, id-3, … for the others.
 func importAll(ctx context.Context, s *Settings, data []byte, id string, charts []chart) ([]string, error) {
-	if _, port := board.RunningOwner(s.DataDir); port != 0 {
+	if _, port := store.RunningOwner(s.DataDir); port != 0 {
 		s.Port = port
 		return importThroughServer(ctx, s, data, id, charts)
 	}
-	st, err := board.Open(s.DataDir, board.Options{Logger: slog.New(slog.DiscardHandler)})
+	st, err := store.Open(s.DataDir, store.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +227,7 @@ func importAll(ctx context.Context, s *Settings, data []byte, id string, charts 
 	}
 	free := func(id string) (bool, error) {
 		_, err := st.Get(id)
-		if errors.Is(err, board.ErrNotFound) {
+		if errors.Is(err, store.ErrNotFound) {
 			return true, nil
 		}
 		return false, err
@@ -235,11 +236,11 @@ func importAll(ctx context.Context, s *Settings, data []byte, id string, charts 
 	if err != nil {
 		return nil, err
 	}
-	items := make([]board.NewBoard, len(charts))
+	items := make([]store.NewBoard, len(charts))
 	for i, ch := range charts {
-		items[i] = board.NewBoard{ID: ids[i], Content: ch.content}
+		items[i] = store.NewBoard{ID: ids[i], Content: ch.content}
 	}
-	made, err := st.CreateAll(items, board.AuthorTele)
+	made, err := st.CreateAll(items, store.AuthorTele)
 	if err != nil {
 		return nil, importRefused(err, s, ids, free)
 	}
@@ -342,7 +343,7 @@ func importIDs(id string, charts []chart, free func(string) (bool, error)) ([]st
 // importRefused says in one line why an import of boards ids made no board, and the fix; free tells
 // which id is taken.
 func importRefused(err error, s *Settings, ids []string, free func(string) (bool, error)) error {
-	if r, ok := errors.AsType[*refusal](err); ok && r.code == "board_exists" || errors.Is(err, board.ErrExists) {
+	if r, ok := errors.AsType[*refusal](err); ok && r.code == "board_exists" || errors.Is(err, store.ErrExists) {
 		taken := "of this import"
 		for _, id := range ids {
 			if f, err := free(id); err == nil && !f {
@@ -352,7 +353,7 @@ func importRefused(err error, s *Settings, ids []string, free func(string) (bool
 		}
 		return fmt.Errorf("no board was imported: a board %s already exists in %s: pick another id with --id <id>", taken, s.DataDir)
 	}
-	if qe, ok := errors.AsType[*board.QuotaError](err); ok {
+	if qe, ok := errors.AsType[*store.QuotaError](err); ok {
 		return fmt.Errorf("no board was imported: %v: delete boards you no longer need (tele board delete), or raise --max-boards/--max-bytes", qe)
 	}
 	return fmt.Errorf("no board was imported: %v", err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/store"
 	"tele/chordpro"
 	"tele/ireal"
 )
@@ -45,11 +46,11 @@ func TestCLIImportExport(t *testing.T) {
 	if r.code != 0 || m == nil || m[1] != "4999" || m[2] != "autumn-leaves" {
 		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	b, err := board.ReadBoard(data, "autumn-leaves")
+	b, err := store.ReadBoard(data, "autumn-leaves")
 	if err != nil || b.Content.Title != "Autumn Leaves" || !b.Content.Sections[0].Bars[0].RepeatStart || b.Content.Sections[0].Bars[6].Ending != 1 {
 		t.Fatalf("stored %+v, %v", b.Content, err)
 	}
-	if cap, _ := board.ReadCapability(data, "autumn-leaves"); cap != m[3] {
+	if cap, _ := store.ReadCapability(data, "autumn-leaves"); cap != m[3] {
 		t.Fatal("the printed link does not carry the board's capability")
 	}
 
@@ -156,7 +157,7 @@ func TestCLIImportIRealPlaylist(t *testing.T) {
 			t.Errorf("stderr %q lacks %q", r.stderr, want)
 		}
 	}
-	b, err := board.ReadBoard(data, "blue-form")
+	b, err := store.ReadBoard(data, "blue-form")
 	if err != nil || b.Content.Sections[0].Bars[11].RepeatEnd != 2 || b.Content.Sections[0].Bars[12].Ending != 2 {
 		t.Fatalf("blue-form: %+v %v", b.Content, err)
 	}

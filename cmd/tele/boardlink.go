@@ -8,6 +8,7 @@ import (
 	"io/fs"
 
 	"tele/board"
+	"tele/board/store"
 )
 
 // runBoardLink is `tele board link <id> [--new] [--show-key]`: it prints the board's edit link. Without
@@ -40,12 +41,12 @@ func runBoardLink(ctx context.Context, args []string, env *Env) error {
 		return fmt.Errorf("bad board id %q: an id is 1 to 64 letters, digits, _ or -, starting with a letter or digit", id)
 	}
 	port := s.Port
-	_, running := board.RunningOwner(s.DataDir)
+	_, running := store.RunningOwner(s.DataDir)
 	if running != 0 {
 		port = running
 	}
-	capability, err := board.ReadCapability(s.DataDir, id)
-	if errors.Is(err, board.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+	capability, err := store.ReadCapability(s.DataDir, id)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no board %q in %s: see the boards at http://127.0.0.1:%d/ or check --data/TELE_DATA",
 			id, s.DataDir, port)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/store"
 	"tele/chordpro"
 )
 
@@ -23,7 +24,7 @@ func TestCLIImportLyrics(t *testing.T) {
 	if r.code != 0 || !linkRe.MatchString(strings.SplitN(r.stdout, "\n", 2)[0]+"\n") || !strings.Contains(r.stdout+r.stderr, "put over the character of the words") {
 		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	b, err := board.ReadBoard(data, "rising")
+	b, err := store.ReadBoard(data, "rising")
 	want := []board.Line{{Text: "There is a house", Chords: []board.LineChord{{At: 5, Chord: "Am"}, {At: 14, Chord: "C"}}}}
 	if err != nil || len(b.Content.Sections) != 1 || b.Content.Sections[0].Role != "verse" || !reflect.DeepEqual(b.Content.Sections[0].Lines, want) {
 		t.Fatalf("stored %+v, %v", b.Content, err)
@@ -43,7 +44,7 @@ func TestCLIImportLyrics(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	b, err = board.ReadBoard(data, "grace")
+	b, err = store.ReadBoard(data, "grace")
 	if err != nil || len(b.Content.Sections) != 2 || b.Content.Sections[1].Recall != "chorus" {
 		t.Fatalf("stored %+v, %v", b.Content, err)
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"tele/board"
+	"tele/board/store"
 )
 
 // TestQuotaSettings: --max-boards and --max-bytes, or TELE_MAX_BOARDS and TELE_MAX_BYTES (flags beat the
@@ -15,13 +15,13 @@ func TestQuotaSettings(t *testing.T) {
 		name string
 		args []string
 		env  map[string]string
-		want board.Quota
+		want store.Quota
 		err  string
 	}{
-		{name: "defaults", want: board.Quota{MaxBoards: board.DefaultMaxBoards, MaxBytes: board.DefaultMaxBytes}},
-		{name: "flags", args: []string{"--max-boards", "50", "--max-bytes=2G"}, want: board.Quota{MaxBoards: 50, MaxBytes: 2 << 30}},
-		{name: "env", env: map[string]string{"TELE_MAX_BOARDS": "7", "TELE_MAX_BYTES": "512M"}, want: board.Quota{MaxBoards: 7, MaxBytes: 512 << 20}},
-		{name: "flag-beats-env", args: []string{"--max-bytes", "1000"}, env: map[string]string{"TELE_MAX_BYTES": "x"}, want: board.Quota{MaxBoards: board.DefaultMaxBoards, MaxBytes: 1000}},
+		{name: "defaults", want: store.Quota{MaxBoards: store.DefaultMaxBoards, MaxBytes: store.DefaultMaxBytes}},
+		{name: "flags", args: []string{"--max-boards", "50", "--max-bytes=2G"}, want: store.Quota{MaxBoards: 50, MaxBytes: 2 << 30}},
+		{name: "env", env: map[string]string{"TELE_MAX_BOARDS": "7", "TELE_MAX_BYTES": "512M"}, want: store.Quota{MaxBoards: 7, MaxBytes: 512 << 20}},
+		{name: "flag-beats-env", args: []string{"--max-bytes", "1000"}, env: map[string]string{"TELE_MAX_BYTES": "x"}, want: store.Quota{MaxBoards: store.DefaultMaxBoards, MaxBytes: 1000}},
 		{name: "zero", args: []string{"--max-boards", "0"}, err: `bad --max-boards "0" (from --max-boards): use a whole number from 1, like 10000`},
 		{name: "suffix-on-boards", args: []string{"--max-boards", "5K"}, err: `bad --max-boards "5K" (from --max-boards): use a whole number from 1, like 10000`},
 		{name: "bad-bytes-env", env: map[string]string{"TELE_MAX_BYTES": "4GB"}, err: `bad --max-bytes "4GB" (from TELE_MAX_BYTES): use a whole number of bytes, optionally with K, M, G or T, like 4G`},

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"tele/board"
+	"tele/board/store"
 )
 
 // rotateCapability gives board id a new capability (`tele board link <id> --new`) and returns it with
@@ -20,8 +20,8 @@ import (
 // on disk together, and its pages hear of it. Only when nobody holds the directory does the rotation
 // take the lock and replace the key in the store itself.
 func rotateCapability(ctx context.Context, s Settings, id, current string, logs io.Writer) (string, int, error) {
-	store, err := board.Open(s.DataDir, board.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
-	if le, ok := errors.AsType[*board.LockedError](err); ok {
+	boards, err := store.Open(s.DataDir, store.Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if le, ok := errors.AsType[*store.LockedError](err); ok {
 		if le.Port == 0 {
 			return "", 0, fmt.Errorf("%v and is not serving yet: run tele board link %s --new again in a moment", le, id)
 		}
@@ -31,8 +31,8 @@ func rotateCapability(ctx context.Context, s Settings, id, current string, logs 
 	if err != nil {
 		return "", 0, fmt.Errorf("cannot open the data directory %s: %v", s.DataDir, err)
 	}
-	defer store.Close()
-	fresh, err := store.Rotate(id)
+	defer boards.Close()
+	fresh, err := boards.Rotate(id)
 	if err != nil {
 		return "", 0, fmt.Errorf("cannot make a new edit link for board %q in %s: %v", id, s.DataDir, err)
 	}

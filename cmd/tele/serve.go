@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"tele/board"
+	"tele/board/store"
 	"tele/server"
 )
 
@@ -88,7 +88,7 @@ func startError(err error, s Settings) error {
 		return fmt.Errorf("port %d is in use (from %s): stop the program using it, or pick another with --port <1..65535> or TELE_PORT",
 			s.Port, s.PortSource)
 	}
-	if le, ok := errors.AsType[*board.LockedError](err); ok {
+	if le, ok := errors.AsType[*store.LockedError](err); ok {
 		// The store's message names the directory and its owner; the fix is the CLI's to say.
 		return fmt.Errorf("%v: stop it, or use another directory with --data <path> or TELE_DATA", le)
 	}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"tele/board"
+	"tele/board/store"
 	"tele/chordpro"
 	"tele/ireal"
 	"tele/setlist"
@@ -104,7 +105,7 @@ func setShow(s Settings, id string, env *Env) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	for i, bid := range set.Boards {
 		title := "(no such board: deleted since)"
-		if b, err := board.ReadBoard(s.DataDir, bid); err == nil {
+		if b, err := store.ReadBoard(s.DataDir, bid); err == nil {
 			title = printable(b.Content.Title)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\n", i+1, bid, title)
@@ -121,7 +122,7 @@ func setExport(s Settings, id, format string, env *Env) error {
 	}
 	songs := make([]board.Content, len(set.Boards))
 	for i, bid := range set.Boards {
-		b, err := board.ReadBoard(s.DataDir, bid)
+		b, err := store.ReadBoard(s.DataDir, bid)
 		if err != nil {
 			return fmt.Errorf("set %q names board %q, which cannot be read (%v): remove it from the set or bring the board back", id, bid, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"tele/board"
+	"tele/board/store"
 	"tele/chordpro"
 	"tele/ireal"
 )
@@ -59,8 +60,8 @@ func TestCLISet(t *testing.T) {
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "Friday gig\n1  leaves   Autumn Leaves\n2  welcome  ") || !strings.Contains(r.stdout, "3  leaves   Autumn Leaves\n") {
 		t.Fatalf("set show: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	leaves, _ := board.ReadBoard(data, "leaves")
-	welcome, _ := board.ReadBoard(data, "welcome")
+	leaves, _ := store.ReadBoard(data, "leaves")
+	welcome, _ := store.ReadBoard(data, "welcome")
 	r = runTele(t, env, "set", "export", "friday", "--data", data)
 	if want := chordpro.WriteSongbook([]board.Content{leaves.Content, welcome.Content, leaves.Content}); r.code != 0 || r.stdout != string(want) {
 		t.Fatalf("set export: %d %q %q", r.code, r.stdout, r.stderr)

@@ -14,7 +14,7 @@ import (
 	"syscall"
 
 	"tele/band"
-	"tele/board"
+	"tele/board/store"
 )
 
 // The settings (README.md) every subcommand takes.
@@ -34,7 +34,7 @@ type Settings struct {
 	DataDir    string      // absolute and clean
 	PortSource string      // "--port", "TELE_PORT" or "default": named in messages
 	DataSource string      // "--data", "TELE_DATA" or "default"
-	Quota      board.Quota // --max-boards/TELE_MAX_BOARDS, --max-bytes/TELE_MAX_BYTES: what the server keeps at most
+	Quota      store.Quota // --max-boards/TELE_MAX_BOARDS, --max-bytes/TELE_MAX_BYTES: what the server keeps at most
 	// ShareAddr is the share listener's <IPv4>:<port> (docs/band.md), checked; "" means the default,
 	// found only when a command shares (band.DefaultAddr).
 	ShareAddr   string
@@ -143,8 +143,8 @@ func parseCommand(args []string, env *Env, allowZero bool, own func(*flag.FlagSe
 
 // parseQuota reads --max-boards and --max-bytes (flags beat TELE_MAX_BOARDS and TELE_MAX_BYTES, which
 // beat the store's defaults). Bytes may carry a binary suffix: K, M, G or T (4G is 4 GiB).
-func parseQuota(flags map[string]string, env *Env) (board.Quota, error) {
-	q := board.Quota{MaxBoards: board.DefaultMaxBoards, MaxBytes: board.DefaultMaxBytes}
+func parseQuota(flags map[string]string, env *Env) (store.Quota, error) {
+	q := store.Quota{MaxBoards: store.DefaultMaxBoards, MaxBytes: store.DefaultMaxBytes}
 	for _, st := range []struct{ flag, env string }{{"--max-boards", envMaxBoards}, {"--max-bytes", envMaxBytes}} {
 		val, from := flags[st.flag], st.flag
 		if _, set := flags[st.flag]; !set {
@@ -157,7 +157,7 @@ func parseQuota(flags map[string]string, env *Env) (board.Quota, error) {
 			if st.flag == "--max-bytes" {
 				return q, usagef("bad %s %q (from %s): use a whole number of bytes, optionally with K, M, G or T, like 4G", st.flag, val, from)
 			}
-			return q, usagef("bad %s %q (from %s): use a whole number from 1, like %d", st.flag, val, from, board.DefaultMaxBoards)
+			return q, usagef("bad %s %q (from %s): use a whole number from 1, like %d", st.flag, val, from, store.DefaultMaxBoards)
 		}
 		if st.flag == "--max-bytes" {
 			q.MaxBytes = n

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode"
 
-	"tele/board"
+	"tele/board/store"
 )
 
 // Escape sequences a chart can carry (issue 26, finding 5): an OSC 8 hyperlink that makes the printed
@@ -84,7 +84,7 @@ func TestCLIPrintsBoardTextSafely(t *testing.T) {
 	if r.code != 0 || !linkRe.MatchString(r.stdout) {
 		t.Fatalf("import: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	b, err := board.ReadBoard(data, "evil")
+	b, err := store.ReadBoard(data, "evil")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestCLIPrintsBoardTextSafely(t *testing.T) {
 			os.WriteFile(back, []byte(r.stdout), 0o600)
 			r = runTele(t, env, "board", "import", back, "--data", data, "--id", "back", "--port", "4999")
 			check("import the export", r)
-			if got, err := board.ReadBoard(data, "back"); err != nil || got.Content.Title != b.Content.Title {
+			if got, err := store.ReadBoard(data, "back"); err != nil || got.Content.Title != b.Content.Title {
 				t.Errorf("the exported title reads back as %q (%v), want %q", got.Content.Title, err, b.Content.Title)
 			}
 		}
@@ -128,7 +128,7 @@ func TestErrorLine(t *testing.T) {
 // a set-aside folder's name and its note's reason cannot reach the terminal raw.
 func TestCLIBoardCheckPrintsSafely(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	folder := filepath.Join(data, board.QuarantineDir, "x"+windowTitle)
+	folder := filepath.Join(data, store.QuarantineDir, "x"+windowTitle)
 	if err := os.MkdirAll(folder, 0o700); err != nil {
 		t.Fatal(err)
 	}

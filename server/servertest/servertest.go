@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"tele/assets"
-	"tele/board"
 	"tele/board/datadirtest"
+	"tele/board/store"
 	"tele/server"
 	"tele/sse"
 	"tele/web"
@@ -40,7 +40,7 @@ const ValidContent = `{"title":"Test","description":"A test board.","key":"C","t
 type Env struct {
 	T       testing.TB
 	Dir     string
-	Store   *board.Store
+	Store   *store.Store
 	Hub     *sse.Hub
 	Assets  *assets.Assets // nil when assets.New fails (see AssetsErr)
 	Handler http.Handler   // server.Handler for Port

@@ -18,7 +18,7 @@ import { keep } from './keyring.js';
 import { write } from './storage.js';
 import { claimLink, editLink, linkFailed } from './link-box.js';
 
-const MAX_TEXT = 1 << 20; // the server's import limit (board.MaxImportBytes)
+const MAX_TEXT = 1 << 20; // the server's import limit (boardhttp.MaxImportBytes)
 
 // onImported runs after an import made boards, so the page can list them.
 export function bootImportPanel({ onImported } = {}) {
