@@ -1,6 +1,7 @@
 package band
 
 import (
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -26,42 +27,34 @@ type Pages struct {
 	Join, Follow, Static http.Handler
 }
 
-// FollowHandler returns the share listener's routes (docs/band.md): the join, the follower's reads and
+// FollowRoutes returns the share listener's routes (docs/band.md): the join, the follower's reads and
 // the pages, and nothing else. Every other path and method is 404: no write, no chat, no history, no
-// board list, no capability. The guard and the access log are the caller's (server).
-func FollowHandler(b *Band, boards *store.Store, sets *setlist.Store, pages Pages) http.Handler {
+// board list, no capability. The guard and the access log are the caller's (server); log receives the
+// guard's refusals.
+func FollowRoutes(b *Band, boards *store.Store, sets *setlist.Store, pages Pages, log *slog.Logger) *web.Router {
 	f := &follow{band: b, boards: boards, sets: sets, fails: web.NewLimiter(JoinEvery, JoinBurst)}
-	r := httprouter.New()
-	r.RedirectTrailingSlash = false
-	r.RedirectFixedPath = false
-	r.HandleOPTIONS = false
-	r.HandleMethodNotAllowed = false // another method on a known path is as unknown as any other path
-	r.NotFound = http.HandlerFunc(notFound)
-	r.POST("/api/join", f.handle(f.join))
-	r.GET("/api/band", f.handle(f.follower(f.state)))
-	r.GET("/api/band/time", f.handle(f.follower(f.time)))
-	r.GET("/api/band/events", f.handle(f.follower(f.events)))
-	r.GET("/api/band/boards/:board", f.handle(f.follower(f.board)))
+	r := web.NewRouter(log)
+	r.NotFoundForOtherMethods() // another method on a known path is as unknown as any other path
+	r.Handle(web.Write, "POST", "/api/join", f.handle(f.join))
+	r.Handle(web.Read, "GET", "/api/band", f.handle(f.follower(f.state)))
+	r.Handle(web.Read, "GET", "/api/band/time", f.handle(f.follower(f.time)))
+	r.Handle(web.Read, "GET", "/api/band/events", f.handle(f.follower(f.events)))
+	r.Handle(web.Read, "GET", "/api/band/boards/:board", f.handle(f.follower(f.board)))
 	for _, m := range []string{http.MethodGet, http.MethodHead} {
 		if pages.Follow != nil {
-			r.Handler(m, "/", pages.Follow)
+			r.Handler(web.Page, m, "/", pages.Follow)
 		}
 		if pages.Join != nil {
-			r.Handler(m, "/join", pages.Join)
+			r.Handler(web.Page, m, "/join", pages.Join)
 		}
 		if pages.Static != nil {
-			r.Handler(m, "/assets/*filepath", pages.Static)
+			r.Handler(web.Static, m, "/assets/*filepath", pages.Static)
 		}
 	}
 	return r
 }
 
-// IsPage reports the share listener's pages, which a link from elsewhere may open.
-func IsPage(path string) bool { return path == "/" || path == "/join" }
-
 var errNotFound = web.NewError(http.StatusNotFound, "not_found", "no such route")
-
-func notFound(w http.ResponseWriter, r *http.Request) { web.WriteError(w, r, errNotFound) }
 
 type follow struct {
 	band   *Band

@@ -45,14 +45,14 @@ func NewLeader(b *Band, boards *store.Store, sets *setlist.Store, log *slog.Logg
 }
 
 // Register adds the share routes to the loopback router.
-func (l *Leader) Register(r *httprouter.Router) {
-	r.POST("/api/share", l.handle(l.start))
-	r.GET("/api/share", l.handle(l.leader(l.get)))
-	r.DELETE("/api/share", l.handle(l.leader(l.stop)))
-	r.GET("/api/share/qr", l.handle(l.leader(l.qr)))
-	r.POST("/api/share/key", l.handle(l.leader(l.newKey)))
-	r.POST("/api/share/lead", l.handle(l.leader(l.handOver)))
-	r.POST("/api/share/state", l.handle(l.leader(l.setState)))
+func (l *Leader) Register(r *web.Router) {
+	r.Handle(web.PageWrite, "POST", "/api/share", l.handle(l.start))
+	r.Handle(web.Read, "GET", "/api/share", l.handle(l.leader(l.get)))
+	r.Handle(web.Write, "DELETE", "/api/share", l.handle(l.leader(l.stop)))
+	r.Handle(web.Read, "GET", "/api/share/qr", l.handle(l.leader(l.qr)))
+	r.Handle(web.Write, "POST", "/api/share/key", l.handle(l.leader(l.newKey)))
+	r.Handle(web.Write, "POST", "/api/share/lead", l.handle(l.leader(l.handOver)))
+	r.Handle(web.Write, "POST", "/api/share/state", l.handle(l.leader(l.setState)))
 }
 
 func (l *Leader) handle(f web.ErrorRoute) httprouter.Handle { return web.Handle(httpError, f) }
@@ -64,7 +64,6 @@ var (
 		"leading the band needs the leader token: Authorization: Bearer <leader>")
 	errNotLeader = web.NewError(http.StatusForbidden, "not_leader",
 		"this page does not lead the band: sharing stopped, or another page took the lead")
-	errNotFromPage = web.NewError(http.StatusForbidden, "cross_site", "sharing starts from this server's own pages")
 )
 
 // httpError maps the package's errors to the API's.
@@ -101,12 +100,9 @@ func (l *Leader) leader(f func(w http.ResponseWriter, r *http.Request, leader st
 }
 
 // start handles POST /api/share {} as a board is created: from this server's own pages only (a
-// present Sec-Fetch-Site must be same-origin), a strict empty body, the creation rate. 201 answers the
+// web.PageWrite route, which the guard checks), a strict empty body, the creation rate. 201 answers the
 // join link and the leader token.
 func (l *Leader) start(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
-		return errNotFromPage
-	}
 	if l.band == nil {
 		return errShareOff
 	}

@@ -96,14 +96,15 @@ var errNoRoute = errors.New("chat: no such route")
 //	POST /api/chat/:binding/command     send or abort
 //
 // httprouter v1.3.0 cannot hold /api/chat/pair beside /api/chat/:binding, so the pairing route is
-// POST /api/chat/:binding with the binding "pair" (never a real binding id). The server's web.Guard runs
-// before these (Host, Fetch Metadata, preflight, headers).
-func (g *Gateway) Register(r *httprouter.Router) {
-	r.POST("/api/chat/:binding", web.Handle(httpError, g.handlePair))
-	r.GET("/api/chat/:binding", web.Handle(httpError, g.handleView))
-	r.GET("/api/chat/:binding/status", web.Handle(httpError, g.handleStatus))
-	r.GET("/api/chat/:binding/events", web.Handle(httpError, g.handleEvents))
-	r.POST("/api/chat/:binding/command", web.Handle(httpError, g.handleCommand))
+// POST /api/chat/:binding with the binding "pair" (never a real binding id). The POSTs are web.Chat
+// routes: the server's web.Guard refuses them without this server's Origin, and applies Host, Fetch
+// Metadata, preflight and headers to every route before it runs.
+func (g *Gateway) Register(r *web.Router) {
+	r.Handle(web.Chat, "POST", "/api/chat/:binding", web.Handle(httpError, g.handlePair))
+	r.Handle(web.Read, "GET", "/api/chat/:binding", web.Handle(httpError, g.handleView))
+	r.Handle(web.Read, "GET", "/api/chat/:binding/status", web.Handle(httpError, g.handleStatus))
+	r.Handle(web.Read, "GET", "/api/chat/:binding/events", web.Handle(httpError, g.handleEvents))
+	r.Handle(web.Chat, "POST", "/api/chat/:binding/command", web.Handle(httpError, g.handleCommand))
 }
 
 // pairResponse is the body of a successful pairing.

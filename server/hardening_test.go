@@ -321,15 +321,15 @@ func TestBodies(t *testing.T) {
 // might: the guard alone must keep other origins out.
 type routesWithoutChecks struct{ reached *atomic.Int64 }
 
-func (c routesWithoutChecks) Register(r *httprouter.Router) {
+func (c routesWithoutChecks) Register(r *web.Router) {
 	h := func(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
 		c.reached.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{}`))
 	}
-	r.POST("/api/unchecked", h)
-	r.DELETE("/api/unchecked", h)
-	r.POST("/api/chat/:binding/unchecked", h)
+	r.Handle(web.Write, "POST", "/api/unchecked", h)
+	r.Handle(web.Write, "DELETE", "/api/unchecked", h)
+	r.Handle(web.Chat, "POST", "/api/chat/:binding/unchecked", h)
 }
 
 // TestNewWriteRouteIsGuarded: a POST or DELETE route registered without any origin check of its own is

@@ -19,13 +19,14 @@ import (
 
 	"tele/server"
 	"tele/server/servertest"
+	"tele/web"
 )
 
 // fakeChat stands for the chat gateway of `tele host`.
 type fakeChat struct{}
 
-func (fakeChat) Register(r *httprouter.Router) {
-	r.GET("/api/chat/:binding", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+func (fakeChat) Register(r *web.Router) {
+	r.Handle(web.Read, "GET", "/api/chat/:binding", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 		if ps.ByName("binding") == "boom" {
 			panic("chat exploded")
 		}

@@ -45,11 +45,16 @@ func ShareHandler(b *band.Band, boards *store.Store, sets *setlist.Store, a *ass
 	if log == nil {
 		log = slog.Default()
 	}
+	guarded := web.Guard(web.GuardConfig{Host: b.Addr()}, ShareRoutes(b, boards, sets, a, log))
+	return bodyDeadline(BodyTimeout, accessLog(log, guarded))
+}
+
+// ShareRoutes returns the route table of the share listener, each route with its class: the band's
+// follower routes and pages (band.FollowRoutes).
+func ShareRoutes(b *band.Band, boards *store.Store, sets *setlist.Store, a *assets.Assets, log *slog.Logger) *web.Router {
 	var pages band.Pages
 	if a != nil {
 		pages = band.Pages{Join: a.Page("join"), Follow: a.Page("follow"), Static: a.Static()}
 	}
-	guarded := web.Guard(web.GuardConfig{Host: b.Addr(), IsPage: band.IsPage, Logger: log},
-		band.FollowHandler(b, boards, sets, pages))
-	return bodyDeadline(BodyTimeout, accessLog(log, guarded))
+	return band.FollowRoutes(b, boards, sets, pages, log)
 }

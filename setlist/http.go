@@ -51,13 +51,13 @@ func NewHandler(sets *Store, boards *store.Store, hub *sse.Hub, log *slog.Logger
 }
 
 // Register adds the set routes to r.
-func (h *Handler) Register(r *httprouter.Router) {
-	r.GET("/api/sets", h.handle(h.list))
-	r.GET("/api/set-events", h.handle(h.events))
-	r.POST("/api/sets", h.handle(h.create))
-	r.GET("/api/sets/:set", h.handle(h.get))
-	r.PUT("/api/sets/:set", h.handle(h.put))
-	r.DELETE("/api/sets/:set", h.handle(h.delete))
+func (h *Handler) Register(r *web.Router) {
+	r.Handle(web.Read, "GET", "/api/sets", h.handle(h.list))
+	r.Handle(web.Read, "GET", "/api/set-events", h.handle(h.events))
+	r.Handle(web.PageWrite, "POST", "/api/sets", h.handle(h.create))
+	r.Handle(web.Read, "GET", "/api/sets/:set", h.handle(h.get))
+	r.Handle(web.Write, "PUT", "/api/sets/:set", h.handle(h.put))
+	r.Handle(web.Write, "DELETE", "/api/sets/:set", h.handle(h.delete))
 }
 
 func (h *Handler) handle(f web.ErrorRoute) httprouter.Handle { return web.Handle(httpError, f) }
@@ -68,8 +68,7 @@ var (
 		"changing a set needs its capability: Authorization: Bearer <capability>")
 	errNoIfMatch = web.NewError(http.StatusPreconditionRequired, "precondition_required",
 		`changing a set needs If-Match with the revision it replaces, like If-Match: "3"`)
-	errNotFromPage = web.NewError(http.StatusForbidden, "cross_site", "sets are created from this server's own pages")
-	errBody        = web.NewError(http.StatusBadRequest, "bad_json", "a deletion takes no body")
+	errBody = web.NewError(http.StatusBadRequest, "bad_json", "a deletion takes no body")
 )
 
 func invalidSet(path, rule string) *web.Error {
@@ -186,13 +185,10 @@ func (h *Handler) check(req setRequest) error {
 	return nil
 }
 
-// create handles POST /api/sets as POST /api/boards is handled: a present Sec-Fetch-Site must be
-// same-origin, then the body, then the creation rate, then the write. 201 answers the set and its
-// capability, the only answer that ever carries it.
+// create handles POST /api/sets as POST /api/boards is handled: a web.PageWrite route (the guard
+// refused a request no page of this server made), then the body, then the creation rate, then the
+// write. 201 answers the set and its capability, the only answer that ever carries it.
 func (h *Handler) create(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
-		return errNotFromPage
-	}
 	var req createRequest
 	if err := web.DecodeJSON(r, MaxBodyBytes, &req); err != nil {
 		return err

@@ -8,10 +8,30 @@ import (
 	"testing"
 )
 
+// testRouter holds the routes the guard's tests ask for, each of the class the server gives such a
+// route; h answers them all.
+func testRouter(h http.HandlerFunc) *Router {
+	rt := NewRouter(nil)
+	for _, m := range []string{"GET", "HEAD"} {
+		rt.Handler(Page, m, "/", h)
+		rt.Handler(Page, m, "/b/:board", h)
+		rt.Handler(Static, m, "/assets/*filepath", h)
+		rt.Handler(Read, m, "/api/boards", h)
+		rt.Handler(Read, m, "/api/x", h)
+		rt.Handler(Read, m, "/required/x", h)
+	}
+	rt.Handler(PageWrite, "POST", "/api/boards", h)
+	rt.Handler(Write, "PUT", "/api/boards/:board", h)
+	for _, m := range []string{"POST", "PUT", "DELETE", "PATCH", "BREW"} {
+		rt.Handler(Write, m, "/api/x", h)
+	}
+	rt.Handler(Chat, "POST", "/required/x", h)
+	return rt
+}
+
 // The guard in isolation; server/hardening_test.go runs the same rules through the whole stack.
 func TestGuard(t *testing.T) {
 	const port = 4317
-	isPage := func(p string) bool { return p == "/" || strings.HasPrefix(p, "/b/") }
 	type fm struct{ site, mode, dest string }
 	nav := func(site string) fm { return fm{site, "navigate", "document"} }
 	tests := []struct {
@@ -64,7 +84,7 @@ func TestGuard(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			reached := false
-			h := Guard(GuardConfig{Port: port, IsPage: isPage}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := Guard(GuardConfig{Port: port}, testRouter(func(w http.ResponseWriter, r *http.Request) {
 				reached = true
 				w.WriteHeader(200)
 			}))
@@ -123,7 +143,7 @@ func checkSecurityHeaders(t *testing.T, h http.Header, api bool) {
 
 func TestGuardHeadersAreNotShared(t *testing.T) {
 	// The guard assigns shared header slices; a handler that adds to one must not change the next response.
-	h := Guard(GuardConfig{Port: 1}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := Guard(GuardConfig{Port: 1}, testRouter(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Content-Security-Policy", "img-src *")
 		w.Header().Set("Cache-Control", "max-age=60")
 	}))

@@ -7,13 +7,10 @@ import (
 	"testing"
 )
 
-// originGuard is a guard in front of a handler that records whether it was reached. Paths under
-// /required/ must carry an Origin.
+// originGuard is a guard in front of routes that record whether they were reached. POST /required/x
+// is a Chat route: it must carry an Origin.
 func originGuard(reached *bool) http.Handler {
-	return Guard(GuardConfig{
-		Port:           4317,
-		OriginRequired: func(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/required/") },
-	}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return Guard(GuardConfig{Port: 4317}, testRouter(func(w http.ResponseWriter, r *http.Request) {
 		*reached = true
 		w.WriteHeader(http.StatusOK)
 	}))

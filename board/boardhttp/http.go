@@ -88,21 +88,21 @@ func NewHandler(store *store.Store, hub *sse.Hub, log *slog.Logger) *Handler {
 }
 
 // Register adds the board routes to r.
-func (h *Handler) Register(r *httprouter.Router) {
-	r.GET("/api/catalogue", h.handle(h.getCatalogue))
-	r.GET("/api/boards", h.handle(h.listBoards))
-	r.POST("/api/boards", h.handle(h.createBoard))
-	r.GET("/api/boards/:board", h.handle(h.getBoard))
-	r.PUT("/api/boards/:board", h.handle(h.putBoard))
-	r.GET("/api/boards/:board/events", h.handle(h.streamBoard))
-	r.GET("/api/boards/:board/revisions", h.handle(h.listRevisions))
-	r.GET("/api/boards/:board/revisions/:revision", h.handle(h.getRevision))
-	r.POST("/api/boards/:board/restore", h.handle(h.restoreBoard))
-	r.POST("/api/boards/:board/capability", h.handle(h.rotateCapability))
-	r.POST("/api/boards/:board/claims", h.handle(h.newClaim))
-	r.POST("/api/boards/:board/claim", h.handle(h.redeemClaim))
-	r.DELETE("/api/boards/:board", h.handle(h.deleteBoard))
-	r.POST("/api/boards/:board/copy", h.handle(h.copyBoard))
+func (h *Handler) Register(r *web.Router) {
+	r.Handle(web.Read, "GET", "/api/catalogue", h.handle(h.getCatalogue))
+	r.Handle(web.Read, "GET", "/api/boards", h.handle(h.listBoards))
+	r.Handle(web.PageWrite, "POST", "/api/boards", h.handle(h.createBoard))
+	r.Handle(web.Read, "GET", "/api/boards/:board", h.handle(h.getBoard))
+	r.Handle(web.Write, "PUT", "/api/boards/:board", h.handle(h.putBoard))
+	r.Handle(web.Read, "GET", "/api/boards/:board/events", h.handle(h.streamBoard))
+	r.Handle(web.Read, "GET", "/api/boards/:board/revisions", h.handle(h.listRevisions))
+	r.Handle(web.Read, "GET", "/api/boards/:board/revisions/:revision", h.handle(h.getRevision))
+	r.Handle(web.Write, "POST", "/api/boards/:board/restore", h.handle(h.restoreBoard))
+	r.Handle(web.Write, "POST", "/api/boards/:board/capability", h.handle(h.rotateCapability))
+	r.Handle(web.Write, "POST", "/api/boards/:board/claims", h.handle(h.newClaim))
+	r.Handle(web.Write, "POST", "/api/boards/:board/claim", h.handle(h.redeemClaim))
+	r.Handle(web.Write, "DELETE", "/api/boards/:board", h.handle(h.deleteBoard))
+	r.Handle(web.PageWrite, "POST", "/api/boards/:board/copy", h.handle(h.copyBoard))
 	h.registerProposals(r)
 }
 
@@ -156,8 +156,6 @@ var (
 		"writing a board needs its capability: Authorization: Bearer <capability>")
 	errNoIfMatch = web.NewError(http.StatusPreconditionRequired, "precondition_required",
 		`writing a board needs If-Match with the revision it replaces, like If-Match: "3"`)
-	errNotFromPage = web.NewError(http.StatusForbidden, "cross_site",
-		"boards are created from this server's own pages")
 )
 
 // quotaError is the answer to a write the server-wide quota refuses: 507 quota_exceeded, with the limit
@@ -322,16 +320,12 @@ type createRequest struct {
 	Content *board.Content `json:"content"` // absent or null → the teaching example (docs/content.md)
 }
 
-// createBoard handles POST /api/boards: only this server's own pages may create a board, so a present
-// Sec-Fetch-Site must be same-origin (the guard refused cross-site and same-site; this also refuses
-// "none", a request no page made) and a present Origin must be ours. Requests without either (curl, Pi)
-// pass, as for writes. A creation that passed every check but exceeds the server's creation rate
+// createBoard handles POST /api/boards: only this server's own pages may create a board, so the route
+// is a web.PageWrite (the guard refused a present Sec-Fetch-Site other than same-origin, even "none",
+// and a present Origin not ours; curl and Pi, which send neither, pass, as for writes). A creation that passed every check but exceeds the server's creation rate
 // (CreateBurst, then one per CreateEvery) is 429 with Retry-After. The answer, 201, is the only response
 // that ever carries a capability: the board's fields plus "capability".
 func (h *Handler) createBoard(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
-		return errNotFromPage
-	}
 	var req createRequest
 	if err := web.DecodeJSON(r, MaxBodyBytes, &req); err != nil {
 		return err

@@ -21,14 +21,11 @@ type copyRequest struct {
 // copyBoard handles POST /api/boards/:board/copy: a new board, with a new id and its own capability,
 // whose first revision is the current content of :board (not its history). Reading a board is enough to
 // copy it, as anyone who can see a song in a songbook can duplicate it, so no capability is asked for;
-// like a creation, only this server's own pages (or clients without Fetch Metadata: curl, Pi) may ask,
-// and copies spend the server's creation budget. Checks: Sec-Fetch-Site (403 cross_site), the board
-// (404), the body (415/413/400), the new id (422 invalid_content, path "id"), the rate (429), a taken
+// like a creation, only this server's own pages (or clients without Fetch Metadata: curl, Pi) may ask
+// (a web.PageWrite route: the guard answers 403 cross_site), and copies spend the server's creation
+// budget. Checks: the board (404), the body (415/413/400), the new id (422 invalid_content, path "id"), the rate (429), a taken
 // id (409 board_exists). 201 answers as a creation does, with the new board's "capability".
 func (h *Handler) copyBoard(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
-	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
-		return errNotFromPage
-	}
 	src, err := h.get(ps.ByName("board"))
 	if err != nil {
 		return err

@@ -34,12 +34,12 @@ const MaxImportBytes = 1 << 20
 //	GET  /api/boards/:board/export?format=chordpro   anyone local, like GET of the board
 //	POST /api/import {"format"?,"text","id"?}        the page, by the rules of creating boards: 201
 //	                                                 {"boards":[{"board","capability","notes","noteCodes"}],"failed":[…]}
-func (h *Handler) RegisterFormats(r *httprouter.Router, formats map[string]Format) {
+func (h *Handler) RegisterFormats(r *web.Router, formats map[string]Format) {
 	formats = limitReads(formats)
-	r.GET("/api/boards/:board/export", h.handle(func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
+	r.Handle(web.Read, "GET", "/api/boards/:board/export", h.handle(func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 		return h.exportBoard(w, r, ps, formats)
 	}))
-	r.POST("/api/import", h.handle(func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	r.Handle(web.PageWrite, "POST", "/api/import", h.handle(func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
 		return h.importBoards(w, r, formats)
 	}))
 }
@@ -117,9 +117,6 @@ type failedChart struct {
 //
 //gocognit:ignore
 func (h *Handler) importBoards(w http.ResponseWriter, r *http.Request, formats map[string]Format) error {
-	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
-		return errNotFromPage
-	}
 	var req importRequest
 	if err := web.DecodeJSON(r, MaxImportBytes+4096, &req); err != nil {
 		return err

@@ -55,11 +55,11 @@ func proposalRows(open []store.Proposal) []proposalRow {
 	return rows
 }
 
-func (h *Handler) registerProposals(r *httprouter.Router) {
-	r.GET("/api/boards/:board/proposals", h.handleProposal(h.listProposals))
-	r.GET("/api/boards/:board/proposals/:proposal", h.handleProposal(h.getProposal))
-	r.POST("/api/boards/:board/proposals/:proposal/accept", h.handleProposal(h.acceptProposal))
-	r.POST("/api/boards/:board/proposals/:proposal/reject", h.handleProposal(h.rejectProposal))
+func (h *Handler) registerProposals(r *web.Router) {
+	r.Handle(web.Read, "GET", "/api/boards/:board/proposals", h.handleProposal(h.listProposals))
+	r.Handle(web.Read, "GET", "/api/boards/:board/proposals/:proposal", h.handleProposal(h.getProposal))
+	r.Handle(web.Write, "POST", "/api/boards/:board/proposals/:proposal/accept", h.handleProposal(h.acceptProposal))
+	r.Handle(web.Write, "POST", "/api/boards/:board/proposals/:proposal/reject", h.handleProposal(h.rejectProposal))
 }
 
 // handleProposal is handle with the proposal errors mapped first.
