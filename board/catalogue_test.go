@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tele/chord/chordtest"
 	"tele/strict"
 
 	"tele/utf16count"
@@ -45,28 +46,10 @@ func TestCatalogueJSON(t *testing.T) {
 	}
 }
 
-// spellings is chord/testdata/chord-spellings.json, the table the chord package, the importers and
+// readSpellings is chord/testdata/chord-spellings.json, the table the chord package, the importers and
 // the page are tested against too.
-type spellings struct {
-	Accepted   [][2]string `json:"accepted"`
-	Refused    [][2]string `json:"refused"`
-	Everywhere [][2]string `json:"everywhere"`
-}
-
-func readSpellings(t *testing.T) spellings {
-	t.Helper()
-	data, err := os.ReadFile("../chord/testdata/chord-spellings.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sp spellings
-	if err := json.Unmarshal(data, &sp); err != nil {
-		t.Fatal(err)
-	}
-	if len(sp.Accepted) < 100 || len(sp.Refused) < 20 || len(sp.Everywhere) == 0 {
-		t.Fatalf("the table has %d accepted and %d refused spellings", len(sp.Accepted), len(sp.Refused))
-	}
-	return sp
+func readSpellings(t *testing.T) chordtest.Spellings {
+	return chordtest.ReadSpellings(t, "../chord/testdata/chord-spellings.json")
 }
 
 // Content validation (the editor's PUT and the model's tool both go through it) refuses each refused

@@ -1,12 +1,12 @@
 package chord
 
 import (
-	"encoding/json"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"tele/chord/chordtest"
 )
 
 func TestTable(t *testing.T) {
@@ -156,25 +156,12 @@ func TestRoots(t *testing.T) {
 	}
 }
 
-// spellings is testdata/chord-spellings.json, the table Go and the page are both tested against.
-type spellings struct {
-	Accepted   [][2]string `json:"accepted"`
-	Refused    [][2]string `json:"refused"`
-	Everywhere [][2]string `json:"everywhere"`
-}
-
-func readSpellings(t *testing.T) spellings {
-	t.Helper()
-	data, err := os.ReadFile("testdata/chord-spellings.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sp spellings
-	if err := json.Unmarshal(data, &sp); err != nil {
-		t.Fatal(err)
-	}
-	if len(sp.Accepted) < 100 || len(sp.Refused) < 20 || len(sp.Everywhere) != 5 {
-		t.Fatalf("the table has %d accepted, %d refused and %d everywhere", len(sp.Accepted), len(sp.Refused), len(sp.Everywhere))
+// readSpellings is testdata/chord-spellings.json, the table Go and the page are both tested against,
+// with the code review's five rows.
+func readSpellings(t *testing.T) chordtest.Spellings {
+	sp := chordtest.ReadSpellings(t, "testdata/chord-spellings.json")
+	if len(sp.Everywhere) != 5 {
+		t.Fatalf("the table has %d rows everywhere, want the review's 5", len(sp.Everywhere))
 	}
 	return sp
 }

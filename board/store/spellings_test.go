@@ -1,38 +1,20 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
 	"tele/board"
+	"tele/chord/chordtest"
 )
 
-// spellings is chord/testdata/chord-spellings.json, the table the chord package, the importers and
+// readSpellings is chord/testdata/chord-spellings.json, the table the chord package, the importers and
 // the page are tested against too: what a board stores of each spelling.
-type spellings struct {
-	Accepted   [][2]string `json:"accepted"`
-	Everywhere [][2]string `json:"everywhere"`
-}
-
-func readSpellings(t *testing.T) spellings {
-	t.Helper()
-	data, err := os.ReadFile("../../chord/testdata/chord-spellings.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sp spellings
-	if err := json.Unmarshal(data, &sp); err != nil {
-		t.Fatal(err)
-	}
-	if len(sp.Accepted) < 100 || len(sp.Everywhere) == 0 {
-		t.Fatalf("the table has %d accepted and %d everywhere spellings", len(sp.Accepted), len(sp.Everywhere))
-	}
-	return sp
+func readSpellings(t *testing.T) chordtest.Spellings {
+	return chordtest.ReadSpellings(t, "../../chord/testdata/chord-spellings.json")
 }
 
 // The code review's table: what the editor and the tool store, or suggest, for H7, C^7, Ch7, NC. and N
