@@ -1,22 +1,19 @@
 package setlist_test
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"tele/board/store"
+	"tele/board/store/storetest"
 	"tele/setlist"
 )
 
@@ -106,35 +103,11 @@ func TestCrashSafety(t *testing.T) {
 	if v := os.Getenv("TELE_CRASH_KILLS"); v != "" {
 		kills, _ = strconv.Atoi(v)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
 	acked := map[string]int64{} // the last acknowledged revision; for brief 1 (there) or 0 (deleted)
 	inFlight := 0
 	for run := range kills {
-		cmd := exec.Command(exe, "-test.run=^$")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan string, 1024)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-			io.Copy(io.Discard, stdout)
-			close(lines)
-		}()
 		ack := func(l string) {
 			var id string
 			var rev int64
@@ -143,37 +116,7 @@ func TestCrashSafety(t *testing.T) {
 			}
 			acked[id] = rev
 		}
-		next := func() string {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					t.Fatalf("run %d: child ended; stderr: %s", run, stderr.String())
-				}
-				return l
-			case <-time.After(20 * time.Second):
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("run %d: child silent for 20s; stderr: %s", run, stderr.String())
-			}
-			return ""
-		}
-		if l := next(); l != "ready" {
-			t.Fatalf("run %d: child said %q; stderr: %s", run, l, stderr.String())
-		}
-		for range rng.IntN(4) {
-			ack(next())
-		}
-		time.Sleep(time.Duration(rng.IntN(2_000)) * time.Microsecond) // a random kill point, not a wait
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		for l := range lines {
-			ack(l)
-		}
-		cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-			t.Fatalf("run %d: child ended by itself; stderr: %s", run, stderr.String())
-		}
+		storetest.KillChild(t, run, crashChildEnv, dir, rng, 4, 2*time.Millisecond, ack)
 
 		boards, err := store.Open(dir, store.Options{Logger: quiet})
 		if err != nil {

@@ -1,22 +1,20 @@
 package store
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"tele/board"
+	"tele/board/store/storetest"
 )
 
 // The crash test runs the store in a child process (this test binary, re-executed with crashChildEnv
@@ -275,10 +273,6 @@ func TestCrashSafety(t *testing.T) {
 	if v := os.Getenv("TELE_CRASH_KILLS"); v != "" {
 		kills, _ = strconv.Atoi(v)
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	// alpha starts a few revisions short of KeepRevisions, so the kills also land in commits that prune.
 	seedRevisions(t, dir, "alpha", KeepRevisions-4, func(rev int64) Board { return crashRevision("alpha", rev) })
@@ -289,29 +283,8 @@ func TestCrashSafety(t *testing.T) {
 	var sl shortLived
 	shortLivedSteps := map[string]int{} // kills during each step of crashShortLived
 	for run := range kills {
-		cmd := exec.Command(exe, "-test.run=^$")
-		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan string, 1024)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-			io.Copy(io.Discard, stdout)
-			close(lines)
-		}()
-		// Wait until the store is open and has acknowledged a random number of commits, so the child is
-		// inside its commit loop whatever the machine's load; then kill it after a random extra moment (a
-		// commit takes a few hundred microseconds, so most kills land inside one).
+		// The child acknowledges a random number of commits before the kill, after a random extra moment
+		// (a commit takes a few hundred microseconds, so most kills land inside one).
 		ack := func(l string) {
 			if ok, err := sl.line(l); ok || err != nil {
 				if err != nil {
@@ -329,41 +302,7 @@ func TestCrashSafety(t *testing.T) {
 			}
 			acked[id] = rev
 		}
-		next := func(what string) string {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					cmd.Process.Kill()
-					cmd.Wait()
-					t.Fatalf("run %d: child ended while waiting for %s; stderr: %s", run, what, stderr.String())
-				}
-				return l
-			case <-time.After(20 * time.Second):
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatalf("run %d: no %s within 20s; stderr: %s", run, what, stderr.String())
-			}
-			return ""
-		}
-		if l := next("ready"); l != "ready" {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("run %d: child said %q; stderr: %s", run, l, stderr.String())
-		}
-		for range rng.IntN(5) {
-			ack(next("an acknowledged commit"))
-		}
-		time.Sleep(time.Duration(rng.IntN(3_000)) * time.Microsecond) // a random kill point, not a wait
-		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		for l := range lines {
-			ack(l)
-		}
-		err = cmd.Wait()
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-			t.Fatalf("run %d: child ended with %v (not by our SIGKILL); stderr: %s", run, err, stderr.String())
-		}
+		stderr := storetest.KillChild(t, run, crashChildEnv, dir, rng, 5, 3*time.Millisecond, ack)
 
 		if len(tempFiles(t, dir)) > 0 {
 			midCommitKills++ // killed between creating a temporary file and renaming it
@@ -429,8 +368,8 @@ func TestCrashSafety(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(stderr.String(), "crash child:") {
-			t.Fatalf("run %d: child failed: %s", run, stderr.String())
+		if strings.Contains(stderr, "crash child:") {
+			t.Fatalf("run %d: child failed: %s", run, stderr)
 		}
 	}
 	var total int64

@@ -1,5 +1,6 @@
 // Package storetest is for tests only: what the benchmarks of the store and of its routes measure a
-// write against, the process's CPU time and the physical floor of a commit.
+// write against (the process's CPU time, the physical floor of a commit), and the one run of the crash
+// tests of the boards and the sets (KillChild).
 package storetest
 
 import "tele/atomicfile"
