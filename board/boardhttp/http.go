@@ -18,10 +18,6 @@ import (
 	"tele/web"
 )
 
-// This file, http_history.go and http_rotate.go are the board's HTTP edge (docs/api.md): the only files of
-// the package that know about HTTP and streams. The store itself knows neither; the server wires its OnCommit to
-// Publisher.
-
 // Limits of the board routes.
 const (
 	// MaxBodyBytes bounds a board write or create body (docs/api.md: over 256 KiB is 413). The content itself
