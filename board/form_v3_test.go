@@ -1,0 +1,44 @@
+package board
+
+import (
+	"encoding/json"
+	"testing"
+
+	"tele/board/formtable"
+)
+
+// TestFormSchemaVersion: a chart of the form table is version 3 exactly when its form needs what version
+// 3 added (a version-2 server refuses it), and version 2 otherwise; the version-2 charts of the table
+// keep their version, so every earlier board is read as it is.
+func TestFormSchemaVersion(t *testing.T) {
+	v3 := map[string]bool{}
+	for _, fc := range formtable.Playable(t) {
+		var secs []Section
+		if err := json.Unmarshal(fc.Sections, &secs); err != nil {
+			t.Fatalf("%s: %v", fc.Name, err)
+		}
+		c := Content{Sections: secs}
+		v3[fc.Name] = c.SchemaVersion() == 3
+	}
+	for name, want := range map[string]bool{
+		"AABA with first and second endings":        false,
+		"D.C. al Fine with Fine in the last ending": false,
+		"a vamp in the coda is repeated in full":    false,
+		"an ending left implicit: the last pass goes on after the end repeat (the 1st ending alone, as Back In Black in a function band's book writes it)":           true,
+		"ending 1 runs across a section mark to its end repeat (One For My Baby, jazz standards playlist: N1 in B, } in C)":                                          true,
+		"Fine in ending 1: after the D.C. the band ends in ending 1 (Milko, gypsy-jazz playlist: N1 … <Fine> })":                                                     true,
+		"a vamp after the last ending's first bar: the bracket closes before the vamp, played the same (Black Velvet, the outside review's pop book: N2 … {… <6x>})": false,
+		"a vamp repeated inside a repeat: each pass plays it in full (the outside review's class H: {…{…<3x>}…})":                                                    true,
+		"D.C. al 3rd ending at the end of ending 2 (Day In, Day Out, jazz standards playlist: N2 … <D.C. al 3rd end.> G7 ] N3)":                                      true,
+		"the coda inside the last ending, where the chart closes the bracket before it (Ribbon In The Sky, from the outside review's pop book)":                      true,
+	} {
+		got, ok := v3[name]
+		if !ok {
+			t.Errorf("no playable chart %q in the form table", name)
+			continue
+		}
+		if got != want {
+			t.Errorf("%s: version 3 = %v, want %v", name, got, want)
+		}
+	}
+}
