@@ -21,16 +21,16 @@ func TestFormSchemaVersion(t *testing.T) {
 		v3[fc.Name] = c.SchemaVersion() == 3
 	}
 	for name, want := range map[string]bool{
-		"AABA with first and second endings":        false,
-		"D.C. al Fine with Fine in the last ending": false,
-		"a vamp in the coda is repeated in full":    false,
-		"an ending left implicit: the last pass goes on after the end repeat (the 1st ending alone, as Back In Black in a function band's book writes it)":           true,
-		"ending 1 runs across a section mark to its end repeat (One For My Baby, jazz standards playlist: N1 in B, } in C)":                                          true,
-		"Fine in ending 1: after the D.C. the band ends in ending 1 (Milko, gypsy-jazz playlist: N1 … <Fine> })":                                                     true,
-		"a vamp after the last ending's first bar: the bracket closes before the vamp, played the same (Black Velvet, the outside review's pop book: N2 … {… <6x>})": false,
-		"a vamp repeated inside a repeat: each pass plays it in full (the outside review's class H: {…{…<3x>}…})":                                                    true,
-		"D.C. al 3rd ending at the end of ending 2 (Day In, Day Out, jazz standards playlist: N2 … <D.C. al 3rd end.> G7 ] N3)":                                      true,
-		"the coda inside the last ending, where the chart closes the bracket before it (Ribbon In The Sky, from the outside review's pop book)":                      true,
+		"AABA with first and second endings":                                                            false,
+		"D.C. al Fine with Fine in the last ending":                                                     false,
+		"a vamp in the coda is repeated in full":                                                        false,
+		"an ending left implicit: the last pass goes on after the end repeat":                           true,
+		"ending 1 runs across a section mark to its end repeat":                                         true,
+		"Fine in ending 1: after the D.C. the band ends in ending 1":                                    true,
+		"a vamp after the last ending's first bar: the bracket closes before the vamp, played the same": false,
+		"a vamp repeated inside a repeat: each pass plays it in full":                                   true,
+		"D.C. al 3rd ending at the end of ending 2":                                                     true,
+		"the coda inside the last ending, where the chart closes the bracket before it":                 true,
 	} {
 		got, ok := v3[name]
 		if !ok {
