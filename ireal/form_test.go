@@ -224,6 +224,14 @@ func TestChartsAsWritten(t *testing.T) {
 			codes:  []string{"al_ending_jump"},
 		},
 		{
+			name:   "D.C. al 1st ending to the chart's own Fine in ending 1",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Goodbye, Lover (N1 … <Fine> } … <D.C. al 1st ending>); Cheese Cake and 20 others with al 2nd ending: the jump was left out",
+			music:  "T44*A{C |N1D <Fine>}|N2E ]*B[F <D.C. al 1st ending>Z",
+			played: "1 2 1 3 4 1 2",
+			chords: "C | D | E | F",
+			codes:  []string{"al_ending_fine"},
+		},
+		{
 			name:   "ending 1 across a section mark",
 			source: "e2e/crosscheck/corpus accompaniser-jazz.url, One For My Baby, You're The Top; ireal-reader-django.txt Douce Ambience (N1 … ][*C … }): refused before",
 			music:  "T44*A{C |N1D ]*B[E }|N2F Z",

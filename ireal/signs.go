@@ -150,6 +150,11 @@ func (r *songReader) jumpToEnding(flat []*board.Bar, j, e, n int) {
 // fineInEnding puts Fine on bar fine, the last of ending n, for the al Fine jump at bar j.
 func (r *songReader) fineInEnding(flat []*board.Bar, j, fine, n int) {
 	words := jumpWords(flat[j].Mark)
+	if k := slices.IndexFunc(flat, func(b *board.Bar) bool { return b.Mark == board.MarkFine }); k >= 0 && k <= fine && inEnding(flat, k, fine, n) {
+		// The chart's own Fine stands in that ending (Cheese Cake: N2 … <Fine> ] … <D.C. al 2nd End.>).
+		r.note("al_ending_fine", "%s al ending %d was read as %s al Fine, with Fine at the end of ending %d (bar %d)", "jump", words, "ending", n, "fine", words, "ending2", n, "bar", k+1)
+		return
+	}
 	taken := slices.ContainsFunc(flat, func(b *board.Bar) bool { return b.Mark == board.MarkFine })
 	if taken || flat[fine].Mark != "" {
 		r.note("al_ending_left_out", alEndingLeftOut, "jump", words, "ending", n)
@@ -158,6 +163,16 @@ func (r *songReader) fineInEnding(flat []*board.Bar, j, fine, n int) {
 	}
 	flat[fine].Mark = board.MarkFine
 	r.note("al_ending_fine", "%s al ending %d was read as %s al Fine, with Fine at the end of ending %d (bar %d)", "jump", words, "ending", n, "fine", words, "ending2", n, "bar", fine+1)
+}
+
+// inEnding reports whether bar k lies in ending n, which ends at bar last.
+func inEnding(flat []*board.Bar, k, last, n int) bool {
+	for i := k; i >= 0; i-- {
+		if flat[i].Ending != 0 {
+			return flat[i].Ending == n && k <= last
+		}
+	}
+	return false
 }
 
 // endOfEnding is the last bar of the ending that starts at bar e: its end repeat, or the bar before its
