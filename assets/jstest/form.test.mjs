@@ -64,3 +64,14 @@ test('each ending spans its bars: to its end repeat, the last to its section end
   // A broken form (ending 1 with no end repeat): the marked bar only.
   assert.deepEqual(endingSpans({ sections: [{ bars: [{ chords: ['C'], repeatStart: true }, { chords: ['D'], ending: 1 }, ['E']] }] }), [[0, 1, 0]]);
 });
+
+// Content schema version 3: ending 1 runs across a section mark to its end repeat (One For My Baby), and
+// an ending reached by a jump (Just One Of Those Things) is bracketed where it stands, after the bridge.
+test("an ending's bracket runs across a section mark; an ending reached by a jump has its own", () => {
+  const content = { beatsPerBar: 4, sections: [
+    { label: 'A', bars: [{ chords: ['C'], repeatStart: true }, { chords: ['D'], ending: 1 }] },
+    { label: 'B', bars: [{ chords: ['E'], repeatEnd: 2 }, { chords: ['F'], ending: 2 }, ['G'], { chords: ['A'], mark: 'dc' }, { chords: ['B'], ending: 3 }] },
+  ] };
+  assert.deepEqual(endingSpans(content), [[0, 1], [1, 2, 2, 2, 3]]);
+  assert.equal(playOrder(content).map((p) => p.n).join(' '), '1 2 3 1 4 5 6 1 7');
+});
