@@ -618,7 +618,8 @@ func (r *reader) oneShift() (int, bool) {
 
 // voltas reads endings written without repeat signs (|1 … |2 …, as ChordPro lets a grid write them) as
 // the repeat they stand for: it starts after the last end repeat before ending 1 (or at the grid's first
-// bar) and ends on ending 1's last bar.
+// bar) and ends on ending 1's last bar. An ending right after a D.C. or D.S. is the one the jump leads to
+// (content schema version 3): the ending before it does not go back.
 func (r *reader) voltas(s *gridSection) {
 	open, after, ending := false, 0, 0
 	for i := range s.bars {
@@ -626,7 +627,8 @@ func (r *reader) voltas(s *gridSection) {
 		if g.repeatStart {
 			open = true
 		}
-		if g.ending > 1 && i > 0 && ending == g.ending-1 && s.bars[i-1].repeatEnd == 0 {
+		jumpBefore := i > 0 && (s.bars[i-1].mark == board.MarkDC || s.bars[i-1].mark == board.MarkDS)
+		if g.ending > 1 && i > 0 && ending == g.ending-1 && s.bars[i-1].repeatEnd == 0 && !jumpBefore {
 			s.bars[i-1].repeatEnd = 2 // the ending before closes where this one starts
 			open, after = false, i
 		}
