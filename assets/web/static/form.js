@@ -337,6 +337,18 @@ export function endingSpans(content) {
   return out;
 }
 
+// jumpEndings says for each section's bars which ending a plain D.C. or D.S. leads to (content schema
+// version 3: the ending right after it, reached only by the jump), or 0, so the grid writes "D.C. al 3rd
+// ending" as charts do.
+export function jumpEndings(content) {
+  const { places, f } = read(content);
+  const out = (content?.sections || []).map((s) => (s.bars || []).map(() => 0));
+  for (const g of f?.groups || []) {
+    if (g.byJump && f.jump >= 0 && f.jump === g.endings.at(-1).first - 1) out[places[f.jump].section][places[f.jump].bar] = g.endings.length;
+  }
+  return out;
+}
+
 // playOrder lists the bars of content in the order they are played, each with its place in the grid,
 // the chords heard (% followed back to the bar it repeats) and its beats. A form that breaks the rules
 // is played in written order.
