@@ -38,7 +38,8 @@ var schemaChanges = map[string]string{
 		`The form as real books write it (no new member): an ending numbered after the repeat's last, reached only by a plain "dc"/"ds" on the bar right before it ` +
 		`(D.C. al 3rd ending: after the jump the band plays the repeat again and takes that ending); an end repeat closing an ending with no next ending ` +
 		`(the last pass goes on after it); ending 1 running across a section start to its end repeat; a plain repeat (a vamp) inside a repeat's bars or ending 1; ` +
-		`Fine or To Coda in an ending that goes back (after the jump the band takes that ending); the coda inside a last ending`,
+		`Fine or To Coda in an ending that goes back (after the jump the band takes that ending); the coda inside a last ending. ` +
+		`A bar object may have "toCoda": true, To Coda on a bar whose "mark" is another sign (a jump, Fine, segno): the jump is taken first, To Coda after it`,
 }
 
 // Catalogue returns the chord library. The result is the caller's to keep or change.

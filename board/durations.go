@@ -91,7 +91,7 @@ func (c Content) SchemaVersion() int {
 		}
 		for _, b := range s.Bars {
 			switch {
-			case b.Durations != nil:
+			case b.Durations != nil || b.ToCoda:
 				return 3
 			case !b.Plain():
 				v = 2

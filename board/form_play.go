@@ -73,7 +73,7 @@ func (p *player) step(i int) (int, error) {
 	switch {
 	case p.jumped && bar.Mark == MarkFine:
 		return -1, nil
-	case p.jumped && bar.Mark == MarkToCoda:
+	case p.jumped && (bar.Mark == MarkToCoda || bar.ToCoda):
 		return f.coda, nil
 	}
 	if gi := p.closer[i]; gi >= 0 && !p.once(gi) && p.pass[gi] < bar.RepeatEnd {

@@ -37,6 +37,7 @@ var formRules = map[string]string{
 	"needCoda":           "{jump} needs a coda: mark the first bar of the coda with coda",
 	"needToCoda":         "{jump} needs To Coda: mark the bar after which the band leaves for the coda with to-coda",
 	"toCodaPlace":        "To Coda must come between {target} and {jump} (at {at}), where the band passes it after the jump back",
+	"toCodaAlone":        `toCoda is To Coda on a bar whose mark is another sign (a jump, Fine or segno); a bar with To Coda alone has the mark to-coda`,
 	"toCodaInEnding":     "To Coda cannot stand in ending {n}: after the jump back the band takes ending {last}, the one the jump leads to",
 	"codaAfterJump":      "the coda must start on the bar right after {jump} (at {at}): bars between them would never be played",
 	"codaInRepeat":       "the coda cannot start among a repeat's bars or in an ending that goes back; it may start where a repeat starts (repeatStart) or in a last ending",

@@ -9,9 +9,9 @@ func (f *form) readSigns() error {
 		return err
 	}
 	if f.jump < 0 {
-		for _, i := range []int{f.segno, f.coda, f.fine, f.toCoda} {
-			if i >= 0 {
-				return f.fail(i, "mark", "signNeedsJump", "sign", f.bars[i].Mark)
+		for _, s := range f.signs() {
+			if s.at >= 0 {
+				return f.fail(s.at, f.member(s.at, s.mark), "signNeedsJump", "sign", s.mark)
 			}
 		}
 		return f.noEndingByJump()
@@ -49,7 +49,39 @@ func (f *form) placeSigns() error {
 		}
 		*slot = i
 	}
+	for i, bar := range f.bars {
+		if !bar.ToCoda {
+			continue
+		}
+		if bar.Mark == "" || bar.Mark == MarkToCoda || bar.Mark == MarkCoda {
+			return f.fail(i, "toCoda", "toCodaAlone")
+		}
+		if f.toCoda >= 0 {
+			return f.fail(i, "toCoda", "oneSign", "sign", MarkToCoda, "at", barAt(f.toCoda))
+		}
+		f.toCoda = i
+		f.v3 = true
+	}
 	return nil
+}
+
+// signs are the sign slots with the mark each stands for.
+func (f *form) signs() [4]struct {
+	at   int
+	mark Mark
+} {
+	return [4]struct {
+		at   int
+		mark Mark
+	}{{f.segno, MarkSegno}, {f.coda, MarkCoda}, {f.fine, MarkFine}, {f.toCoda, MarkToCoda}}
+}
+
+// member is the member of bar i that holds the sign m: toCoda for a To Coda beside another sign.
+func (f *form) member(i int, m Mark) string {
+	if m == MarkToCoda && f.bars[i].ToCoda {
+		return "toCoda"
+	}
+	return "mark"
 }
 
 // noEndingByJump refuses an ending reached by a jump in a chart with none.
@@ -66,13 +98,13 @@ func (f *form) noEndingByJump() error {
 // signsOfJump refuses a sign that belongs to another kind of jump.
 func (f *form) signsOfJump() error {
 	j, jm := f.jump, f.bars[f.jump].Mark
-	for _, i := range []int{f.segno, f.coda, f.fine, f.toCoda} {
-		if i < 0 {
+	for _, s := range f.signs() {
+		m := s.mark
+		if s.at < 0 {
 			continue
 		}
-		m := f.bars[i].Mark
 		if m == MarkSegno && !jm.toSegno() || m == MarkFine && !jm.alFine() || (m == MarkCoda || m == MarkToCoda) && !jm.alCoda() {
-			return f.fail(i, "mark", "signWrongJump", "sign", m, "jump", jm, "at", barAt(j))
+			return f.fail(s.at, f.member(s.at, m), "signWrongJump", "sign", m, "jump", jm, "at", barAt(j))
 		}
 	}
 	return nil
@@ -150,7 +182,7 @@ func (f *form) checkCoda() error {
 	case f.toCoda < 0:
 		return f.fail(j, "mark", "needToCoda", "jump", jm)
 	case f.toCoda < f.target() || f.toCoda > j:
-		return f.fail(f.toCoda, "mark", "toCodaPlace", "jump", jm, "at", barAt(j))
+		return f.fail(f.toCoda, f.member(f.toCoda, MarkToCoda), "toCodaPlace", "jump", jm, "at", barAt(j))
 	}
 	if err := f.takeEndingOf(f.toCoda, "toCodaInEnding"); err != nil {
 		return err
@@ -179,7 +211,11 @@ func (f *form) takeEndingOf(i int, rule string) error {
 		return nil
 	}
 	if f.groups[r.group].byJump {
-		return f.fail(i, "mark", rule, "n", r.ending, "last", len(f.groups[r.group].endings))
+		m := MarkFine
+		if rule == "toCodaInEnding" {
+			m = MarkToCoda
+		}
+		return f.fail(i, f.member(i, m), rule, "n", r.ending, "last", len(f.groups[r.group].endings))
 	}
 	f.groups[r.group].afterJump = r.ending - 1
 	f.v3 = true

@@ -150,6 +150,7 @@ func fuzzForm(data []byte) [][]Bar {
 		if c&0x20 != 0 {
 			bar.Beats = int(c&0x0f)%MaxBarBeats + 1
 		}
+		bar.ToCoda = c&0x10 != 0 && bar.Mark != "" // version 3: To Coda beside another sign
 		s := len(secs) - 1
 		if len(secs[s]) < MaxBarsPerSection {
 			secs[s] = append(secs[s], bar)

@@ -42,3 +42,25 @@ func TestFormSchemaVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaveOutToCoda: a To Coda beside another sign that the chart's jump cannot use is left out by the
+// importers' repair (LeaveOutSign) as a To Coda mark is, and the bar keeps its other sign.
+func TestLeaveOutToCoda(t *testing.T) {
+	c := Content{Title: "T", Tempo: 120, BeatsPerBar: 4, Sections: []Section{{Bars: []Bar{
+		PlainBar("C"), {Chords: []string{"D"}, Mark: MarkFine, ToCoda: true}, {Chords: []string{"E"}, Mark: MarkDCAlFine},
+	}}}}
+	err := c.Validate()
+	left, ok := c.LeaveOutSign(err)
+	if !ok || left.Mark != MarkToCoda || left.Number != 2 || left.Err.Member != "toCoda" {
+		t.Fatalf("LeaveOutSign(%v) = %+v, %v", err, left, ok)
+	}
+	if b := c.Sections[0].Bars[1]; b.ToCoda || b.Mark != MarkFine {
+		t.Fatalf("bar 2 = %+v", b)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.SchemaVersion() != 2 {
+		t.Fatalf("SchemaVersion = %d, want 2 once toCoda is gone", c.SchemaVersion())
+	}
+}

@@ -376,6 +376,7 @@ type gridBar struct {
 	repeatEnd   int
 	ending      int
 	mark        board.Mark
+	toCoda      bool // To Coda beside mark (content schema version 3)
 	line        int
 	transpose   int // semitones {transpose} moved the bar's chords
 }
@@ -485,6 +486,9 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 			last.repeatEnd = int(f[0][1] - '0')
 			rest = strings.TrimSpace(strings.TrimPrefix(rest, f[0]))
 		}
+		if before, ok := cutSuffixFold(rest, " "+rightSign[board.MarkToCoda]); ok && before != "" {
+			last.toCoda, rest = true, before // To Coda beside another sign (version 3)
+		}
 		if rest != "" {
 			found := false
 			for mark, words := range rightSign {
@@ -525,7 +529,7 @@ func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error
 			g.repeatEnd = ending + 1
 		}
 		r.line = g.line
-		bar := board.Bar{RepeatStart: g.repeatStart, RepeatEnd: g.repeatEnd, Ending: g.ending, Mark: g.mark}
+		bar := board.Bar{RepeatStart: g.repeatStart, RepeatEnd: g.repeatEnd, Ending: g.ending, Mark: g.mark, ToCoda: g.toCoda}
 		double := false
 		var onsets []int // the cell each chord starts on
 		shared := false  // a cell holds several chords (C~G): they share the bar evenly
@@ -795,4 +799,12 @@ func parseDirective(s string) (name, value string, attrs map[string]string) {
 		return name, "", attrs
 	}
 	return name, rest, attrs
+}
+
+// cutSuffixFold is strings.CutSuffix with the suffix matched regardless of case.
+func cutSuffixFold(s, suffix string) (string, bool) {
+	if len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix) {
+		return strings.TrimSpace(s[:len(s)-len(suffix)]), true
+	}
+	return s, false
 }

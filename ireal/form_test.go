@@ -232,6 +232,21 @@ func TestChartsAsWritten(t *testing.T) {
 			codes:  []string{"al_ending_fine"},
 		},
 		{
+			name:   "To Coda and D.S. al Coda over one bar, a bar before the coda",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Tell me a bedtime story (B^9 G^9,Q,<D.S. al Coda>|E^9 sC^7#11 ]Y[Q…): To Coda was left out, then the jump",
+			music:  "T44*A[C |SD |E |F ,Q,<D.S. al Coda>|G ]*C[QA |B Z",
+			played: "1 2 3 4 5 2 3 4 6 7",
+			chords: "C | D | E | F | G | A | B",
+			codes:  []string{"jump_moved"},
+		},
+		{
+			name:   "To Coda and D.S. al Coda on the bar before the coda",
+			source: "the same chart with the jump where iReal Pro plays it: both signs stay on one bar (content schema version 3's toCoda)",
+			music:  "T44*A[C |SD |E |F ,Q,<D.S. al Coda>]*C[QA |B Z",
+			played: "1 2 3 4 2 3 4 5 6",
+			chords: "C | D | E | F | A | B",
+		},
+		{
 			name:   "ending 1 across a section mark",
 			source: "e2e/crosscheck/corpus accompaniser-jazz.url, One For My Baby, You're The Top; ireal-reader-django.txt Douce Ambience (N1 … ][*C … }): refused before",
 			music:  "T44*A{C |N1D ]*B[E }|N2F Z",

@@ -43,6 +43,10 @@ func barAt(c *board.Content, i int) *board.Bar {
 func (r *songReader) codaSigns(c *board.Content, qs []qSign, written int) {
 	place := func(at int, m board.Mark) {
 		b := barAt(c, at)
+		if b != nil && m == board.MarkToCoda && b.Mark != "" && b.Mark != board.MarkCoda {
+			b.ToCoda = true // To Coda beside the bar's own sign (Tell me a bedtime story: G^9,Q,<D.S. al Coda>)
+			return
+		}
 		if b == nil || b.Mark != "" {
 			r.note("sign_left_out_place", "the sign %s at bar %d was left out: it has no bar of its own", "sign", string(m), "bar", at+1)
 			return
@@ -288,6 +292,9 @@ func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
 		case endSign(m) && m != board.MarkFine:
 			jump = i
 		}
+		if barAt(c, i).ToCoda {
+			toCoda = i
+		}
 	}
 	if next := barAt(c, jump+1); jump < 0 || next != nil && next.Ending >= 2 && barAt(c, jump).RepeatEnd == 0 {
 		return // none, or one right before the ending it leads to (alEndings)
@@ -315,6 +322,9 @@ func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
 		return
 	}
 	barAt(c, to).Mark, barAt(c, jump).Mark = m, ""
+	if b := barAt(c, jump); b.ToCoda {
+		b.Mark, b.ToCoda = board.MarkToCoda, false // To Coda keeps the bar the jump left
+	}
 	r.note("jump_moved", "the %s written over bar %d was read at bar %d, the end of the form, where iReal Pro plays it", "sign", string(m), "from", jump+1, "to", to+1)
 }
 

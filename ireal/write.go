@@ -89,6 +89,9 @@ func Write(c board.Content) []byte {
 			default:
 				m.WriteString("<" + jumpText(bar, nextBar(c, si, bi)) + ">")
 			}
+			if bar.ToCoda {
+				m.WriteString("Q")
+			}
 			last := bi == len(s.Bars)-1
 			switch {
 			case bar.RepeatEnd > 2 && !closesEnding(s.Bars, bi):

@@ -28,6 +28,7 @@ export function formWords(f, beatsPerBar, alEnding = 0) {
   if (f.ending) words.push(`${f.ending}.`);
   if (f.beats && f.beats !== beatsPerBar) words.push(`${f.beats}/4`);
   if (f.mark) words.push((MARK_TEXT[f.mark] || f.mark) + (alEnding ? ` al ${alEnding}${ORDINAL[alEnding] || 'th'} ending` : ''));
+  if (f.toCoda) words.push(MARK_TEXT['to-coda']);
   if (f.repeatEnd > 2) words.push(`×${f.repeatEnd}`);
   return words;
 }
@@ -49,6 +50,7 @@ export function paintForm(li, f, beatsPerBar, inEnding = 0, alEnding = 0) {
   setData(li, 'ending', f.ending || null);
   setData(li, 'inEnding', inEnding && !f.ending ? inEnding : null);
   setData(li, 'mark', f.mark || null);
+  setData(li, 'toCoda', f.toCoda ? '' : null);
   const text = formWords(f, beatsPerBar, alEnding).join(' ');
   let el = li.querySelector(':scope > .form-text');
   if (!text) {

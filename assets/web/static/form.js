@@ -14,7 +14,7 @@ const JUMPS = new Set(['dc', 'ds', 'dc-al-fine', 'dc-al-coda', 'ds-al-fine', 'ds
 
 // barForm reads a bar as written (an array of chords, or an object) into one shape.
 export function barForm(bar) {
-  if (Array.isArray(bar)) return { chords: bar, simile: false, durations: null, beats: 0, repeatStart: false, repeatEnd: 0, ending: 0, mark: '' };
+  if (Array.isArray(bar)) return { chords: bar, simile: false, durations: null, beats: 0, repeatStart: false, repeatEnd: 0, ending: 0, mark: '', toCoda: false };
   const o = bar || {};
   const simile = o.chords === SIMILE;
   return {
@@ -26,12 +26,13 @@ export function barForm(bar) {
     repeatEnd: o.repeatEnd | 0,
     ending: o.ending | 0,
     mark: MARKS.includes(o.mark) ? o.mark : '',
+    toCoda: o.toCoda === true, // To Coda beside the bar's own sign (content schema version 3)
   };
 }
 
 // writeBar is the schema's way of writing a bar: the plain array when it carries chords alone.
 export function writeBar(f) {
-  const plain = !f.simile && !f.durations && !f.beats && !f.repeatStart && !f.repeatEnd && !f.ending && !f.mark;
+  const plain = !f.simile && !f.durations && !f.beats && !f.repeatStart && !f.repeatEnd && !f.ending && !f.mark && !f.toCoda;
   if (plain) return [...f.chords];
   const o = { chords: f.simile ? SIMILE : [...f.chords] };
   if (f.durations) o.durations = [...f.durations];
@@ -40,6 +41,7 @@ export function writeBar(f) {
   if (f.repeatEnd) o.repeatEnd = f.repeatEnd;
   if (f.ending) o.ending = f.ending;
   if (f.mark) o.mark = f.mark;
+  if (f.toCoda) o.toCoda = true;
   return o;
 }
 
@@ -78,6 +80,7 @@ export function barText(bar) {
   if (f.beats) parts.push(`(${f.beats})`);
   if (f.repeatEnd) parts.push(`:|×${f.repeatEnd}`);
   if (f.mark) parts.push(`(${f.mark})`);
+  if (f.toCoda) parts.push('(to-coda)');
   return parts.join(' ');
 }
 
@@ -217,6 +220,11 @@ function readSigns(bars, groups) {
     if (sign[k] >= 0) return null;
     sign[k] = i;
   }
+  for (let i = 0; i < bars.length; i++) {
+    if (!bars[i].toCoda) continue;
+    if (sign['to-coda'] >= 0 || !bars[i].mark || bars[i].mark === 'to-coda' || bars[i].mark === 'coda') return null;
+    sign['to-coda'] = i;
+  }
   const jm = sign.jump >= 0 ? bars[sign.jump].mark : '';
   if (jm.startsWith('ds') && sign.segno < 0) return null;
   if (jm.endsWith('al-coda') && (sign.coda < 0 || sign['to-coda'] < 0)) return null;
@@ -281,7 +289,7 @@ function expand(f, bars) {
     if (order.length === MAX_PLAYED_BARS) return null;
     order.push(i);
     if (jumped && bar.mark === 'fine') return order;
-    if (jumped && bar.mark === 'to-coda') {
+    if (jumped && (bar.mark === 'to-coda' || bar.toCoda)) {
       i = f.coda;
       continue;
     }
