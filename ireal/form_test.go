@@ -247,6 +247,13 @@ func TestChartsAsWritten(t *testing.T) {
 			chords: "C | D | E | F | A | B",
 		},
 		{
+			name:   "ending 2 across two section marks to the end repeat before ending 3",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Warm Valley (N2 … ][*B … ][*A … }|N3 …): refused before",
+			music:  "T44*A{C |N1D }|N2E ]*B[F ]*A[G }|N3A Z",
+			played: "1 2 1 3 4 5 1 6",
+			chords: "C | D | E | F | G | A",
+		},
+		{
 			name:   "ending 1 across a section mark",
 			source: "e2e/crosscheck/corpus accompaniser-jazz.url, One For My Baby, You're The Top; ireal-reader-django.txt Douce Ambience (N1 … ][*C … }): refused before",
 			music:  "T44*A{C |N1D ]*B[E }|N2F Z",

@@ -366,7 +366,7 @@ type repeatMatcher struct {
 // step reads bar i; false: a fault the validation will name.
 func (m *repeatMatcher) step(i int) bool {
 	bar := m.bars[i]
-	if i > 0 && m.sectionStart[i] && m.open && m.endings && !m.await && (m.n != 1 || !m.closesAhead(i)) {
+	if i > 0 && m.sectionStart[i] && m.open && m.endings && !m.await && !endingCrosses(m.bars, i, m.n) {
 		m.open = false // the last ending ends where a section starts
 		m.from = i
 	}
@@ -429,16 +429,21 @@ func (m *repeatMatcher) endAt(i int) bool {
 	return true
 }
 
-// closesAhead reports whether an end repeat comes at or after bar i before another repeat or ending
-// starts: ending 1, which goes back, running across a section mark (One For My Baby). A later ending
-// ends at the section mark, as a musician reads a last ending (Here's To Life: N2 … ] *B … }).
-func (m *repeatMatcher) closesAhead(i int) bool {
-	for k := i; k < len(m.bars); k++ {
-		if k > i && (m.bars[k].RepeatStart || m.bars[k].Ending != 0) || k == i && m.bars[k].RepeatStart {
+// endingCrosses reports whether ending n, open where a section starts at bar i, runs across the section
+// mark to an end repeat ahead (before another repeat or ending starts): ending 1 always goes back (One
+// For My Baby); a later ending only when ending n+1 follows that end repeat (Warm Valley: N2 … *B … *A
+// … } N3). Otherwise it ends at the section mark, as a musician reads a last ending (Here's To Life:
+// N2 … ] *B … }).
+func endingCrosses(bars []*board.Bar, i, n int) bool {
+	if n == 0 || i >= len(bars) || bars[i].RepeatStart {
+		return false
+	}
+	for k := i; k < len(bars); k++ {
+		if k > i && (bars[k].RepeatStart || bars[k].Ending != 0) {
 			return false
 		}
-		if m.bars[k].RepeatEnd != 0 {
-			return true
+		if bars[k].RepeatEnd != 0 {
+			return n == 1 || k+1 < len(bars) && bars[k+1].Ending == n+1
 		}
 	}
 	return false
