@@ -58,11 +58,15 @@ type Bar struct {
 	RepeatEnd   int   // :| after this bar; the repeated bars are played this many times (2–8); 0: none
 	Ending      int   // a volta bracket numbered 1–4 starts at this bar; 0: none
 	Mark        Mark  // a road sign; "": none
+	// ToCoda (content schema version 3) is To Coda on a bar whose mark is another sign (a jump, Fine, a
+	// segno): the jump is taken the first time, To Coda after it. A bar with To Coda alone has the
+	// mark to-coda instead.
+	ToCoda bool
 }
 
 // Plain reports whether the bar is chords alone, written as the version-1 array.
 func (b Bar) Plain() bool {
-	return !b.Simile && b.Durations == nil && b.Beats == 0 && !b.RepeatStart && b.RepeatEnd == 0 && b.Ending == 0 && b.Mark == ""
+	return !b.Simile && b.Durations == nil && b.Beats == 0 && !b.RepeatStart && b.RepeatEnd == 0 && b.Ending == 0 && b.Mark == "" && !b.ToCoda
 }
 
 // PlainBar returns a bar of the given chords and nothing else.
@@ -112,6 +116,7 @@ type barObject struct {
 	RepeatEnd   int   `json:"repeatEnd,omitempty"`
 	Ending      int   `json:"ending,omitempty"`
 	Mark        Mark  `json:"mark,omitempty"`
+	ToCoda      bool  `json:"toCoda,omitempty"`
 }
 
 // MarshalJSON writes the bar as the schema does: the version-1 array of chords when it carries nothing
@@ -120,7 +125,7 @@ func (b Bar) MarshalJSON() ([]byte, error) {
 	if b.Plain() {
 		return json.Marshal(b.Chords)
 	}
-	o := barObject{Chords: b.Chords, Durations: b.Durations, Beats: b.Beats, RepeatStart: b.RepeatStart, RepeatEnd: b.RepeatEnd, Ending: b.Ending, Mark: b.Mark}
+	o := barObject{Chords: b.Chords, Durations: b.Durations, Beats: b.Beats, RepeatStart: b.RepeatStart, RepeatEnd: b.RepeatEnd, Ending: b.Ending, Mark: b.Mark, ToCoda: b.ToCoda}
 	if b.Simile {
 		o.Chords = Simile
 	}

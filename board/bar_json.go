@@ -16,6 +16,7 @@ type barDoc struct {
 	RepeatEnd   int        `json:"repeatEnd"`
 	Ending      int        `json:"ending"`
 	Mark        Mark       `json:"mark"`
+	ToCoda      bool       `json:"toCoda"`
 }
 
 // barChords is a bar object's chords: an array of symbols, or "%" (Simile).
@@ -47,13 +48,13 @@ func (b *Bar) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 			return &strict.Error{Path: "chords", Rule: ruleRequired + "; it " + ruleBarChords}
 		}
 		*b = Bar{Chords: d.Chords.symbols, Simile: d.Chords.simile, Durations: d.Durations, Beats: d.Beats, RepeatStart: d.RepeatStart,
-			RepeatEnd: d.RepeatEnd, Ending: d.Ending, Mark: d.Mark}
+			RepeatEnd: d.RepeatEnd, Ending: d.Ending, Mark: d.Mark, ToCoda: d.ToCoda}
 		return nil
 	}
 	if _, err := dec.ReadValue(); err != nil {
 		return err
 	}
-	return &strict.Error{Rule: "must be an array of 1–4 chord symbols, or a bar object {chords, durations, beats, repeatStart, repeatEnd, ending, mark}"}
+	return &strict.Error{Rule: "must be an array of 1–4 chord symbols, or a bar object {chords, durations, beats, repeatStart, repeatEnd, ending, mark, toCoda}"}
 }
 
 func (c *barChords) UnmarshalJSONFrom(dec *jsontext.Decoder) error {

@@ -34,7 +34,12 @@ var schemaChanges = map[string]string{
 		`places strictly increasing and never inside a surrogate pair, chords as in bars; "chords" may be left out; a line's text is at most 500 units, ` +
 		`a section 1-200 lines, a song 1000. A section {"label": "...", "recall": "chorus"} holds nothing else: it is the nearest chorus before it sung again ` +
 		`(a section with "role": "chorus" must come before it). Lines are shown, not played. ` +
-		`The content may have "artist", "composer" and "style" (each at most 120 units)`,
+		`The content may have "artist", "composer" and "style" (each at most 120 units). ` +
+		`The form as real books write it (no new member): an ending numbered after the repeat's last, reached only by a plain "dc"/"ds" on the bar right before it ` +
+		`(D.C. al 3rd ending: after the jump the band plays the repeat again and takes that ending); an end repeat closing an ending with no next ending ` +
+		`(the last pass goes on after it); ending 1 running across a section start to its end repeat; a plain repeat (a vamp) inside a repeat's bars or ending 1; ` +
+		`Fine or To Coda in an ending that goes back (after the jump the band takes that ending); the coda inside a last ending. ` +
+		`A bar object may have "toCoda": true, To Coda on a bar whose "mark" is another sign (a jump, Fine, segno): the jump is taken first, To Coda after it`,
 }
 
 // Catalogue returns the chord library. The result is the caller's to keep or change.

@@ -506,6 +506,9 @@ func barEncodedLen(bar Bar) int {
 	if bar.Mark != "" {
 		n += len(`,"mark":`) + jsonStringLen(string(bar.Mark))
 	}
+	if bar.ToCoda {
+		n += len(`,"toCoda":true`)
+	}
 	return n
 }
 

@@ -91,14 +91,29 @@ func (c Content) SchemaVersion() int {
 		}
 		for _, b := range s.Bars {
 			switch {
-			case b.Durations != nil:
+			case b.Durations != nil || b.ToCoda:
 				return 3
 			case !b.Plain():
 				v = 2
 			}
 		}
 	}
+	if v == 2 && formV3(c) {
+		return 3
+	}
 	return v
+}
+
+// formV3 reports whether the content's form uses what version 3 added to it (an ending reached by a
+// jump or left implicit, an ending across a section mark, a repeat inside another, Fine, To Coda or the
+// coda in an ending).
+func formV3(c Content) bool {
+	bars := make([][]Bar, len(c.Sections))
+	for i, s := range c.Sections {
+		bars[i] = s.Bars
+	}
+	f, err := checkForm(bars)
+	return err == nil && f.v3
 }
 
 // evenDurations reports whether durations give every chord the same beats: an even share, which a

@@ -150,6 +150,7 @@ func fuzzForm(data []byte) [][]Bar {
 		if c&0x20 != 0 {
 			bar.Beats = int(c&0x0f)%MaxBarBeats + 1
 		}
+		bar.ToCoda = c&0x10 != 0 && bar.Mark != "" // version 3: To Coda beside another sign
 		s := len(secs) - 1
 		if len(secs[s]) < MaxBarsPerSection {
 			secs[s] = append(secs[s], bar)
@@ -166,6 +167,10 @@ func FuzzPlayOrder(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 2, 0, 0, 0x24, 0, 0x40, 4, 0, 0})                         // endings
 	f.Add([]byte{0, 20, 0, 0, 0, 0, 0, 9, 0, 0, 5, 0, 0, 1, 0})                     // to-coda, ds-al-coda, coda
 	f.Add([]byte{1, 0, 0, 0x80, 0, 0x20, 0x22, 0, 0x80, 0, 2, 0, 0, 0, 0, 0, 7, 0}) // fine, dc-al-fine
+	f.Add([]byte{1, 10, 0, 0x22, 10, 0, 4, 10, 0, 0, 3, 0, 6, 10, 0})               // D.C. al 3rd ending (version 3)
+	f.Add([]byte{1, 10, 0, 1, 10, 0, 0x30, 10, 0, 0x20, 10, 0})                     // a vamp inside a repeat (version 3)
+	f.Add([]byte{1, 10, 0, 0x22, 2, 0, 4, 10, 0, 0, 5, 0})                          // Fine in ending 1 (version 3)
+	f.Add([]byte{1, 10, 0, 2, 10, 0, 0, 10, 0x80, 0x20, 10, 0, 4, 10, 0})           // ending 1 across a section (version 3)
 	for _, c := range []string{"\x01\x00\x00\x00\x01\x00\x82\x00\x00"} {
 		f.Add([]byte(c))
 	}

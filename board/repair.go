@@ -18,7 +18,7 @@ type SignLeftOut struct {
 // a step says no. Each step takes a sign off, so the loop ends.
 func (c *Content) LeaveOutSign(err error) (SignLeftOut, bool) {
 	ve, ok := errors.AsType[*ValidationError](err)
-	if !ok || ve.Bar == nil || ve.Member != "mark" {
+	if !ok || ve.Bar == nil || ve.Member != "mark" && ve.Member != "toCoda" {
 		return SignLeftOut{}, false
 	}
 	at := *ve.Bar
@@ -26,14 +26,23 @@ func (c *Content) LeaveOutSign(err error) (SignLeftOut, bool) {
 		return SignLeftOut{}, false
 	}
 	bar := &c.Sections[at.Section].Bars[at.Bar]
+	if ve.Member == "toCoda" && bar.ToCoda {
+		bar.ToCoda = false
+		return SignLeftOut{Mark: MarkToCoda, At: at, Number: c.barNumber(at), Err: ve}, true
+	}
 	if bar.Mark == "" {
 		return SignLeftOut{}, false
 	}
+	left := SignLeftOut{Mark: bar.Mark, At: at, Number: c.barNumber(at), Err: ve}
+	bar.Mark = ""
+	return left, true
+}
+
+// barNumber is the number of the bar at as a musician counts: 1, 2, … across sections.
+func (c *Content) barNumber(at BarRef) int {
 	n := at.Bar + 1
 	for _, s := range c.Sections[:at.Section] {
 		n += len(s.Bars)
 	}
-	left := SignLeftOut{Mark: bar.Mark, At: at, Number: n, Err: ve}
-	bar.Mark = ""
-	return left, true
+	return n
 }

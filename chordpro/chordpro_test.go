@@ -109,6 +109,9 @@ func FuzzRead(f *testing.F) {
 		data, _ := os.ReadFile(file)
 		f.Add(data)
 	}
+	// The form of content schema version 3: an ending the D.C. leads to, ending 1 across two grids.
+	f.Add([]byte("{start_of_grid}\n|: C . . . |1 D . . . :|2 E . . . | F . . . D.C. |3 G . . . |.\n{end_of_grid}\n"))
+	f.Add([]byte("{start_of_grid}\n|: C . . . |1 D . . . |\n{end_of_grid}\n{start_of_grid}\n| E . . . :|2 F . . . |.\n{end_of_grid}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var c board.Content
 		var err error

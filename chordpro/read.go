@@ -376,6 +376,7 @@ type gridBar struct {
 	repeatEnd   int
 	ending      int
 	mark        board.Mark
+	toCoda      bool // To Coda beside mark (content schema version 3)
 	line        int
 	transpose   int // semitones {transpose} moved the bar's chords
 }
@@ -485,6 +486,9 @@ func (r *reader) gridLine(sec *gridSection, line string) error {
 			last.repeatEnd = int(f[0][1] - '0')
 			rest = strings.TrimSpace(strings.TrimPrefix(rest, f[0]))
 		}
+		if before, ok := cutSuffixFold(rest, " "+rightSign[board.MarkToCoda]); ok && before != "" {
+			last.toCoda, rest = true, before // To Coda beside another sign (version 3)
+		}
 		if rest != "" {
 			found := false
 			for mark, words := range rightSign {
@@ -525,7 +529,7 @@ func (r *reader) sectionBars(s *gridSection, boardBeats int) ([]board.Bar, error
 			g.repeatEnd = ending + 1
 		}
 		r.line = g.line
-		bar := board.Bar{RepeatStart: g.repeatStart, RepeatEnd: g.repeatEnd, Ending: g.ending, Mark: g.mark}
+		bar := board.Bar{RepeatStart: g.repeatStart, RepeatEnd: g.repeatEnd, Ending: g.ending, Mark: g.mark, ToCoda: g.toCoda}
 		double := false
 		var onsets []int // the cell each chord starts on
 		shared := false  // a cell holds several chords (C~G): they share the bar evenly
@@ -618,7 +622,8 @@ func (r *reader) oneShift() (int, bool) {
 
 // voltas reads endings written without repeat signs (|1 … |2 …, as ChordPro lets a grid write them) as
 // the repeat they stand for: it starts after the last end repeat before ending 1 (or at the grid's first
-// bar) and ends on ending 1's last bar.
+// bar) and ends on ending 1's last bar. An ending right after a D.C. or D.S. is the one the jump leads to
+// (content schema version 3): the ending before it does not go back.
 func (r *reader) voltas(s *gridSection) {
 	open, after, ending := false, 0, 0
 	for i := range s.bars {
@@ -626,7 +631,8 @@ func (r *reader) voltas(s *gridSection) {
 		if g.repeatStart {
 			open = true
 		}
-		if g.ending > 1 && i > 0 && ending == g.ending-1 && s.bars[i-1].repeatEnd == 0 {
+		jumpBefore := i > 0 && (s.bars[i-1].mark == board.MarkDC || s.bars[i-1].mark == board.MarkDS)
+		if g.ending > 1 && i > 0 && ending == g.ending-1 && s.bars[i-1].repeatEnd == 0 && !jumpBefore {
 			s.bars[i-1].repeatEnd = 2 // the ending before closes where this one starts
 			open, after = false, i
 		}
@@ -793,4 +799,12 @@ func parseDirective(s string) (name, value string, attrs map[string]string) {
 		return name, "", attrs
 	}
 	return name, rest, attrs
+}
+
+// cutSuffixFold is strings.CutSuffix with the suffix matched regardless of case.
+func cutSuffixFold(s, suffix string) (string, bool) {
+	if len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix) {
+		return strings.TrimSpace(s[:len(s)-len(suffix)]), true
+	}
+	return s, false
 }

@@ -174,6 +174,9 @@ func writeRows(b *strings.Builder, c board.Content, s board.Section, lastSection
 		if w, ok := rightSign[bar.Mark]; ok {
 			out = append(out, w)
 		}
+		if bar.ToCoda {
+			out = append(out, rightSign[board.MarkToCoda])
+		}
 		return out
 	}
 	flush := func() {

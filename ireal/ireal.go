@@ -678,15 +678,19 @@ func (r *songReader) chord(sym string) (chord.Mapped, error) {
 
 // fixEndings gives each end repeat that closes an ending the count the next ending's number implies. A
 // last ending ends where a section starts (as the form reads it), so an end repeat after it closes a
-// repeat of its own (Here's To Life: N2 …, then a section ending in } with no {).
+// repeat of its own (Here's To Life: N2 …, then a section ending in } with no {), unless the ending
+// runs across the section mark to its end repeat (endingCrosses).
 func fixEndings(c *board.Content) {
+	flat, _ := flatBars(c)
 	ending := 0
+	i := 0
 	for si := range c.Sections {
 		for bi := range c.Sections[si].Bars {
 			b := &c.Sections[si].Bars[bi]
-			if b.RepeatStart || bi == 0 {
+			if b.RepeatStart || bi == 0 && !endingCrosses(flat, i, ending) {
 				ending = 0
 			}
+			i++
 			if b.Ending != 0 {
 				ending = b.Ending
 			}

@@ -87,6 +87,9 @@ func TestParseSongs(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(link("irealbook", "Blue Form=Tele=Medium Swing=F=n="+bluesMusic)))
 	f.Add([]byte(link("irealb", "X=Y==Z=C==1r34LbKcu7"+scramble(bluesMusic+bluesMusic)+"=a==120")))
+	// The form of content schema version 3: an ending reached by a jump, ending 1 across a section, a vamp.
+	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |N1D }|N2E ]*B[F <D.C. al 3rd ending>G |A ]|N3B |C Z")))
+	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |{D |E <3x>}N1F ]*B[G }|N2A <Fine>]*C[B <D.C. al 1st ending>Z")))
 	files, _ := filepath.Glob("testdata/*.txt") // the real-world-style links of TestReadLinks
 	for _, file := range files {
 		data, err := os.ReadFile(file)

@@ -1,6 +1,7 @@
 package ireal
 
 import (
+	"slices"
 	"strings"
 
 	"tele/board"
@@ -42,6 +43,10 @@ func barAt(c *board.Content, i int) *board.Bar {
 func (r *songReader) codaSigns(c *board.Content, qs []qSign, written int) {
 	place := func(at int, m board.Mark) {
 		b := barAt(c, at)
+		if b != nil && m == board.MarkToCoda && b.Mark != "" && b.Mark != board.MarkCoda {
+			b.ToCoda = true // To Coda beside the bar's own sign (Tell me a bedtime story: G^9,Q,<D.S. al Coda>)
+			return
+		}
 		if b == nil || b.Mark != "" {
 			r.note("sign_left_out_place", "the sign %s at bar %d was left out: it has no bar of its own", "sign", string(m), "bar", at+1)
 			return
@@ -69,23 +74,24 @@ func (r *songReader) codaSigns(c *board.Content, qs []qSign, written int) {
 	}
 }
 
-// alEndings reads "D.C. al 2nd ending" (and D.S.): back to the start, then play to that ending and end
-// there. When the ending is its repeat's last, that is D.C. al Fine with Fine on the ending's last bar
-// (the bar before its ] or Z, or its section's last); otherwise the jump is left out and said.
-//
-// Its cognitive complexity is over the lint gate of 30, and accepted: a reader of iReal Pro's music
-// string: one case per sign, each named by a row of its table tests.
-//
-//gocognit:ignore
-func (r *songReader) alEndings(c *board.Content, als []alEnding, closed map[int]bool) {
-	var flat []*board.Bar
-	sectionStart := map[int]bool{}
+// flatBars lists the bars of c in written order, and which of them start a section.
+func flatBars(c *board.Content) (flat []*board.Bar, sectionStart []bool) {
 	for s := range c.Sections {
-		sectionStart[len(flat)] = true
 		for b := range c.Sections[s].Bars {
 			flat = append(flat, &c.Sections[s].Bars[b])
+			sectionStart = append(sectionStart, b == 0)
 		}
 	}
+	return flat, sectionStart
+}
+
+// alEndings reads "D.C. al 2nd ending" (and D.S.): back to the start, play the repeat again and take
+// that ending. An ending written after the repeat's last ending closed with no end repeat (N1 … } N2 …
+// ] … N3) is reached only by the jump: the jump is plain, on the bar right before it. Otherwise the band
+// takes that ending and ends there: D.C. al Fine with Fine on the ending's last bar (its end repeat, the
+// bar before its ] or Z, or its section's last).
+func (r *songReader) alEndings(c *board.Content, als []alEnding, closed map[int]bool) {
+	flat, sectionStart := flatBars(c)
 	for _, al := range als {
 		j := al.at
 		if j >= len(flat) || !alFine(flat[j].Mark) {
@@ -94,37 +100,98 @@ func (r *songReader) alEndings(c *board.Content, als []alEnding, closed map[int]
 		if j < 0 || !alFine(flat[j].Mark) {
 			continue
 		}
-		jump := flat[j].Mark
-		words := map[board.Mark]string{board.MarkDCAlFine: "D.C.", board.MarkDSAlFine: "D.S."}[jump]
-		fine := -1
-		for e := range flat {
-			if flat[e].Ending != al.ending {
-				continue
-			}
-			fine = e
-			for k := e + 1; k < len(flat) && !flat[k].RepeatStart && !sectionStart[k]; k++ {
-				if flat[k].Ending > al.ending {
-					fine = -1 // not the last ending: after the jump the band takes the last
-					break
-				}
-				if !closed[fine] {
-					fine = k
-				}
-			}
+		e := slices.IndexFunc(flat, func(b *board.Bar) bool { return b.Ending == al.ending })
+		switch {
+		case e > 0 && al.ending >= 2 && flat[e-1].RepeatEnd == 0:
+			r.jumpToEnding(flat, j, e, al.ending)
+		case e >= 0:
+			r.fineInEnding(flat, j, endOfEnding(flat, e, sectionStart, closed), al.ending)
+		default:
+			r.alEndingLeftOut(flat, j, al.ending)
+		}
+	}
+}
+
+const alEndingLeftOut = "%s al ending %d was left out: the chart has no such ending, or a Fine or another sign where it ends"
+
+// alEndingLeftOut drops the jump at bar j to an ending the chart does not have, or cannot end in.
+func (r *songReader) alEndingLeftOut(flat []*board.Bar, j, ending int) {
+	r.note("al_ending_left_out", alEndingLeftOut, "jump", jumpWords(flat[j].Mark), "ending", ending)
+	flat[j].Mark = ""
+}
+
+func jumpWords(m board.Mark) string {
+	if toSegno(m) {
+		return "D.S."
+	}
+	return "D.C."
+}
+
+func toSegno(m board.Mark) bool {
+	return m == board.MarkDS || m == board.MarkDSAlFine || m == board.MarkDSAlCoda
+}
+
+// jumpToEnding makes the jump at bar j a plain D.C. or D.S. on the bar before ending n (at bar e), which
+// the band reaches only by it.
+func (r *songReader) jumpToEnding(flat []*board.Bar, j, e, n int) {
+	plain := board.MarkDC
+	if toSegno(flat[j].Mark) {
+		plain = board.MarkDS
+	}
+	if j != e-1 && flat[e-1].Mark != "" {
+		r.alEndingLeftOut(flat, j, n)
+		return
+	}
+	flat[j].Mark = ""
+	flat[e-1].Mark = plain
+	if j == e-1 {
+		return // where the chart wrote it
+	}
+	r.note("al_ending_jump", "%s al ending %d was read at bar %d, right before ending %d: after the jump the band plays the repeat again and takes that ending",
+		"jump", jumpWords(plain), "ending", n, "bar", e, "ending2", n)
+}
+
+// fineInEnding puts Fine on bar fine, the last of ending n, for the al Fine jump at bar j.
+func (r *songReader) fineInEnding(flat []*board.Bar, j, fine, n int) {
+	words := jumpWords(flat[j].Mark)
+	if k := slices.IndexFunc(flat, func(b *board.Bar) bool { return b.Mark == board.MarkFine }); k >= 0 && k <= fine && inEnding(flat, k, fine, n) {
+		// The chart's own Fine stands in that ending (Cheese Cake: N2 … <Fine> ] … <D.C. al 2nd End.>).
+		r.note("al_ending_fine", "%s al ending %d was read as %s al Fine, with Fine at the end of ending %d (bar %d)", "jump", words, "ending", n, "fine", words, "ending2", n, "bar", k+1)
+		return
+	}
+	taken := slices.ContainsFunc(flat, func(b *board.Bar) bool { return b.Mark == board.MarkFine })
+	if taken || flat[fine].Mark != "" {
+		r.note("al_ending_left_out", alEndingLeftOut, "jump", words, "ending", n)
+		flat[j].Mark = ""
+		return
+	}
+	flat[fine].Mark = board.MarkFine
+	r.note("al_ending_fine", "%s al ending %d was read as %s al Fine, with Fine at the end of ending %d (bar %d)", "jump", words, "ending", n, "fine", words, "ending2", n, "bar", fine+1)
+}
+
+// inEnding reports whether bar k lies in ending n, which ends at bar last.
+func inEnding(flat []*board.Bar, k, last, n int) bool {
+	for i := k; i >= 0; i-- {
+		if flat[i].Ending != 0 {
+			return flat[i].Ending == n && k <= last
+		}
+	}
+	return false
+}
+
+// endOfEnding is the last bar of the ending that starts at bar e: its end repeat, or the bar before its
+// ] or Z, a section mark, a start repeat or another ending.
+func endOfEnding(flat []*board.Bar, e int, sectionStart []bool, closed map[int]bool) int {
+	k := e
+	for ; k+1 < len(flat); k++ {
+		if flat[k].RepeatEnd != 0 || closed[k] {
 			break
 		}
-		taken := false
-		for _, b := range flat {
-			taken = taken || b.Mark == board.MarkFine
+		if next := flat[k+1]; sectionStart[k+1] || next.RepeatStart || next.Ending != 0 {
+			break
 		}
-		if fine < 0 || taken || flat[fine].Mark != "" {
-			r.note("al_ending_left_out", "%s al ending %d was left out: the board plays the last ending after a jump, and ends at Fine", "jump", words, "ending", al.ending)
-			flat[j].Mark = ""
-			continue
-		}
-		flat[fine].Mark = board.MarkFine
-		r.note("al_ending_fine", "%s al ending %d was read as %s al Fine, with Fine at the end of ending %d (bar %d)", "jump", words, "ending", al.ending, "fine", words, "ending2", al.ending, "bar", fine+1)
 	}
+	return k
 }
 
 func alFine(m board.Mark) bool { return m == board.MarkDCAlFine || m == board.MarkDSAlFine }
@@ -225,9 +292,12 @@ func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
 		case endSign(m) && m != board.MarkFine:
 			jump = i
 		}
+		if barAt(c, i).ToCoda {
+			toCoda = i
+		}
 	}
-	if jump < 0 {
-		return
+	if next := barAt(c, jump+1); jump < 0 || next != nil && next.Ending >= 2 && barAt(c, jump).RepeatEnd == 0 {
+		return // none, or one right before the ending it leads to (alEndings)
 	}
 	m := barAt(c, jump).Mark
 	if (m == board.MarkDC || m == board.MarkDS) && toCoda >= 0 && toCoda < jump && coda > jump {
@@ -252,6 +322,9 @@ func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
 		return
 	}
 	barAt(c, to).Mark, barAt(c, jump).Mark = m, ""
+	if b := barAt(c, jump); b.ToCoda {
+		b.Mark, b.ToCoda = board.MarkToCoda, false // To Coda keeps the bar the jump left
+	}
 	r.note("jump_moved", "the %s written over bar %d was read at bar %d, the end of the form, where iReal Pro plays it", "sign", string(m), "from", jump+1, "to", to+1)
 }
 
@@ -259,71 +332,155 @@ func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
 // form would otherwise refuse the chart: an end repeat (or a first ending) with no start repeats from
 // the bar after the last repeat before it (after its last ending, which ends where a section starts), or
 // from the top (Freddie Freeloader, Lover Man: N1 … } with no {); a start that never ends is left out
-// (Prism, They All Laughed). Each is said in a note. It follows the bars once, as the form's check does
-// (board/form.go), and leaves every other fault of the form to the validation that follows.
-//
-// Its cognitive complexity is over the lint gate of 30, and accepted: a reader of iReal Pro's music
-// string: one case per sign, each named by a row of its table tests.
-//
-//gocognit:ignore
+// (Prism, They All Laughed), also when another start follows it (Brazilian Suite, Syracuse). A start
+// that closes inside an open repeat, which goes on after it, is a vamp inside it and kept. Each is said in
+// a note. It follows the bars once, as the form's check does (board/form_repeats.go), and leaves every
+// other fault of the form to the validation that follows.
 func (r *songReader) repeatsAsMusiciansRead(c *board.Content) {
-	var bars []*board.Bar
-	var sectionStart []bool
-	for s := range c.Sections {
-		for b := range c.Sections[s].Bars {
-			bars = append(bars, &c.Sections[s].Bars[b])
-			sectionStart = append(sectionStart, b == 0)
-		}
-	}
-	open, start, endings, await := false, 0, false, false
-	from := 0 // where a repeat with no start begins; -1 while a last ending may still run
-	begin := func(i int) {
-		if from < 0 || from > i || bars[from].RepeatStart {
+	bars, sectionStart := flatBars(c)
+	m := &repeatMatcher{r: r, bars: bars, sectionStart: sectionStart}
+	for i := range bars {
+		if !m.step(i) {
 			return
 		}
-		bars[from].RepeatStart = true
-		open, start, endings = true, from, false
-		r.note("repeat_from", "the repeat sign at bar %d has no start repeat: the repeat was read from bar %d, as musicians read it", "bar", i+1, "from", from+1)
 	}
-	for i, bar := range bars {
-		if i > 0 && sectionStart[i] && open && endings && !await {
-			open = false // the last ending ends where a section starts
-			from = i
+	if m.open && !m.endings {
+		m.leaveOutStart()
+	}
+}
+
+// repeatMatcher is repeatsAsMusiciansRead's state between bars.
+type repeatMatcher struct {
+	r            *songReader
+	bars         []*board.Bar
+	sectionStart []bool
+	open         bool // a repeat is open
+	start        int  // where it starts
+	endings      bool // its endings have begun
+	await        bool // an ending closed with an end repeat: the next is due
+	inner        bool // a vamp is open inside it
+	n            int  // the ending being read
+	from         int  // where a repeat with no start begins; -1 while a last ending may still run
+}
+
+// step reads bar i; false: a fault the validation will name.
+func (m *repeatMatcher) step(i int) bool {
+	bar := m.bars[i]
+	if i > 0 && m.sectionStart[i] && m.open && m.endings && !m.await && !endingCrosses(m.bars, i, m.n) {
+		m.open = false // the last ending ends where a section starts
+		m.from = i
+	}
+	if m.await && bar.Ending == 0 {
+		m.open, m.await, m.from = false, false, i // the last pass goes on after the end repeat
+	}
+	if bar.RepeatStart && !m.startAt(i) {
+		return false
+	}
+	if bar.Ending != 0 {
+		if !m.open && bar.Ending == 1 {
+			m.begin(i)
 		}
-		if await && bar.Ending == 0 {
-			return // not an ending where one is due: the validation says so
+		if !m.open {
+			return m.from >= 0 // an ending after the last, reached by a jump: the validation says
 		}
-		if bar.RepeatStart {
-			if open {
-				return
-			}
-			open, start, endings = true, i, false
-		}
-		if bar.Ending != 0 {
-			if !open && bar.Ending == 1 {
-				begin(i)
-			}
-			if !open {
-				return
-			}
-			endings, await = true, false
-		}
-		if bar.RepeatEnd != 0 {
-			if !open {
-				begin(i)
-				if !open {
-					return
-				}
-			}
-			if endings {
-				await = true
-			} else {
-				open, from = false, i+1
-			}
+		m.endings, m.await, m.n = true, false, bar.Ending
+	}
+	if bar.RepeatEnd != 0 {
+		return m.endAt(i)
+	}
+	return true
+}
+
+// startAt reads the start repeat at bar i.
+func (m *repeatMatcher) startAt(i int) bool {
+	if !m.open {
+		m.open, m.start, m.endings, m.await = true, i, false, false
+		return true
+	}
+	if m.endings || m.inner {
+		return false
+	}
+	if m.vampAt(i) {
+		m.inner = true
+		return true
+	}
+	m.leaveOutStart()
+	m.open, m.start = true, i
+	return true
+}
+
+// endAt reads the end repeat at bar i.
+func (m *repeatMatcher) endAt(i int) bool {
+	if m.inner {
+		m.inner = false
+		return true
+	}
+	if !m.open {
+		m.begin(i)
+		if !m.open {
+			return false
 		}
 	}
-	if open && !endings {
-		bars[start].RepeatStart = false
-		r.note("repeat_start_left_out", "the start repeat at bar %d never ends: it was left out", "bar", start+1)
+	if m.endings {
+		m.await = true
+	} else {
+		m.open, m.from = false, i+1
 	}
+	return true
+}
+
+// endingCrosses reports whether ending n, open where a section starts at bar i, runs across the section
+// mark to an end repeat ahead (before another repeat or ending starts): ending 1 always goes back (One
+// For My Baby); a later ending only when ending n+1 follows that end repeat (Warm Valley: N2 … *B … *A
+// … } N3). Otherwise it ends at the section mark, as a musician reads a last ending (Here's To Life:
+// N2 … ] *B … }).
+func endingCrosses(bars []*board.Bar, i, n int) bool {
+	if n == 0 || i >= len(bars) || bars[i].RepeatStart {
+		return false
+	}
+	for k := i; k < len(bars); k++ {
+		if k > i && (bars[k].RepeatStart || bars[k].Ending != 0) {
+			return false
+		}
+		if bars[k].RepeatEnd != 0 {
+			return n == 1 || k+1 < len(bars) && bars[k+1].Ending == n+1
+		}
+	}
+	return false
+}
+
+// vampAt reports whether the start at bar i, inside the open repeat, closes before any ending, start
+// or section mark, and an end repeat of the open one follows it.
+func (m *repeatMatcher) vampAt(i int) bool {
+	k := i
+	for ; k < len(m.bars) && m.bars[k].RepeatEnd == 0; k++ {
+		if m.bars[k].Ending != 0 || k > i && (m.bars[k].RepeatStart || m.sectionStart[k]) {
+			return false
+		}
+	}
+	if k == len(m.bars) {
+		return false
+	}
+	for k++; k < len(m.bars) && !m.bars[k].RepeatStart; k++ {
+		if m.bars[k].RepeatEnd != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// leaveOutStart leaves out the open repeat's start, which never ends.
+func (m *repeatMatcher) leaveOutStart() {
+	m.bars[m.start].RepeatStart = false
+	m.r.note("repeat_start_left_out", "the start repeat at bar %d never ends: it was left out", "bar", m.start+1)
+}
+
+// begin opens, at m.from, the repeat that the end repeat or first ending at bar i closes.
+func (m *repeatMatcher) begin(i int) {
+	if m.from < 0 || m.from > i || m.bars[m.from].RepeatStart {
+		return
+	}
+	m.bars[m.from].RepeatStart = true
+	m.open, m.start, m.endings = true, m.from, false
+	m.r.note("repeat_from", "the repeat sign at bar %d has no start repeat: the repeat was read from bar %d, as musicians read it", "bar", i+1, "from", m.from+1)
 }

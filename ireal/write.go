@@ -87,7 +87,10 @@ func Write(c board.Content) []byte {
 				m.WriteString("Q")
 			case board.MarkSegno, board.MarkCoda, "":
 			default:
-				m.WriteString("<" + markText[bar.Mark] + ">")
+				m.WriteString("<" + jumpText(bar, nextBar(c, si, bi)) + ">")
+			}
+			if bar.ToCoda {
+				m.WriteString("Q")
 			}
 			last := bi == len(s.Bars)-1
 			switch {
@@ -239,6 +242,29 @@ func closesEnding(bars []board.Bar, i int) bool {
 		}
 	}
 	return false
+}
+
+// nextBar is the bar written after bar bi of section si, nil after the last.
+func nextBar(c board.Content, si, bi int) *board.Bar {
+	for ; si < len(c.Sections); si, bi = si+1, -1 {
+		if bi+1 < len(c.Sections[si].Bars) {
+			return &c.Sections[si].Bars[bi+1]
+		}
+	}
+	return nil
+}
+
+// jumpText is the staff text of bar's sign: a plain D.C. or D.S. right before an ending the band reaches
+// by it (no end repeat between them) is written as iReal Pro charts write it, "D.C. al 3rd ending".
+func jumpText(bar board.Bar, next *board.Bar) string {
+	if (bar.Mark == board.MarkDC || bar.Mark == board.MarkDS) && next != nil && next.Ending >= 2 && bar.RepeatEnd == 0 {
+		return markText[bar.Mark] + " al " + ordinal(next.Ending) + " ending"
+	}
+	return markText[bar.Mark]
+}
+
+func ordinal(n int) string {
+	return strconv.Itoa(n) + map[int]string{1: "st", 2: "nd", 3: "rd"}[n] + map[bool]string{true: "th"}[n > 3]
 }
 
 var markText = map[board.Mark]string{

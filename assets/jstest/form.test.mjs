@@ -2,7 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { barForm, endingSpans, playOrder, writeBar, MAX_PLAYED_BARS } from '../web/static/form.js';
+import { barForm, endingSpans, jumpEndings, playOrder, writeBar, MAX_PLAYED_BARS } from '../web/static/form.js';
 
 const table = JSON.parse(readFileSync(new URL('../../board/formtable/play-order.json', import.meta.url)));
 
@@ -63,4 +63,24 @@ test('each ending spans its bars: to its end repeat, the last to its section end
   assert.deepEqual(endingSpans(content), [[0, 0, 1, 1, 2, 2, 2], [0, 1, 2, 0]]);
   // A broken form (ending 1 with no end repeat): the marked bar only.
   assert.deepEqual(endingSpans({ sections: [{ bars: [{ chords: ['C'], repeatStart: true }, { chords: ['D'], ending: 1 }, ['E']] }] }), [[0, 1, 0]]);
+});
+
+// Content schema version 3: ending 1 runs across a section mark to its end repeat (One For My Baby), and
+// an ending reached by a jump (Just One Of Those Things) is bracketed where it stands, after the bridge.
+test("an ending's bracket runs across a section mark; an ending reached by a jump has its own", () => {
+  const content = { beatsPerBar: 4, sections: [
+    { label: 'A', bars: [{ chords: ['C'], repeatStart: true }, { chords: ['D'], ending: 1 }] },
+    { label: 'B', bars: [{ chords: ['E'], repeatEnd: 2 }, { chords: ['F'], ending: 2 }, ['G'], { chords: ['A'], mark: 'dc' }, { chords: ['B'], ending: 3 }] },
+  ] };
+  assert.deepEqual(endingSpans(content), [[0, 1], [1, 2, 2, 2, 3]]);
+  assert.equal(playOrder(content).map((p) => p.n).join(' '), '1 2 3 1 4 5 6 1 7');
+});
+
+// The grid writes a plain D.C. right before the ending it leads to as charts do: "D.C. al 3rd ending".
+test('a jump that leads to an ending is written al that ending', async () => {
+  const { formWords } = await import('../web/static/form-view.js');
+  const content = { beatsPerBar: 4, sections: [{ bars: [{ chords: ['C'], repeatStart: true }, { chords: ['D'], ending: 1, repeatEnd: 2 },
+    { chords: ['E'], ending: 2 }, { chords: ['F'], mark: 'dc' }, { chords: ['G'], ending: 3 }] }] };
+  assert.deepEqual(jumpEndings(content), [[0, 0, 0, 3, 0]]);
+  assert.deepEqual(formWords(barForm(content.sections[0].bars[3]), 4, 3), ['D.C. al 3rd ending']);
 });

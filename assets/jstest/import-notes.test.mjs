@@ -19,6 +19,7 @@ const ARGS = {
   sign_left_out: { sign: 'coda', bar: 3, path: 'sections[2].bars[0].mark', rule: 'a chart has one coda; there is one at bar 2',
     ruleId: 'oneSign', ruleArgs: { sign: 'coda', at: 2 } },
   al_ending_fine: { jump: 'D.C.', ending: 2, fine: 'D.C.', ending2: 2, bar: 6 }, al_ending_left_out: { jump: 'D.S.', ending: 1 },
+  al_ending_jump: { jump: 'D.C.', ending: 3, bar: 24, ending2: 3 },
   rhythm_nearest: { bar: 2, written: 'C / / G7' }, jump_moved: { sign: 'ds-al-coda', from: 7, to: 16 },
   jump_al_coda: { sign: 'dc', bar: 16, read: 'dc-al-coda' }, repeat_from: { bar: 8, from: 1 }, repeat_start_left_out: { bar: 3 },
 };

@@ -16,6 +16,7 @@ var table []byte
 // Case is one chart of the table.
 type Case struct {
 	Name     string          `json:"name"`
+	Source   string          `json:"source"`   // the real chart the row is written after, and its playlist
 	Sections json.RawMessage `json:"sections"` // a board's "sections", as a client would send them
 	Played   string          `json:"played"`   // the bars played, numbered 1, 2, … across sections
 	Chords   string          `json:"chords"`   // the first chord heard in each bar played

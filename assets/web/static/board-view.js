@@ -10,7 +10,7 @@ import { bindAttr, bindText } from './i18n.js';
 import { split } from './chords.js';
 import { GLYPH, hasAccidental, isNumber, pieces, raised, spokenChord } from './notation.js';
 import { sectionName } from './content.js';
-import { SIMILE, barForm, endingSpans } from './form.js';
+import { SIMILE, barForm, endingSpans, jumpEndings } from './form.js';
 import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
 import { AT_ONCE, StepBuild, barCount, barsShown, stepWait } from './grid-build.js';
@@ -96,6 +96,7 @@ export class BoardView {
     if (this.spansOf !== content) {
       this.spansOf = content;
       this.spans = endingSpans(content);
+      this.alEndings = jumpEndings(content);
     }
     shown.forEach((n, i) => {
       const s = this.sections[i] || this.createSection(i);
@@ -185,7 +186,8 @@ export class BoardView {
       const bar = s.bars[j] || this.createBar(s, i, j, added);
       const n = barNo + j + 1;
       const inEnding = this.spans[i]?.[j] || 0;
-      const sig = (Array.isArray(raw) ? raw.join(' ') : JSON.stringify(raw)) + (inEnding ? ` [${inEnding}` : '');
+      const alEnding = this.alEndings[i]?.[j] || 0;
+      const sig = (Array.isArray(raw) ? raw.join(' ') : JSON.stringify(raw)) + (inEnding ? ` [${inEnding}` : '') + (alEnding ? ` al${alEnding}` : '');
       if (bar.sig === sig && bar.n === n && bar.beats === this.beatsPerBar) return;
       bar.sig = sig;
       bar.beats = this.beatsPerBar;
@@ -194,7 +196,7 @@ export class BoardView {
       this.patchBar(bar, form.simile ? [SIMILE] : form.chords, n, form.simile ? null : form.durations);
       // A bar of chords alone outside an ending has no form to draw: one that had none is left as it is.
       const plain = Array.isArray(raw) && !inEnding;
-      if (!plain || !bar.plain) paintForm(bar.li, form, this.beatsPerBar, inEnding);
+      if (!plain || !bar.plain) paintForm(bar.li, form, this.beatsPerBar, inEnding, alEnding);
       bar.plain = plain;
     });
     if (added.firstChild) s.barsEl.append(added);

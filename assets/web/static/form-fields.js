@@ -38,6 +38,7 @@ export class FormFields {
     this.repeatEnd.set(f.repeatEnd);
     this.ending.set(f.ending);
     this.mark.set(f.mark);
+    this.toCoda = f.toCoda === true; // To Coda beside the mark (version 3): kept while the mark can have it
     this.beats.set(f.beats === boardBeats ? 0 : f.beats);
     bindText(this.beats.labelOf(0), 'form.beatsBoard', { n: boardBeats });
   }
@@ -50,6 +51,7 @@ export class FormFields {
       repeatEnd: Number(this.repeatEnd.get()),
       ending: Number(this.ending.get()),
       mark: this.mark.get(),
+      toCoda: this.toCoda === true && !['', 'to-coda', 'coda'].includes(this.mark.get()),
       beats: Number(this.beats.get()),
     };
   }

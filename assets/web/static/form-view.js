@@ -13,6 +13,9 @@ export const MARK_TEXT = {
   'to-coda': 'To Coda ⊕',
 };
 
+// ORDINAL ends the number of an ending a jump leads to, as charts write it (D.C. al 3rd ending).
+const ORDINAL = { 1: 'st', 2: 'nd', 3: 'rd' };
+
 function setData(el, name, value) {
   if (value === null || value === undefined || value === false) delete el.dataset[name];
   else if (el.dataset[name] !== String(value)) el.dataset[name] = String(value);
@@ -20,11 +23,12 @@ function setData(el, name, value) {
 
 // formWords are the words a chart writes beside a bar's chords: the volta number, the bar's meter when
 // it is not the board's, the sign and the repeat count when it is not 2.
-export function formWords(f, beatsPerBar) {
+export function formWords(f, beatsPerBar, alEnding = 0) {
   const words = [];
   if (f.ending) words.push(`${f.ending}.`);
   if (f.beats && f.beats !== beatsPerBar) words.push(`${f.beats}/4`);
-  if (f.mark) words.push(MARK_TEXT[f.mark] || f.mark);
+  if (f.mark) words.push((MARK_TEXT[f.mark] || f.mark) + (alEnding ? ` al ${alEnding}${ORDINAL[alEnding] || 'th'} ending` : ''));
+  if (f.toCoda) words.push(MARK_TEXT['to-coda']);
   if (f.repeatEnd > 2) words.push(`×${f.repeatEnd}`);
   return words;
 }
@@ -38,14 +42,16 @@ export function barLine(f, beatsPerBar) {
 
 // paintForm sets a bar's form on its list item li: data attributes for the bar lines and bracket, and
 // one text element for the volta number, the sign and the meter. inEnding is the ending the bar is in
-// (form.js endingSpans): the bracket runs on over the ending's other bars.
-export function paintForm(li, f, beatsPerBar, inEnding = 0) {
+// (form.js endingSpans): the bracket runs on over the ending's other bars. alEnding is the ending a
+// plain D.C. or D.S. on the bar leads to (form.js jumpEndings), written after it.
+export function paintForm(li, f, beatsPerBar, inEnding = 0, alEnding = 0) {
   setData(li, 'repeatStart', f.repeatStart ? '' : null);
   setData(li, 'repeatEnd', f.repeatEnd || null);
   setData(li, 'ending', f.ending || null);
   setData(li, 'inEnding', inEnding && !f.ending ? inEnding : null);
   setData(li, 'mark', f.mark || null);
-  const text = formWords(f, beatsPerBar).join(' ');
+  setData(li, 'toCoda', f.toCoda ? '' : null);
+  const text = formWords(f, beatsPerBar, alEnding).join(' ');
   let el = li.querySelector(':scope > .form-text');
   if (!text) {
     el?.remove();

@@ -1,8 +1,8 @@
-// The form of a chart (content schema version 2): repeats, endings, road signs, % and meter changes,
+// The form of a chart (content schema versions 2 and 3): repeats, endings, road signs, % and meter changes,
 // and the order a band plays the bars in. This is board/form.go's PlayOrder for the page: the player
 // follows the draft the user is editing, unsaved changes included, so the order is computed here and
 // not asked of the server. Both read the same table of hand-written charts in their tests
-// (board/testdata/form/play-order.json), so they cannot drift apart. The server checks the rules;
+// (board/formtable/play-order.json), so they cannot drift apart. The server checks the rules;
 // here a form that breaks them is played in written order instead.
 
 export const SIMILE = '%';
@@ -14,7 +14,7 @@ const JUMPS = new Set(['dc', 'ds', 'dc-al-fine', 'dc-al-coda', 'ds-al-fine', 'ds
 
 // barForm reads a bar as written (an array of chords, or an object) into one shape.
 export function barForm(bar) {
-  if (Array.isArray(bar)) return { chords: bar, simile: false, durations: null, beats: 0, repeatStart: false, repeatEnd: 0, ending: 0, mark: '' };
+  if (Array.isArray(bar)) return { chords: bar, simile: false, durations: null, beats: 0, repeatStart: false, repeatEnd: 0, ending: 0, mark: '', toCoda: false };
   const o = bar || {};
   const simile = o.chords === SIMILE;
   return {
@@ -26,12 +26,13 @@ export function barForm(bar) {
     repeatEnd: o.repeatEnd | 0,
     ending: o.ending | 0,
     mark: MARKS.includes(o.mark) ? o.mark : '',
+    toCoda: o.toCoda === true, // To Coda beside the bar's own sign (content schema version 3)
   };
 }
 
 // writeBar is the schema's way of writing a bar: the plain array when it carries chords alone.
 export function writeBar(f) {
-  const plain = !f.simile && !f.durations && !f.beats && !f.repeatStart && !f.repeatEnd && !f.ending && !f.mark;
+  const plain = !f.simile && !f.durations && !f.beats && !f.repeatStart && !f.repeatEnd && !f.ending && !f.mark && !f.toCoda;
   if (plain) return [...f.chords];
   const o = { chords: f.simile ? SIMILE : [...f.chords] };
   if (f.durations) o.durations = [...f.durations];
@@ -40,6 +41,7 @@ export function writeBar(f) {
   if (f.repeatEnd) o.repeatEnd = f.repeatEnd;
   if (f.ending) o.ending = f.ending;
   if (f.mark) o.mark = f.mark;
+  if (f.toCoda) o.toCoda = true;
   return o;
 }
 
@@ -78,6 +80,7 @@ export function barText(bar) {
   if (f.beats) parts.push(`(${f.beats})`);
   if (f.repeatEnd) parts.push(`:|×${f.repeatEnd}`);
   if (f.mark) parts.push(`(${f.mark})`);
+  if (f.toCoda) parts.push('(to-coda)');
   return parts.join(' ');
 }
 
@@ -87,57 +90,128 @@ export function timedText(chords, durations) {
   return chords.map((c, k) => [c, ...Array(Math.max(0, (durations[k] | 0) - 1)).fill('.')].join(' ')).join(' ');
 }
 
-// readForm finds the repeats, endings and signs as board/form.go does, or returns null when the form
-// breaks a rule (the server says which).
+// readForm finds the repeats, endings and signs as board/form.go does (form_repeats.go's reader, bar by
+// bar), or returns null when the form breaks a rule (the server says which).
 function readForm(bars, firsts) {
   const groups = [];
-  let open = -1;
-  let awaitN = 0;
+  const st = { open: -1, inner: -1, awaitN: 0, closing: 0, ended: -1, taken: -1 };
+  const inEnding = () => (st.open < 0 || st.awaitN ? 0 : groups[st.open].endings.length);
   const endLast = (i) => {
-    const g = groups[open];
+    const g = groups[st.open];
     if (g.endings.length < 2) return false;
     g.endings.at(-1).last = i - 1;
-    open = -1;
+    st.ended = st.open;
+    st.open = -1;
     return true;
   };
-  for (let i = 0; i < bars.length; i++) {
-    const b = bars[i];
-    if (i === 0 && b.simile) return null;
-    const inEnding = open >= 0 && awaitN === 0 && groups[open].endings.length > 0;
-    if (inEnding && (firsts.has(i) || b.repeatStart) && !endLast(i)) return null;
-    if (awaitN && b.ending !== awaitN) return null;
-    if (b.repeatStart) {
-      if (open >= 0) return null;
-      groups.push({ start: i, bodyEnd: -1, times: 0, endings: [] });
-      open = groups.length - 1;
+  // closesAhead: an end repeat comes at or after bar i before another repeat or ending starts.
+  const closesAhead = (i) => {
+    for (let k = i; k < bars.length; k++) {
+      if (k > i && (bars[k].repeatStart || bars[k].ending)) return false;
+      if (bars[k].repeatEnd) return true;
     }
-    if (b.ending) {
-      if (awaitN) {
-        groups[open].endings.push({ first: i, last: -1 });
-        awaitN = 0;
-      } else if (open < 0 || groups[open].endings.length || b.ending !== 1) return null;
+    return false;
+  };
+  // closesPlain: the repeat starting at bar i, inside the open one, is a vamp in it.
+  const closesPlain = (i) => {
+    let k = i;
+    for (; k < bars.length && !bars[k].repeatEnd; k++) {
+      if (bars[k].ending || (k > i && (bars[k].repeatStart || firsts.has(k)))) return false;
+    }
+    if (k === bars.length || bars[k].ending) return false;
+    for (k++; k < bars.length && !bars[k].repeatStart; k++) if (bars[k].repeatEnd) return true;
+    return false;
+  };
+  const implicitLast = () => {
+    groups[st.open].endings.push({ first: st.closing + 1, last: st.closing });
+    st.open = -1;
+    st.awaitN = 0;
+    st.ended = -1;
+  };
+  const byJump = (i, gi, n) => {
+    if (gi < 0 || n !== groups[gi].endings.length + 1 || n < 2) return false;
+    groups[gi].endings.push({ first: i, last: -1 });
+    groups[gi].byJump = true;
+    st.open = gi;
+    st.ended = -1;
+    return true;
+  };
+  const step = (i) => {
+    const b = bars[i];
+    if (i === 0 && b.simile) return false;
+    const n = inEnding();
+    if (n && st.inner < 0 && (firsts.has(i) || b.repeatStart)) {
+      const crosses = !b.repeatStart && closesAhead(i);
+      const vamp = n === 1 && !firsts.has(i) && closesPlain(i);
+      if (!crosses && !vamp && !endLast(i)) return false;
+    }
+    if (st.awaitN) {
+      if (b.ending === st.awaitN) {
+        groups[st.open].endings.push({ first: i, last: -1 });
+        st.awaitN = 0;
+        st.taken = i;
+      } else if (b.ending) return false;
+      else implicitLast();
+    }
+    if (b.repeatStart) {
+      if (st.open >= 0 && st.inner < 0 && closesPlain(i)) {
+        groups.push({ start: i, bodyEnd: -1, times: 0, endings: [], outer: st.open });
+        st.inner = groups.length - 1;
+      } else if (st.open >= 0) return false;
       else {
-        groups[open].bodyEnd = i - 1;
-        groups[open].endings.push({ first: i, last: -1 });
+        groups.push({ start: i, bodyEnd: -1, times: 0, endings: [], outer: -1 });
+        st.open = groups.length - 1;
+        st.ended = -1;
+      }
+    }
+    if (b.ending && i !== st.taken) {
+      if (st.inner >= 0) return false;
+      if (st.open < 0) {
+        if (!byJump(i, st.ended, b.ending)) return false;
+      } else {
+        const g = groups[st.open];
+        const k = g.endings.length;
+        if (k && b.ending === k + 1 && k >= 2) {
+          g.endings[k - 1].last = i - 1;
+          byJump(i, st.open, b.ending);
+        } else if (k || b.ending !== 1) return false;
+        else {
+          g.bodyEnd = i - 1;
+          g.endings.push({ first: i, last: -1 });
+        }
       }
     }
     if (b.repeatEnd) {
-      if (open < 0) return null;
-      const g = groups[open];
-      const n = g.endings.length;
-      if (n) {
-        if (n === 4 || b.repeatEnd !== n + 1) return null;
-        g.endings[n - 1].last = i;
-        awaitN = n + 1;
-      } else {
+      if (st.inner >= 0) {
+        Object.assign(groups[st.inner], { bodyEnd: i, times: b.repeatEnd });
+        st.inner = -1;
+        return true;
+      }
+      if (st.open < 0) return false;
+      const g = groups[st.open];
+      const k = g.endings.length;
+      if (!k) {
         g.bodyEnd = i;
         g.times = b.repeatEnd;
-        open = -1;
+        st.open = -1;
+      } else {
+        if (g.byJump || k === 4 || b.repeatEnd !== k + 1) return false;
+        g.endings[k - 1].last = i;
+        st.awaitN = k + 1;
+        st.closing = i;
       }
     }
-  }
-  if (awaitN) return null;
-  if (open >= 0 && (!groups[open].endings.length || !endLast(bars.length))) return null;
+    return true;
+  };
+  for (let i = 0; i < bars.length; i++) if (!step(i)) return null;
+  if (st.inner >= 0) return null;
+  if (st.awaitN) implicitLast();
+  else if (st.open >= 0 && (!groups[st.open].endings.length || !endLast(bars.length))) return null;
+  return readSigns(bars, groups);
+}
+
+// readSigns places the signs and, for each repeat, the ending taken after the jump (form_signs.go).
+function readSigns(bars, groups) {
   const sign = { segno: -1, coda: -1, fine: -1, 'to-coda': -1, jump: -1 };
   for (let i = 0; i < bars.length; i++) {
     const m = bars[i].mark;
@@ -146,16 +220,29 @@ function readForm(bars, firsts) {
     if (sign[k] >= 0) return null;
     sign[k] = i;
   }
+  for (let i = 0; i < bars.length; i++) {
+    if (!bars[i].toCoda) continue;
+    if (sign['to-coda'] >= 0 || !bars[i].mark || bars[i].mark === 'to-coda' || bars[i].mark === 'coda') return null;
+    sign['to-coda'] = i;
+  }
   const jm = sign.jump >= 0 ? bars[sign.jump].mark : '';
   if (jm.startsWith('ds') && sign.segno < 0) return null;
   if (jm.endsWith('al-coda') && (sign.coda < 0 || sign['to-coda'] < 0)) return null;
-  return { groups, segno: sign.segno, coda: sign.coda, fine: sign.fine, toCoda: sign['to-coda'], jump: sign.jump, jm };
+  const f = { groups, segno: sign.segno, coda: sign.coda, fine: sign.fine, toCoda: sign['to-coda'], jump: sign.jump, jm };
+  for (const g of groups) g.afterJump = g.endings.length - 1;
+  for (const i of [jm.endsWith('al-fine') ? f.fine : -1, jm.endsWith('al-coda') ? f.toCoda : -1]) {
+    const r = i >= 0 ? regionOf(f, i) : { group: -1 };
+    if (r.group >= 0 && r.ending > 0 && !groups[r.group].byJump) groups[r.group].afterJump = r.ending - 1;
+  }
+  return f;
 }
 
+// regionOf says where bar i lies, in the outermost repeat that holds it.
 function regionOf(f, i) {
   for (let gi = 0; gi < f.groups.length; gi++) {
     const g = f.groups[gi];
     if (i < g.start) break;
+    if (g.outer >= 0) continue;
     if (i <= g.bodyEnd) return { group: gi, ending: 0 };
     for (let n = 0; n < g.endings.length; n++) {
       const e = g.endings[n];
@@ -165,23 +252,35 @@ function regionOf(f, i) {
   return { group: -1, ending: 0 };
 }
 
-// expand follows the form (see board/form.go's expand, which this mirrors step by step).
+// expand follows the form (see board/form_play.go's player, which this mirrors step by step).
 function expand(f, bars) {
-  const groupAt = new Map(f.groups.map((g, gi) => [g.start, gi]));
+  const n = bars.length;
+  const groupAt = new Map();
+  const closer = new Map();
+  const endAt = new Map(); // bar → [group, ending number]
+  f.groups.forEach((g, gi) => {
+    groupAt.set(g.start, gi);
+    if (g.times > 0) closer.set(g.bodyEnd, gi);
+    g.endings.forEach((e, k) => {
+      if (e.first > e.last) return;
+      endAt.set(e.first, [gi, k + 1]);
+      if (bars[e.last].repeatEnd) closer.set(e.last, gi);
+    });
+  });
   const pass = f.groups.map(() => 0);
   const order = [];
   let jumped = false;
   let back = false;
-  for (let i = 0; i < bars.length;) {
+  const once = (gi) => jumped && f.groups[gi].start <= f.jump;
+  for (let i = 0; i < n;) {
     const bar = bars[i];
-    const r = regionOf(f, i);
     if (groupAt.has(i) && !back) pass[groupAt.get(i)] = 1;
     back = false;
-    const once = r.group >= 0 && jumped && f.groups[r.group].start <= f.jump;
-    if (r.ending > 0 && i === f.groups[r.group].endings[r.ending - 1].first) {
-      const g = f.groups[r.group];
-      const want = once ? g.endings.length : pass[r.group];
-      if (want !== r.ending) {
+    if (endAt.has(i)) {
+      const [gi, k] = endAt.get(i);
+      const g = f.groups[gi];
+      const want = once(gi) ? g.afterJump + 1 : pass[gi];
+      if (want !== k) {
         if (!g.endings[want - 1]) return null;
         i = g.endings[want - 1].first;
         continue;
@@ -190,19 +289,16 @@ function expand(f, bars) {
     if (order.length === MAX_PLAYED_BARS) return null;
     order.push(i);
     if (jumped && bar.mark === 'fine') return order;
-    if (jumped && bar.mark === 'to-coda') {
+    if (jumped && (bar.mark === 'to-coda' || bar.toCoda)) {
       i = f.coda;
       continue;
     }
-    if (bar.repeatEnd && !once) {
-      const g = f.groups[r.group];
-      const times = r.ending > 0 ? r.ending + 1 : g.times;
-      if (pass[r.group] < times) {
-        pass[r.group]++;
-        i = g.start;
-        back = true;
-        continue;
-      }
+    const gi = closer.has(i) ? closer.get(i) : -1;
+    if (gi >= 0 && !once(gi) && pass[gi] < bar.repeatEnd) {
+      pass[gi]++;
+      i = f.groups[gi].start;
+      back = true;
+      continue;
     }
     if (i === f.jump && !jumped) {
       jumped = true;
@@ -245,6 +341,18 @@ export function endingSpans(content) {
     g.endings.forEach((e, n) => {
       for (let i = e.first; i <= e.last; i++) out[places[i].section][places[i].bar] = n + 1;
     });
+  }
+  return out;
+}
+
+// jumpEndings says for each section's bars which ending a plain D.C. or D.S. leads to (content schema
+// version 3: the ending right after it, reached only by the jump), or 0, so the grid writes "D.C. al 3rd
+// ending" as charts do.
+export function jumpEndings(content) {
+  const { places, f } = read(content);
+  const out = (content?.sections || []).map((s) => (s.bars || []).map(() => 0));
+  for (const g of f?.groups || []) {
+    if (g.byJump && f.jump >= 0 && f.jump === g.endings.at(-1).first - 1) out[places[f.jump].section][places[f.jump].bar] = g.endings.length;
   }
   return out;
 }
