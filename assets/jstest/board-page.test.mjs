@@ -201,3 +201,24 @@ test('a new section takes the next free letter and four empty bars; an emptied n
   assert.equal(numberOrNull(''), null);
   assert.equal(numberOrNull('96'), 96);
 });
+
+// ---- fields both sides changed (issue 28) ----
+
+test('a field both sides set differently is a conflict, named as the server names it; the same value or an untouched field is not', () => {
+  const theirs = content();
+  theirs.title = 'Theirs';
+  theirs.tempo = 96;
+  theirs.sections[1].label = 'Chorus';
+  const title1 = { t: 'set', field: 'title', value: 'Mi' };
+  const title2 = { t: 'set', field: 'title', value: 'Mine' };
+  const ops = [title1, { t: 'set', field: 'tempo', value: 96 }, { t: 'set', field: 'key', value: 'A' }, title2, { t: 'label', s: 1, value: 'Bridge' }, { t: 'role', s: 1, value: '' }];
+  const found = fieldConflicts(content(), theirs, ops);
+  assert.deepEqual(found.map((c) => [c.field, c.theirs, c.mine]), [['title', 'Theirs', 'Mine'], ['sections[1].label', 'Chorus', 'Bridge']]);
+  assert.deepEqual(found[0].ops, [title1, title2], 'taking theirs takes back every edit of the field');
+  assert.deepEqual(withoutOps(content(), ops, found[0]).draft.title, 'T');
+  const moved = content();
+  moved.sections.pop();
+  moved.sections[0].label = 'Intro';
+  assert.deepEqual(fieldConflicts(content(), moved, [{ t: 'label', s: 0, value: 'Verse' }]), [], 'sections moved: the dropped-op report\'s business');
+  assert.equal(editConflicts(content(), theirs, ops).length, 2);
+});

@@ -11,7 +11,9 @@ export function clone(content) {
   return structuredClone(content);
 }
 
-const FIELDS = ['title', 'description', 'key', 'tempo', 'beatsPerBar'];
+// The board's fields a set op writes; key and the credits (artist, composer, style) go when emptied.
+const FIELDS = ['title', 'description', 'key', 'tempo', 'beatsPerBar', 'artist', 'composer', 'style'];
+const OPTIONAL = ['key', 'artist', 'composer', 'style'];
 
 // apply changes content in place; it returns false when the op's place does not exist.
 export function apply(content, op) {
@@ -20,7 +22,7 @@ export function apply(content, op) {
   switch (op.t) {
     case 'set':
       if (!FIELDS.includes(op.field)) return false;
-      if (op.field === 'key' && !op.value) delete content.key;
+      if (OPTIONAL.includes(op.field) && !op.value) delete content[op.field];
       else content[op.field] = op.value;
       return true;
     case 'label':
@@ -35,6 +37,11 @@ export function apply(content, op) {
       if (!sec || (op.value && !ROLES.includes(op.value))) return false;
       if (op.value) sec.role = op.value;
       else delete sec.role;
+      return true;
+    case 'recall': // a section that repeats the chorus (docs/content.md), or no longer
+      if (!sec) return false;
+      if (op.value) sec.recall = op.value;
+      else delete sec.recall;
       return true;
     case 'insertBar':
       if (!sec) return false;

@@ -55,7 +55,7 @@ export function rebased(base, board, ops, open) {
  * @returns {EditConflict[]}
  */
 export function editConflicts(base, theirs, ops) {
-  return barConflicts(base, theirs, ops);
+  return [...barConflicts(base, theirs, ops), ...fieldConflicts(base, theirs, ops)];
 }
 
 /**
