@@ -79,6 +79,8 @@ export class BoardPage {
     /** @type {HTMLElement | null} */
     this.invalid = null; // element marked by a 422
     this.isGone = false; // the board was deleted (board-manage.js)
+    /** @type {LineEditing | null} */
+    this.lines = null; // the lines' editor, made when first needed (lineEditor)
     this.catalogue = new Catalogue(null);
     this.main = byId('board');
     this.keys = new PageKeys(this);

@@ -20,6 +20,10 @@ import { recalledLines } from './lyrics-content.js';
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), role(s, value), moveSection(s, delta),
   // removeSection(s), addBar(s), addSection(), duplicateSection(s).
+  /**
+   * @param {HTMLElement} root
+   * @param {{ editable: boolean, handlers?: Partial<Record<'editBar' | 'label' | 'role' | 'moveSection' | 'removeSection' | 'addBar' | 'addSection' | 'duplicateSection' | 'editLine' | 'addLine', Function>> }} opts
+   */
   constructor(root, { editable, handlers = {} }) {
     this.root = root;
     this.editable = editable;

@@ -143,10 +143,11 @@ export function diff(a, b) {
 // describeOp names an op that could not be re-applied, as an i18n entry: its section as the page names
 // it (its label, or its number when it has none) in content, the draft it was made on; bars count from 1
 // within the section, as the user saw them.
+/** @returns {import('./i18n.js').Entry} */
 export function describeOp(op, content) {
   const p = { s: sectionName(content?.sections?.[op.s], op.s), b: op.b + 1 };
   const line = describeLineOp(op, p.s);
-  if (line) return line;
+  if (line) return /** @type {import('./i18n.js').Entry} */ (line);
   switch (op.t) {
     case 'label':
       return ['op.label', { ...p, value: op.value }];

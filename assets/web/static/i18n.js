@@ -12,6 +12,12 @@
 import { read, write } from './storage.js';
 import { STRINGS } from './page-strings.js';
 
+/**
+ * @typedef {Record<string, unknown>} Params a string's params: a value, or a translation ({$t, params})
+ * @typedef {unknown} Param one param
+ * @typedef {[string, Params?]} Entry an i18n key and its params, as bindText(el, ...entry) takes them
+ */
+
 export const LOCALES = ['en', 'zh-CN'];
 export const STORAGE_KEY = 'tele.locale';
 const STATIC_ATTRS = ['aria-label', 'placeholder', 'title'];

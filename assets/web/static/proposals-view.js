@@ -139,7 +139,7 @@ export class ProposalsView {
   // panel closes with the answer. A choice that had the focus keeps it in the new drawing.
   boardChanged() {
     if (!this.shown || this.sending) return;
-    const at = document.activeElement;
+    const at = /** @type {HTMLElement | null} */ (document.activeElement);
     const keep = this.panel.contains(at) && at.dataset.key ? `.${at.classList[at.classList.length - 1]}[data-key="${CSS.escape(at.dataset.key)}"]` : at?.id && this.panel.contains(at) ? `#${CSS.escape(at.id)}` : null;
     this.render();
     if (keep) this.panel.querySelector(keep)?.focus();

@@ -103,7 +103,7 @@ const blank = (v) => (v === undefined || v === null ? '' : v);
 function fieldOf(op) {
   if (op.t === 'set') {
     const field = /** @type {string} */ (op.field);
-    return { path: field, read: (c) => blank(/** @type {Record<string, unknown>} */ (c)[field]) };
+    return { path: field, read: (c) => blank(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (c))[field]) };
   }
   if (op.t === 'label' || op.t === 'role') {
     const s = /** @type {number} */ (op.s);
@@ -149,7 +149,7 @@ export function canSave(s) {
 }
 
 /**
- * @typedef {{ conflict: true } | { invalid: { path: string, rule: unknown } } | { message: Entry, forget?: true }} SaveOutcome
+ * @typedef {{ conflict: true } | { invalid: { path: string, rule: unknown } } | { message: import('./i18n.js').Entry, forget?: true }} SaveOutcome
  */
 
 /**
