@@ -102,15 +102,7 @@ func TestFieldConflict(t *testing.T) {
 	if got.Content.Title != "Trio (Pi)" || got.Content.Tempo != 132 || strings.Join(got.Content.Sections[0].Bars[0], " ") != "A7" {
 		t.Errorf("after settling: title %q tempo %d bar 1 %v; want Pi's title, Pi's tempo and Pi's bar", got.Content.Title, got.Content.Tempo, got.Content.Sections[0].Bars[0])
 	}
-	var hist struct {
-		Revisions []struct {
-			Revision int64  `json:"revision"`
-			Author   string `json:"author"`
-			Proposal string `json:"proposal"`
-		}
-	}
-	apiJSON(t, "GET", s.URL+"/api/boards/trio/revisions", nil, nil, &hist)
-	if r := hist.Revisions; len(r) < 2 || r[1].Author != "pi" || r[1].Proposal != "fieldfield" || r[0].Author != "browser" {
+	if r := revisionRows(t, s.URL, "trio"); len(r) < 2 || r[1].Author != "pi" || r[1].Proposal != "fieldfield" || r[0].Author != "browser" {
 		t.Errorf("history: the accept by pi naming the proposal, then the page's own edit: %+v", r[:min(2, len(r))])
 	}
 	// The conflict's 412 is the one expected failure in the console.

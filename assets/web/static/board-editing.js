@@ -32,10 +32,10 @@ export class BoardEditing {
     }
     page.saves.wire();
     this.dialog = new BarDialog(page.catalogue, {
-      apply: (s, b, chords, form) => (page.edit({ t: 'bar', s, b, chords, form }) ? page.view.barButton(s, b) : null),
-      move: (s, b, delta) => (page.edit({ t: 'moveBar', s, b, to: b + delta }) ? page.view.barButton(s, b + delta) : null),
-      insertAfter: (s, b) => (this.roomFor(1) && page.edit({ t: 'insertBar', s, b: b + 1, chords: [NO_CHORD] }) ? page.view.barButton(s, b + 1) : null),
-      remove: (s, b) => (page.edit({ t: 'removeBar', s, b }) ? page.view.barButton(s, Math.max(0, b - 1)) : null),
+      apply: (/** @type {number} */ s, /** @type {number} */ b, /** @type {string[]} */ chords, /** @type {object} */ form) => (page.edit({ t: 'bar', s, b, chords, form }) ? page.view.barButton(s, b) : null),
+      move: (/** @type {number} */ s, /** @type {number} */ b, /** @type {number} */ delta) => (page.edit({ t: 'moveBar', s, b, to: b + delta }) ? page.view.barButton(s, b + delta) : null),
+      insertAfter: (/** @type {number} */ s, /** @type {number} */ b) => (this.roomFor(1) && page.edit({ t: 'insertBar', s, b: b + 1, chords: [NO_CHORD] }) ? page.view.barButton(s, b + 1) : null),
+      remove: (/** @type {number} */ s, /** @type {number} */ b) => (page.edit({ t: 'removeBar', s, b }) ? page.view.barButton(s, Math.max(0, b - 1)) : null),
     });
     this.setupFastEntry();
   }

@@ -107,8 +107,14 @@ export class BoardPage {
     this.setup();
     if (board.status === 'fulfilled') this.adopt(board.value);
     else bindText(byId('board-status'), 'board.loadFailed');
-    const events = { board: (b) => this.adopt(b), proposals: (p) => this.proposals.listed(p), capability: (c) => this.keys.replaced(c), deleted: (d) => this.manage.deleted(d) };
-    this.stream = new Stream(api.boardEventsURL(this.id), events, (s, info) => this.connectionState(s, info));
+    // The board stream's events, each its JSON as the server sends it (docs/api.md).
+    const events = {
+      board: (/** @type {unknown} */ b) => this.adopt(b),
+      proposals: (/** @type {any} */ p) => this.proposals.listed(p),
+      capability: (/** @type {import('./page-keys.js').CapabilityEvent} */ c) => this.keys.replaced(c),
+      deleted: (/** @type {unknown} */ d) => this.manage.deleted(d),
+    };
+    this.stream = new Stream(api.boardEventsURL(this.id), events, (/** @type {string} */ s, /** @type {{ seconds: number }} */ info) => this.connectionState(s, info));
     await this.built; // the page is ready once every bar of its first board is drawn
   }
 
@@ -259,7 +265,7 @@ export class BoardPage {
     const shown = v.shown;
     paintViewHead(c, v, this.viewControls.state);
     if (first) {
-      this.built = this.view.build(shown, (bars) => this.stage.render(c, bars));
+      this.built = this.view.build(shown, (/** @type {unknown} */ bars) => this.stage.render(c, bars));
     } else {
       this.view.render(shown);
       this.stage.render(c, this.view.changed);
@@ -358,6 +364,11 @@ export class BoardPage {
 // paintViewHead writes the head's key as the chords are shown (a transposed view's key, a capo's
 // shapes) and, beside it, what the view changes: "Capo 3 (sounds in Gm)", "Transposed from Gm",
 // "Numbers". A printout or the stage then says which key its chords are in.
+/**
+ * @param {Content} c
+ * @param {ReturnType<ViewControls['compute']>} v
+ * @param {ViewControls['state']} state
+ */
 function paintViewHead(c, v, state) {
   const numbers = state.numbers && !v.needsKey;
   const key = !c.key ? '' : numbers ? c.key : state.capo || v.instrument ? v.shapesKey : v.soundingKey;

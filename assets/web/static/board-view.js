@@ -22,7 +22,12 @@ export class BoardView {
   // removeSection(s), addBar(s), addSection(), duplicateSection(s).
   /**
    * @param {HTMLElement} root
-   * @param {{ editable: boolean, handlers?: Partial<Record<'editBar' | 'label' | 'role' | 'moveSection' | 'removeSection' | 'addBar' | 'addSection' | 'duplicateSection' | 'editLine' | 'addLine', Function>> }} opts
+   * @param {{ editable: boolean, handlers?: Partial<{
+   *   editBar: (s: number, b: number) => void, label: (s: number, value: string) => void,
+   *   role: (s: number, value: string) => void, moveSection: (s: number, delta: number) => void,
+   *   removeSection: (s: number) => void, addBar: (s: number) => void, addSection: () => void,
+   *   duplicateSection: (s: number) => void, editLine: (s: number, k: number) => void, addLine: (s: number) => void,
+   * }> }} opts
    */
   constructor(root, { editable, handlers = {} }) {
     this.root = root;

@@ -107,7 +107,9 @@ export function sectionName(section, index) {
 const chordsText = barText;
 
 // diff lists what differs from a to b as i18n entries [key, params], for "what changed" lists.
+/** @returns {import('./i18n.js').Entry[]} */
 export function diff(a, b) {
+  /** @type {import('./i18n.js').Entry[]} */
   const out = [];
   if (a.title !== b.title) out.push(['chg.title', { from: a.title, to: b.title }]);
   if ((a.description || '') !== (b.description || '')) out.push(['chg.description']);

@@ -41,12 +41,12 @@ export const TOO_MANY_BARS = ['edit.tooManyBars', { max: MAX_BARS }];
  * @param {Content} draft
  * @param {number} s
  * @param {number} b
- * @param {{ bars: Array<Bar> | null, unknown?: Record<string, unknown> | null, beatsWrong?: Record<string, unknown> }} r
+ * @param {{ bars: unknown[] | null, unknown?: Record<string, unknown> | null, beatsWrong?: Record<string, unknown> }} r fast-entry.js's parsePaste
  * @returns {{ ops: Op[], last: number } | { refuse: import('./i18n.js').Entry }}
  */
 export function pasteOps(draft, s, b, r) {
   if (!r.bars) return { refuse: r.unknown ? ['chord.unknown', r.unknown] : r.beatsWrong ? ['edit.pasteBeats', r.beatsWrong] : ['edit.pasteBad'] };
-  const pasted = r.bars;
+  const pasted = /** @type {Bar[]} */ (r.bars);
   const extra = pasted.length - 1;
   if (draft.sections[s].bars.length + extra > MAX_SECTION_BARS) return { refuse: ['edit.sectionFull'] };
   if (!fits(draft, extra)) return { refuse: TOO_MANY_BARS };

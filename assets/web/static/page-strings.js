@@ -5,18 +5,25 @@
 // or a list of them, arrives translated.
 
 // ordinal writes 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st (English).
+/** @type {Record<string, string>} */
 const ORDINAL = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+/** @param {number} n */
 function ordinal(n) {
   return `${n}${ORDINAL[new Intl.PluralRules('en', { type: 'ordinal' }).select(n)]}`;
 }
 
 // formatDate writes a time as the locale writes a date and time.
+/**
+ * @param {string} iso
+ * @param {string} loc
+ */
 function formatDate(iso, loc) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return String(iso ?? '');
   return new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
+/** @type {Record<'en' | 'zh-CN', import('./i18n.js').Dictionary>} */
 export const STRINGS = {
   en: {
     'lang.label': 'Language',
