@@ -17,14 +17,17 @@ PI_LINES    := e2e/pi/0.72 e2e/pi/0.73 e2e/pi/1.x
 # The maintained readers Tele's ChordPro and iReal Pro files are checked against (ChordSheetJS,
 # ireal-reader), pinned by e2e/crosscheck/package-lock.json and run on the system Node.
 CROSSCHECK  := e2e/crosscheck
-NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES) $(CROSSCHECK))
+# The TypeScript compiler that checks the page's and the bridge's JavaScript against their JSDoc types
+# (make typecheck), pinned by assets/package-lock.json; it builds nothing.
+ASSETS_NPM  := assets
+NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES) $(CROSSCHECK) $(ASSETS_NPM))
 FUZZTIME    ?= 10s
 # How long `make soak` serves its load.
 SOAK_DURATION ?= 10m
 # Where tele must build: Pi and its bridge run on all of these.
 PLATFORMS   := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-.PHONY: run build install test e2e e2e-live soak bench lint fmt vet staticcheck cross fuzz fuzz-brief clean pi-package
+.PHONY: run build install test e2e e2e-live soak bench lint fmt vet staticcheck complexity typecheck cross fuzz fuzz-brief clean pi-package
 
 ## run: serve boards on 127.0.0.1:4317 (TELE_PORT, TELE_DATA or `make run ARGS="--port 5000"` change it)
 run:
@@ -68,8 +71,8 @@ soak:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
-## lint: gofmt, go vet, staticcheck, the cognitive-complexity gate
-lint: fmt vet staticcheck complexity
+## lint: gofmt, go vet, staticcheck, the cognitive-complexity gate, tsc on the page's and the bridge's JavaScript
+lint: fmt vet staticcheck complexity typecheck
 
 fmt:
 	@out="$$(gofmt -l $(GOFILES))"; \
@@ -84,6 +87,11 @@ staticcheck:
 complexity:
 	@$(GO) run $(GOCOGNIT) -test=false -over $(COGNIT_MAX) $$($(GO) list -f '{{.Dir}}' ./... | grep -v '/e2e$$') 2>&1 | grep -v '^gocognit: note:' \
 		|| exit 0; echo "gocognit: the functions above are over $(COGNIT_MAX): split them, or accept each in its doc comment with a reason and //gocognit:ignore"; exit 1
+
+## typecheck: tsc --noEmit over assets/web/static/*.js (the pages, in the browser) and assets/pi/*.js (the
+## bridge, in Pi's Node): every file checked (checkJs), the shapes they share in assets/types/*.d.ts
+typecheck: $(ASSETS_NPM)/node_modules/.package-lock.json
+	cd $(ASSETS_NPM) && node_modules/.bin/tsc --noEmit -p tsconfig.json && node_modules/.bin/tsc --noEmit -p tsconfig.bridge.json
 
 ## cross: build tele and vet every package, tests included, for each of PLATFORMS (without cgo); make test runs it
 cross:
@@ -114,6 +122,9 @@ e2e/pi/%/node_modules/.package-lock.json: e2e/pi/%/package-lock.json
 
 $(CROSSCHECK)/node_modules/.package-lock.json: $(CROSSCHECK)/package-lock.json
 	cd $(CROSSCHECK) && npm ci --no-audit --no-fund
+
+$(ASSETS_NPM)/node_modules/.package-lock.json: $(ASSETS_NPM)/package-lock.json
+	cd $(ASSETS_NPM) && npm ci --no-audit --no-fund
 
 ## pi-package: the Pi package under dist/pi-package: tele-pi (the bridge; "pi install" reads its "pi" key)
 ## and one package per platform with its static tele binary, optional dependencies of the first, the way

@@ -150,12 +150,21 @@ func TestBridgeBakesTool(t *testing.T) {
 }
 
 // TestBridgeSize: the bridge stays small enough to read in five minutes (issue 12 item 6). It counts
-// characters, not lines, so joining lines does not pass it (issue 27 item 7).
+// characters, not lines, so joining lines does not pass it (issue 27 item 7); and only the code's: a
+// line that is a comment and a JSDoc block (the types tsc checks, assets/tsconfig.bridge.json) are
+// not counted, so typing the bridge for the checker costs it nothing and a comment saying why is free.
 func TestBridgeSize(t *testing.T) {
-	const most = 23000
-	if n := utf8.RuneCount(piBridgeSource) + utf8.RuneCount(piLinkSource); n > most {
-		t.Errorf("assets/pi/tele.js and link.js have %d characters; keep them at most %d (rules that can live in Go belong in Go)", n, most)
+	const most = 20000
+	if n := codeChars(piBridgeSource) + codeChars(piLinkSource); n > most {
+		t.Errorf("assets/pi/tele.js and link.js have %d characters of code; keep them at most %d (rules that can live in Go belong in Go)", n, most)
 	}
+}
+
+// codeChars counts the characters of JavaScript src that are not a whole-line comment or a JSDoc block.
+func codeChars(src []byte) int {
+	code := regexp.MustCompile(`(?m)^[ \t]*//.*\n`).ReplaceAll(src, nil)
+	code = regexp.MustCompile(`/\*\*[\s\S]*?\*/`).ReplaceAll(code, nil)
+	return utf8.RuneCount(code)
 }
 
 // TestPackageBridge: the Pi package's bridge finds its binary in the platform package and parses.

@@ -133,6 +133,7 @@ type revisionRow struct {
 	Author       string `json:"author"`
 	Title        string `json:"title"`
 	RestoredFrom *int64 `json:"restoredFrom"`
+	Proposal     string `json:"proposal"`
 }
 
 // richChart is the richest board content version 2 allows, for every history test to run on as well as

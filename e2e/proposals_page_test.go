@@ -32,6 +32,14 @@ func writeProposal(t testing.TB, data, board, id string, base int64, c histConte
 	}
 }
 
+// revisionRows reads board's history rows, newest first, from the server at base.
+func revisionRows(t testing.TB, base, board string) []revisionRow {
+	t.Helper()
+	var hist struct{ Revisions []revisionRow }
+	apiJSON(t, "GET", base+"/api/boards/"+board+"/revisions", nil, nil, &hist)
+	return hist.Revisions
+}
+
 // notificationProbe records the notifications a page makes (title, body, and whether the browser
 // showed it or refused it), before the page's scripts run.
 const notificationProbe = `(() => {
@@ -140,15 +148,7 @@ func TestProposalsPage(t *testing.T) {
 	if after.Revision != 2 || !sameJSON(string(mustJSON(after.Content)), string(mustJSON(want))) {
 		t.Fatalf("after taking two bars: revision %d\n%s\nwant\n%s", after.Revision, mustJSON(after.Content), mustJSON(want))
 	}
-	var hist struct {
-		Revisions []struct {
-			Revision int64  `json:"revision"`
-			Author   string `json:"author"`
-			Proposal string `json:"proposal"`
-		}
-	}
-	apiJSON(t, "GET", h.URL+"/api/boards/prop/revisions", nil, nil, &hist)
-	if r := hist.Revisions[0]; r.Revision != 2 || r.Author != "pi" || r.Proposal != "threethree" {
+	if r := revisionRows(t, h.URL, "prop")[0]; r.Revision != 2 || r.Author != "pi" || r.Proposal != "threethree" {
 		t.Fatalf("the history row of the accept: %+v", r)
 	}
 
@@ -168,8 +168,7 @@ func TestProposalsPage(t *testing.T) {
 	p.do(chromedp.Click(`#prop-conflicts .prop-take-pi`))
 	p.waitJS(barTextJS(1, 0)+` === 'E7'`, "Pi's chord, chosen, is on the board")
 	p.waitJS(`document.getElementById('save-status').dataset.i18n === 'edit.saved'`, "the page saved it")
-	apiJSON(t, "GET", h.URL+"/api/boards/prop/revisions", nil, nil, &hist)
-	if r := hist.Revisions[0]; r.Revision != 3 || r.Author != "browser" {
+	if r := revisionRows(t, h.URL, "prop")[0]; r.Revision != 3 || r.Author != "browser" {
 		t.Fatalf("the musician's choice is the page's own edit: %+v", r)
 	}
 	apiJSON(t, "GET", h.URL+"/api/boards/prop", nil, nil, &after)

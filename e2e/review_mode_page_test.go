@@ -84,13 +84,7 @@ func TestReviewModeFromPage(t *testing.T) {
 	p.do(chromedp.Focus(`#proposals .prop-take[data-key="b:0:0"]`), chromedp.KeyEvent("a"))
 	p.do(chromedp.Click(chromedp.ID("prop-apply")))
 	p.waitJS(barTextJS(0, 0)+` === 'Cmaj9' && document.getElementById('proposals').hidden`, "the bar taken is on the board")
-	var hist struct {
-		Revisions []struct {
-			Author, Proposal string
-		}
-	}
-	apiJSON(t, "GET", h.URL+"/api/boards/review/revisions", nil, nil, &hist)
-	if r := hist.Revisions[0]; r.Author != "pi" || r.Proposal != pid {
+	if r := revisionRows(t, h.URL, "review")[0]; r.Author != "pi" || r.Proposal != pid {
 		t.Fatalf("the history row: %+v, want Pi naming %s", r, pid)
 	}
 

@@ -60,3 +60,22 @@ test('the title counts news; a notification says the board and the kind only', (
   assert.deepEqual(notice('proposed', 'Autumn Leaves'), { title: 'Autumn Leaves', body: 'Pi proposes a change to review', tag: 'tele-proposed' });
   assert.equal(notice('terminal', '').title, 'Tele');
 });
+
+test('a conflict over fields settles as the page\'s own edits: Pi\'s where chosen and where not in conflict; the accept takes the rest', async () => {
+  const { fieldAt, fieldOps, fieldText, settleFields } = await import('../web/static/proposal-marks.js');
+  const now = board([{ label: 'Verse', bars: [['C'], ['F'], ['G'], ['C']] }, { label: 'Chorus', bars: [['Am'], ['F']] }], { title: 'Board' });
+  const p = board([{ label: 'Verse', bars: [['C'], ['F7'], ['G'], ['C']] }, { label: 'Refrain', role: 'chorus', bars: [['Am'], ['F']] }], { title: 'Pi', tempo: 132 });
+  assert.equal(fieldAt(now, 'title'), 'Board');
+  assert.equal(fieldAt(p, 'sections[1].label'), 'Refrain');
+  assert.equal(fieldText([{ text: 'la' }, { text: 'di' }]), 'la / di');
+  assert.equal(fieldText(undefined), '—');
+  assert.deepEqual(fieldOps('sections[0].lines', board([{ label: 'V', bars: [], lines: [{ text: 'a' }, { text: 'b' }] }]), board([{ label: 'V', bars: [], lines: [{ text: 'x' }] }])),
+    [{ t: 'removeLine', s: 0, k: 0 }, { t: 'insertLine', s: 0, k: 0, line: { text: 'a' } }, { t: 'insertLine', s: 0, k: 1, line: { text: 'b' } }]);
+  const { items } = markProposal(base, now, p);
+  const all = new Map(items.map((it) => [it.key, 'accept']));
+  const { decisions, ops } = settleFields(items, all, ['title', 'sections[1].label'], new Map([['title', 'pi'], ['sections[1].label', 'board']]), { base, board: now, proposal: p });
+  // Section 2's label is in conflict (kept the board's), so the section is not taken whole: its role,
+  // not in conflict, is Pi's as an edit.
+  assert.deepEqual(ops, [{ t: 'role', s: 1, value: 'chorus' }, { t: 'set', field: 'tempo', value: 132 }, { t: 'set', field: 'title', value: 'Pi' }]);
+  assert.deepEqual(acceptRequest(items, decisions, false), { body: { bars: [[0, 1]] } }, 'the bar through the accept, never {} again');
+});

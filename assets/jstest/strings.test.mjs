@@ -1,10 +1,11 @@
-// Every string the pages show exists in both languages: the dictionaries of i18n.js and of each
+// Every string the pages show exists in both languages: the dictionaries of page-strings.js and of each
 // module that adds its own (i18n.extend) name the same keys in English and 简体中文, and every key the
 // pages' markup names (data-i18n, data-i18n-<attribute>) is in both. A key missing in one language
 // would show English on a Chinese page, or the bare key on any page.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { STRINGS as page } from '../web/static/page-strings.js';
 import { STRINGS as chat } from '../web/static/chat-strings.js';
 import { STRINGS as form } from '../web/static/form-strings.js';
 import { STRINGS as manage } from '../web/static/manage-strings.js';
@@ -14,7 +15,7 @@ import { STRINGS as importNotes } from '../web/static/import-notes.js';
 const source = (path) => readFileSync(new URL(`../web/${path}`, import.meta.url), 'utf8');
 
 // keysOf reads the keys of the two dictionaries of a source file's `en: {…}, 'zh-CN': {…}` block:
-// i18n.js's own, and the history panel's, which it adds inline. A key whose English entry is a function
+// the history panel's, which it adds inline. A key whose English entry is a function
 // of the locale (the history's times) serves both languages.
 function keysOf(path) {
   const text = source(path);
@@ -32,7 +33,7 @@ function keysOf(path) {
 }
 
 const dictionaries = {
-  'i18n.js': keysOf('static/i18n.js'),
+  'page-strings.js': { en: Object.keys(page.en), zh: Object.keys(page['zh-CN']), localeFunctions: [] },
   'history-panel.js': keysOf('static/history-panel.js'),
   'chat-strings.js': { en: Object.keys(chat.en), zh: Object.keys(chat['zh-CN']), localeFunctions: [] },
   'form-strings.js': { en: Object.keys(form.en), zh: Object.keys(form['zh-CN']), localeFunctions: [] },
@@ -67,7 +68,7 @@ test("every key the pages' markup names has words in both languages", () => {
 // One word for one thing: a board is 和弦谱 in every Chinese string (the import panel once called it
 // 和弦板, beside 新建和弦谱 on the same page).
 test('the Chinese words name a board one way', () => {
-  const files = ['static/i18n.js', 'static/history-panel.js', 'static/chat-strings.js', 'static/form-strings.js',
+  const files = ['static/page-strings.js', 'static/history-panel.js', 'static/chat-strings.js', 'static/form-strings.js',
     'static/manage-strings.js', 'pages/index.html', 'pages/board.html'];
   for (const path of files) {
     const at = source(path).indexOf('和弦板');

@@ -23,6 +23,7 @@ const BINARY = typeof TELE === "string" ? TELE : "tele";
 const cannotStart = (code) =>
 	typeof TELE === "string" || code !== "ENOENT"
 		? `cannot start ${BINARY}: ${code}; reinstall the bridge with "tele pi install"`
+		// @ts-expect-error: TELE is an object only as the Pi package bakes it (Go's PackageBridge); a string here
 		: `npm did not install ${TELE.missing}, which holds tele for this machine (an unsupported platform, or --omit=optional), and no tele is on PATH; reinstall the Pi package with its optional dependencies, or put tele on PATH (make install)`;
 
 export default function (pi) {
@@ -375,7 +376,7 @@ export default function (pi) {
 
 	// Terminal dialogs: Pi's own (ui_prompt_start/end, where it emits them) and the ones cooperating
 	// extensions announce on the shared bus (the only way on Pi 0.73).
-	const setPrompt = (change) => reportState(change());
+	const setPrompt = (change) => (change(), reportState());
 	on("ui_prompt_start", () => setPrompt(() => uiPrompts++));
 	on("ui_prompt_end", () => setPrompt(() => (uiPrompts = Math.max(0, uiPrompts - 1))));
 	const unsubscribeBus = pi.events.on("tele:terminal-prompt", (d) => live && setPrompt(() => (busPrompt = !!(d && d.open))));

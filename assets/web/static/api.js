@@ -13,7 +13,13 @@ export class ApiError extends Error {
 // request is the one fetch wrapper of the page's APIs (boards here, chat in chat-api.js). Same-origin
 // fetches send the exact Origin and the path-scoped cookies by themselves (credentials default to
 // same-origin).
+/**
+ * @param {string} method
+ * @param {string} url
+ * @param {{ body?: unknown, headers?: Record<string, string> }} [opts]
+ */
 export async function request(method, url, { body, headers = {} } = {}) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: { Accept: 'application/json', ...headers }, cache: 'no-store' };
   if (body !== undefined) {
     init.body = JSON.stringify(body);

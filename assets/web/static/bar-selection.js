@@ -204,7 +204,7 @@ export class MessageChip {
     this.el = h('div', { id: 'chat-chip', class: 'sel-chip chat-chip', hidden: '' }, this.label, this.remove);
     input.before(this.el);
     document.addEventListener('tele:ask', (ev) => {
-      this.set(ev.detail?.selection || null);
+      this.set(/** @type {CustomEvent} */ (ev).detail?.selection || null);
       this.input.focus();
     });
   }

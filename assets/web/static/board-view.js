@@ -20,6 +20,15 @@ import { recalledLines } from './lyrics-content.js';
 export class BoardView {
   // handlers (edit mode only): editBar(s, b), label(s, value), role(s, value), moveSection(s, delta),
   // removeSection(s), addBar(s), addSection(), duplicateSection(s).
+  /**
+   * @param {HTMLElement} root
+   * @param {{ editable: boolean, handlers?: Partial<{
+   *   editBar: (s: number, b: number) => void, label: (s: number, value: string) => void,
+   *   role: (s: number, value: string) => void, moveSection: (s: number, delta: number) => void,
+   *   removeSection: (s: number) => void, addBar: (s: number) => void, addSection: () => void,
+   *   duplicateSection: (s: number) => void, editLine: (s: number, k: number) => void, addLine: (s: number) => void,
+   * }> }} opts
+   */
   constructor(root, { editable, handlers = {} }) {
     this.root = root;
     this.editable = editable;

@@ -11,7 +11,9 @@ export function clone(content) {
   return structuredClone(content);
 }
 
-const FIELDS = ['title', 'description', 'key', 'tempo', 'beatsPerBar'];
+// The board's fields a set op writes; key and the credits (artist, composer, style) go when emptied.
+const FIELDS = ['title', 'description', 'key', 'tempo', 'beatsPerBar', 'artist', 'composer', 'style'];
+const OPTIONAL = ['key', 'artist', 'composer', 'style'];
 
 // apply changes content in place; it returns false when the op's place does not exist.
 export function apply(content, op) {
@@ -20,7 +22,7 @@ export function apply(content, op) {
   switch (op.t) {
     case 'set':
       if (!FIELDS.includes(op.field)) return false;
-      if (op.field === 'key' && !op.value) delete content.key;
+      if (OPTIONAL.includes(op.field) && !op.value) delete content[op.field];
       else content[op.field] = op.value;
       return true;
     case 'label':
@@ -35,6 +37,11 @@ export function apply(content, op) {
       if (!sec || (op.value && !ROLES.includes(op.value))) return false;
       if (op.value) sec.role = op.value;
       else delete sec.role;
+      return true;
+    case 'recall': // a section that repeats the chorus (docs/content.md), or no longer
+      if (!sec) return false;
+      if (op.value) sec.recall = op.value;
+      else delete sec.recall;
       return true;
     case 'insertBar':
       if (!sec) return false;
@@ -100,7 +107,9 @@ export function sectionName(section, index) {
 const chordsText = barText;
 
 // diff lists what differs from a to b as i18n entries [key, params], for "what changed" lists.
+/** @returns {import('./i18n.js').Entry[]} */
 export function diff(a, b) {
+  /** @type {import('./i18n.js').Entry[]} */
   const out = [];
   if (a.title !== b.title) out.push(['chg.title', { from: a.title, to: b.title }]);
   if ((a.description || '') !== (b.description || '')) out.push(['chg.description']);
@@ -136,10 +145,11 @@ export function diff(a, b) {
 // describeOp names an op that could not be re-applied, as an i18n entry: its section as the page names
 // it (its label, or its number when it has none) in content, the draft it was made on; bars count from 1
 // within the section, as the user saw them.
+/** @returns {import('./i18n.js').Entry} */
 export function describeOp(op, content) {
   const p = { s: sectionName(content?.sections?.[op.s], op.s), b: op.b + 1 };
   const line = describeLineOp(op, p.s);
-  if (line) return line;
+  if (line) return /** @type {import('./i18n.js').Entry} */ (line);
   switch (op.t) {
     case 'label':
       return ['op.label', { ...p, value: op.value }];

@@ -20,6 +20,12 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+/**
+ * byId is the page's element with that id. Its type names what the pages' controls found by id have
+ * (PageElement: an input's value, a dialog's showModal, …); the markup (web/pages) says which it is.
+ * @param {string} id
+ * @returns {PageElement}
+ */
 export function byId(id) {
   return document.getElementById(id);
 }

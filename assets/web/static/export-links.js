@@ -7,6 +7,6 @@ import './form-strings.js';
 
 export function setupExportLinks(id) {
   const base = `/api/boards/${encodeURIComponent(id)}/export?format=`;
-  for (const a of document.querySelectorAll('#export-links a[data-format]')) a.href = base + a.dataset.format;
+  for (const a of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll('#export-links a[data-format]'))) a.href = base + a.dataset.format;
   byId('export-links').hidden = false;
 }

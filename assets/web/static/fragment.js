@@ -20,6 +20,7 @@ export async function claimCapability(id, code) {
   return answer.capability;
 }
 
+/** @returns {import('./i18n.js').Entry} */
 export function claimRefusal(err, id) {
   if (err.code === 'claim_invalid') return ['claim.used', { id }];
   if (err.code === 'rate_limited') return ['claim.tooMany', { id }];

@@ -56,7 +56,7 @@ export function stepWait(root) {
 // nextFrame settles after the browser's next frame: a message posted from the frame's animation
 // callbacks is handled after its style, layout and paint.
 function nextFrame() {
-  return new Promise((resolve) => {
+  return new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve) => {
     requestAnimationFrame(() => {
       const ch = new MessageChannel();
       ch.port1.onmessage = () => resolve();
@@ -69,7 +69,7 @@ function nextFrame() {
 // pages' work.
 function nextTask() {
   if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
-  return new Promise((resolve) => {
+  return new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve) => {
     const ch = new MessageChannel();
     ch.port1.onmessage = () => resolve();
     ch.port2.postMessage(null);
@@ -87,7 +87,7 @@ export class StepBuild {
     this.end = end;
     this.next = next;
     this.over = false;
-    this.done = new Promise((resolve) => {
+    this.done = new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve) => {
       this.resolve = resolve;
     });
   }

@@ -345,7 +345,9 @@ function relativeTime(iso, loc) {
   if (Number.isNaN(d.getTime())) return String(iso ?? '');
   const secs = Math.round((d.getTime() - Date.now()) / 1000);
   const rtf = new Intl.RelativeTimeFormat(loc, { numeric: 'auto' });
-  for (const [unit, size] of [['day', 86400], ['hour', 3600], ['minute', 60]]) {
+  /** @type {Array<[Intl.RelativeTimeFormatUnit, number]>} */
+  const units = [['day', 86400], ['hour', 3600], ['minute', 60]];
+  for (const [unit, size] of units) {
     if (Math.abs(secs) >= size) return rtf.format(Math.round(secs / size), unit);
   }
   return rtf.format(secs, 'second');

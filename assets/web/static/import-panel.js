@@ -21,6 +21,7 @@ import { claimLink, editLink, linkFailed } from './link-box.js';
 const MAX_TEXT = 1 << 20; // the server's import limit (boardhttp.MaxImportBytes)
 
 // onImported runs after an import made boards, so the page can list them.
+/** @param {{ onImported?: () => void }} [opts] */
 export function bootImportPanel({ onImported } = {}) {
   const root = byId('import-panel');
   if (!root) return;

@@ -21,6 +21,11 @@ const SONG = FACTORS.indexOf(100);
 export class LyricsStage {
   // tools is the stage controls' group (where the autoscroll's controls join them); grid the chart;
   // playing() tells whether the player is playing.
+  /**
+   * @param {HTMLElement} tools
+   * @param {HTMLElement} grid
+   * @param {{ playing?: () => boolean }} [opts]
+   */
   constructor(tools, grid, { playing = () => false } = {}) {
     this.grid = grid;
     this.playing = playing;

@@ -59,7 +59,7 @@ export class Notifier {
     this.count = 0;
     this.supported = typeof Notification === 'function';
     this.build();
-    document.addEventListener('tele:news', (ev) => this.news(ev.detail?.kind));
+    document.addEventListener('tele:news', (ev) => this.news(/** @type {CustomEvent} */ (ev).detail?.kind));
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') this.seen();
     });

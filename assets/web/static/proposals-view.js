@@ -15,7 +15,7 @@ import { byId, h, show } from './dom.js';
 import { bindAttr, bindText, extend } from './i18n.js';
 import { request } from './api.js';
 import { barForm } from './form.js';
-import { acceptRequest, conflictBars, markProposal, sectionItems, spoken } from './proposal-marks.js';
+import { acceptRequest, conflictBars, fieldAt, fieldText, markProposal, sectionItems, settleFields, spoken } from './proposal-marks.js';
 import { STRINGS } from './proposal-strings.js';
 
 extend(STRINGS);
@@ -139,7 +139,7 @@ export class ProposalsView {
   // panel closes with the answer. A choice that had the focus keeps it in the new drawing.
   boardChanged() {
     if (!this.shown || this.sending) return;
-    const at = document.activeElement;
+    const at = /** @type {HTMLElement | null} */ (document.activeElement);
     const keep = this.panel.contains(at) && at.dataset.key ? `.${at.classList[at.classList.length - 1]}[data-key="${CSS.escape(at.dataset.key)}"]` : at?.id && this.panel.contains(at) ? `#${CSS.escape(at.id)}` : null;
     this.render();
     if (keep) this.panel.querySelector(keep)?.focus();
@@ -350,7 +350,7 @@ export class ProposalsView {
   async refused(err, req) {
     switch (err.code) {
       case 'proposal_conflict':
-        this.showConflicts(err.fields.bars || [], req);
+        this.showConflicts(err.fields.bars || [], err.fields.fields || [], req);
         return;
       case 'revision_conflict':
         // The page had not seen the newest revision: take it, and the musician chooses again on it.
@@ -383,18 +383,28 @@ export class ProposalsView {
     }
   }
 
-  // showConflicts asks, for each bar the board also changed, which chords to keep; once every one is
-  // answered, the rest is accepted and Pi's chords where chosen are the page's own edits.
-  showConflicts(bars, req) {
+  // showConflicts asks, for each bar and each field (title, tempo, a section's label or words, …) the
+  // board also changed, which to keep: the board's or Pi's. Once every one is answered, the rest is
+  // accepted and what was chosen of Pi's is the page's own edits (settleFields).
+  showConflicts(bars, fields, req) {
     const sh = this.shown;
     const items = conflictBars(sh.marks.items, bars);
-    if (!items.length) {
+    const named = fields.filter((f) => typeof f === 'string');
+    if (!items.length && !named.length) {
       bindText(this.status, 'prop.failed', { message: 'proposal_conflict' });
       return;
     }
-    sh.conflicts = { items, req, choice: new Map() };
+    sh.conflicts = { items, fields: named, req, choice: new Map() };
     const list = h('ul', { id: 'prop-conflicts', class: 'bar-conflicts' });
     const now = this.page.base.content;
+    for (const f of named) {
+      const params = { field: fieldParam(f), board: fieldText(fieldAt(now, f)), pi: fieldText(fieldAt(sh.proposal.content, f)) };
+      const keep = bindText(h('button', { type: 'button', class: 'prop-keep-board', 'data-key': f }), 'prop.keepBoardField', params);
+      const take = bindText(h('button', { type: 'button', class: 'prop-take-pi', 'data-key': f }), 'prop.takePiField', params);
+      keep.addEventListener('click', () => this.resolve({ key: f }, 'board'));
+      take.addEventListener('click', () => this.resolve({ key: f }, 'pi'));
+      list.append(h('li', { 'data-key': f }, bindText(h('span', {}), 'prop.fieldConflict', params), keep, take));
+    }
     for (const it of items) {
       const board = now.sections[it.s]?.bars[it.b];
       const pi = sh.proposal.content.sections[it.s].bars[it.b];
@@ -404,7 +414,7 @@ export class ProposalsView {
       take.addEventListener('click', () => this.resolve(it, 'pi'));
       list.append(h('li', { 'data-key': it.key }, bindText(h('span', {}), ...spoken(it)), keep, take));
     }
-    bindText(this.status, 'prop.conflict', { n: items.length });
+    bindText(this.status, named.length ? 'prop.conflictFields' : 'prop.conflict', { n: items.length + named.length });
     this.body.prepend(list);
     list.querySelector('button')?.focus();
   }
@@ -414,20 +424,33 @@ export class ProposalsView {
     if (!c) return;
     c.choice.set(item.key, side);
     byId('prop-conflicts')?.querySelector(`li[data-key="${CSS.escape(item.key)}"]`)?.setAttribute('data-choice', side);
-    if (c.choice.size < c.items.length) return;
+    if (c.choice.size < c.items.length + c.fields.length) return;
     const sh = this.shown;
     const pi = sh.proposal.content;
-    // Everything but the disputed bars through the accept; Pi's chords where chosen as this page's edits.
-    const decisions = new Map(sh.decisions);
+    // Everything but the disputed bars and fields through the accept; Pi's chords and fields where
+    // chosen as this page's edits.
+    let decisions = new Map(sh.decisions);
     if (c.req.all) for (const it of sh.marks.items) decisions.set(it.key, 'accept');
     for (const it of c.items) decisions.set(it.key, 'reject');
-    const rest = acceptRequest(sh.marks.items, decisions);
+    let ops = [];
+    if (c.fields.length) ({ decisions, ops } = settleFields(sh.marks.items, decisions, c.fields, c.choice, { base: sh.base, board: this.page.base.content, proposal: pi }));
+    const rest = acceptRequest(sh.marks.items, decisions, !c.fields.length);
     const mine = c.items.filter((it) => c.choice.get(it.key) === 'pi');
     await this.send(rest.error ? { reject: true } : rest);
+    let edited = false;
     for (const it of mine) {
       const f = barForm(pi.sections[it.s].bars[it.b]);
-      if (this.page.draft?.sections[it.s]?.bars.length === pi.sections[it.s].bars.length) this.page.edit({ t: 'bar', s: it.s, b: it.b, chords: f.chords, form: f });
+      if (this.page.draft?.sections[it.s]?.bars.length === pi.sections[it.s].bars.length) edited = this.page.edit({ t: 'bar', s: it.s, b: it.b, chords: f.chords, form: f }) || edited;
     }
-    if (mine.length) this.page.save();
+    for (const op of ops) edited = this.page.edit(op) || edited;
+    if (edited) this.page.save();
   }
+}
+
+// fieldParam names a field a conflict names for people, as a translatable param: "Title", "Section 2's
+// label", "Section 3's words".
+function fieldParam(path) {
+  const m = /^sections\[(\d+)\]\.(\w+)$/.exec(path);
+  if (m) return { $t: `prop.field.section.${m[2]}`, params: { n: Number(m[1]) + 1 } };
+  return { $t: `field.${path === 'beatsPerBar' ? 'beats' : path}` };
 }

@@ -47,7 +47,7 @@ export async function bootSetNav(boardId) {
   document.addEventListener('keydown', (ev) => {
     if (ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || document.querySelector('dialog[open]')) return;
     const arrow = ev.key === 'ArrowLeft' || ev.key === 'ArrowRight';
-    if (arrow && ev.target.closest?.('input, textarea, select, [contenteditable], #grid')) return;
+    if (arrow && /** @type {Element} */ (ev.target).closest?.('input, textarea, select, [contenteditable], #grid')) return;
     const step = { PageUp: -1, ArrowLeft: -1, PageDown: 1, ArrowRight: 1 }[ev.key];
     if (!step) return;
     ev.preventDefault();

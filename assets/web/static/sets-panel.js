@@ -36,7 +36,7 @@ export async function bootSetsPanel() {
       remove.addEventListener('click', () => {
         order.splice(i, 1);
         draw();
-        (list.querySelectorAll('li')[Math.min(i, order.length - 1)]?.querySelector('.set-remove') || pick).focus();
+        /** @type {HTMLElement} */ (list.querySelectorAll('li')[Math.min(i, order.length - 1)]?.querySelector('.set-remove') || pick).focus();
       });
       return h('li', { dataset: { board: b.id } }, h('span', { class: 'set-song' }, `${i + 1}. ${b.title}`), up, down, remove);
     }));
@@ -48,8 +48,8 @@ export async function bootSetsPanel() {
     draw();
     // Focus stays with the song moved: on the same button, or the other one at either end of the list.
     const li = list.querySelectorAll('li')[j];
-    const btn = li.querySelector(`.${cls}`);
-    (btn.disabled ? li.querySelector(cls === 'set-up' ? '.set-down' : '.set-up') : btn).focus();
+    const btn = /** @type {HTMLButtonElement} */ (li.querySelector(`.${cls}`));
+    (btn.disabled ? /** @type {HTMLButtonElement} */ (li.querySelector(cls === 'set-up' ? '.set-down' : '.set-up')) : btn).focus();
   };
   byId('set-add').addEventListener('click', () => {
     const b = boards.find((x) => x.id === pick.value);
