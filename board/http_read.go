@@ -1,0 +1,67 @@
+package board
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/julienschmidt/httprouter"
+
+	"tele/web"
+)
+
+// MaxReadBytes bounds the body of a read request: a pasted block, never more than a board holds
+// (MaxContentBytes).
+const MaxReadBytes = 64 << 10
+
+// POST /api/read {"text"} reads a block of chords over words (the line editor's paste) as the "text"
+// import would, and makes nothing: 200 {"title","sections","notes","noteCodes"}, each section with its
+// label, role and lines as the content schema has them, and every guess the reader made as a note. So
+// the rule of what a pasted block means lives in the reader (package chordtext), not in the page.
+// A block with no line of chords is 422 not_a_grid: an ordinary paste. Like the import, it is for the
+// page only (the browser says where a request comes from) and takes one of the import's reading slots.
+func registerRead(r *httprouter.Router, h *Handler, formats map[string]Format) {
+	r.POST("/api/read", h.handle(func(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+		return readText(w, r, formats["text"])
+	}))
+}
+
+var errReadNotFromPage = web.NewError(http.StatusForbidden, "cross_site", "text is read for this server's own pages")
+
+type readAnswer struct {
+	Title     string     `json:"title"`
+	Sections  []Section  `json:"sections"`
+	Notes     []string   `json:"notes"`
+	NoteCodes []NoteCode `json:"noteCodes"`
+}
+
+func readText(w http.ResponseWriter, r *http.Request, f Format) error {
+	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
+		return errReadNotFromPage
+	}
+	var req struct {
+		Text string `json:"text"`
+	}
+	if err := web.DecodeJSON(r, MaxReadBytes, &req); err != nil {
+		return err
+	}
+	if f.Read == nil {
+		return web.NewError(http.StatusNotFound, "not_found", "this server reads no chords over words")
+	}
+	charts, err := f.Read(r.Context(), []byte(req.Text))
+	if err == nil && len(charts) != 1 {
+		return web.NewError(http.StatusUnprocessableEntity, "unreadable_chart", "the text is not one song")
+	}
+	if err == nil {
+		err = charts[0].Err
+	}
+	if err != nil {
+		return importError("text", err)
+	}
+	c := charts[0]
+	body, err := json.Marshal(readAnswer{c.Content.Title, c.Content.Sections, nonNil(c.Notes), c.NoteCodes()})
+	if err != nil {
+		return err
+	}
+	writeBody(w, http.StatusOK, body)
+	return nil
+}
