@@ -12,18 +12,8 @@ import (
 )
 
 type readAnswer struct {
-	Title    string `json:"title"`
-	Sections []struct {
-		Label string `json:"label"`
-		Role  string `json:"role"`
-		Lines []struct {
-			Text   string `json:"text"`
-			Chords []struct {
-				At    int    `json:"at"`
-				Chord string `json:"chord"`
-			} `json:"chords"`
-		} `json:"lines"`
-	} `json:"sections"`
+	Title     string           `json:"title"`
+	Sections  []board.Section  `json:"sections"`
 	Notes     []string         `json:"notes"`
 	NoteCodes []board.NoteCode `json:"noteCodes"`
 }
@@ -48,7 +38,7 @@ func TestReadText(t *testing.T) {
 		t.Fatalf("read: %d %s", w.Code, w.Body)
 	}
 	first, second := got.Sections[0], got.Sections[1]
-	if first.Label != "Chorus" || first.Role != "chorus" || len(first.Lines) != 1 || first.Lines[0].Text != "Amazing grace, how sweet" ||
+	if first.Label != "Chorus" || first.Role != board.Role("chorus") || len(first.Lines) != 1 || first.Lines[0].Text != "Amazing grace, how sweet" ||
 		len(first.Lines[0].Chords) != 3 || first.Lines[0].Chords[1].At != 9 || first.Lines[0].Chords[1].Chord != "C" {
 		t.Errorf("first section: %+v", first)
 	}
