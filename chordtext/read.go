@@ -272,13 +272,18 @@ var sectionWords = map[string]board.Role{"verse": "verse", "chorus": "chorus", "
 	"instrumental": "interlude", "tag": "tag", "pre-chorus": "prechorus", "prechorus": "prechorus", "pre": "prechorus"}
 
 // heading reads a line that names a part of the song: [Verse 1], [Chorus], Chorus:, Pre-Chorus 2:. A
-// bracketed heading is any few words that are no chord; a heading with a colon starts with a word
-// that names a part.
+// bracketed heading starts with a word that names a part, or is any few words that are no chord; a
+// heading with a colon starts with a word that names a part.
 func heading(line string) (label string, role board.Role, ok bool) {
 	t := strings.TrimSpace(line)
 	switch {
 	case len(t) > 2 && t[0] == '[' && t[len(t)-1] == ']' && !strings.ContainsAny(t[1:len(t)-1], "[]"):
 		label = strings.TrimSpace(t[1 : len(t)-1])
+		// A word that names a part is a heading even where the chord reader would find a chord in
+		// it: "Chorus" reads as C with an unknown quality, mapped to the nearest chord.
+		if _, part := sectionWords[firstWord(label)]; part {
+			break
+		}
 		if _, chords := chord.LineOfChords(label); chords || label == "" {
 			return "", "", false
 		}

@@ -60,6 +60,7 @@ func TestReadPlacement(t *testing.T) {
 		{"past the end", "G      C\nla\n", board.Line{Text: "la     ", Chords: []board.LineChord{{At: 0, Chord: "G"}, {At: 7, Chord: "C"}}}},
 		{"emoji", " G\n😀x\n", board.Line{Text: "😀x", Chords: []board.LineChord{{At: 2, Chord: "G"}}}},
 		{"CJK", "  Am\n中文歌词\n", board.Line{Text: "中文歌词", Chords: []board.LineChord{{At: 2, Chord: "Am"}}}},
+		{"a part's name in brackets that reads as a chord", "[Chorus]\nG\nla\n", board.Line{Text: "la", Chords: []board.LineChord{{At: 0, Chord: "G"}}}},
 		{"nearest and bar lines", "| Cmaj7b9 | G7 |\nwords here and there\n", board.Line{Text: "words here and there", Chords: []board.LineChord{{At: 2, Chord: "Cmaj7"}, {At: 12, Chord: "G7"}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,7 +68,7 @@ func TestReadPlacement(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := c.Sections[0].Lines[0]; !reflect.DeepEqual(got, tc.want) {
+			if got := c.Sections[0].Lines[0]; !reflect.DeepEqual(got, tc.want) || len(c.Sections[0].Lines) != 1 {
 				t.Errorf("%+v, want %+v", got, tc.want)
 			}
 		})

@@ -89,12 +89,13 @@ func TestChordSpellings(t *testing.T) {
 // (with the bar's chords selected, so typing replaces them).
 func openBarEditor(p *Page, s, b int) {
 	p.t.Helper()
-	// Bring the bar into view and let the sections near it be laid out first: a section off screen has
-	// an estimated height (content-visibility) until it comes near, so a pointer aimed while scrolling
-	// to it can land beside the bar once the real height is known.
+	// Bring the bar into view and let a frame be drawn before pressing: a bar off screen is not drawn
+	// inside (content-visibility, app.css), and the browser draws the bars that came near the window
+	// once a frame, so a press sent straight after the scroll (as chromedp.Click sends it) hits the
+	// bar's box, not its button, and opens nothing. A person only ever presses on a bar drawn.
 	evalJS[chromedp.Void](p, fmt.Sprintf(`(async () => {
 		document.querySelector(%s).scrollIntoView({ block: 'center' });
-		for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+		for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
 	})()`, jsString(barButton(s, b))))
 	p.do(chromedp.Click(chromedp.CSS(barButton(s, b))))
 	p.waitJS(`document.getElementById('bar-dialog').open && document.activeElement.id === 'bar-chords'`, "the bar dialog opens with the chords field focused")

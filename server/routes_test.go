@@ -44,7 +44,7 @@ var loopbackClasses = map[string]web.Class{
 	"POST /api/share/state": web.Write,
 
 	"POST /api/boards": web.PageWrite, "POST /api/boards/:board/copy": web.PageWrite,
-	"POST /api/import": web.PageWrite, "POST /api/sets": web.PageWrite, "POST /api/share": web.PageWrite,
+	"POST /api/import": web.PageWrite, "POST /api/read": web.PageWrite, "POST /api/sets": web.PageWrite, "POST /api/share": web.PageWrite,
 
 	"POST /api/chat/:binding": web.Chat, "POST /api/chat/:binding/command": web.Chat,
 }

@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { barConflicts, describeOp, diff, replay, sameTarget } from '../web/static/content.js';
-import { forSave, markedLines, parseChordsOverWords, withBars } from '../web/static/lyrics-content.js';
+import { forSave, markedLines, withBars } from '../web/static/lyrics-content.js';
 
 const board = () => withBars({
   title: 'T', tempo: 90, beatsPerBar: 4,
@@ -54,17 +54,4 @@ test('two pages editing the same line: a conflict per line, as for a bar', () =>
   assert.deepEqual(got.map(({ s, k, theirs: t, mine: m }) => ({ s, k, t, m })), [{ s: 0, k: 0, t: '[E]Amazing grace', m: '[D]Amazing grace' }]);
   // The same change on both sides is no conflict.
   assert.deepEqual(barConflicts(base, replay(base, [mine[0]]).content, mine), []);
-});
-
-test('a pasted block of chords over words becomes lines with the chords at their columns', () => {
-  const isChord = (t) => /^[A-G][b#]?(m|maj7|7|m7|sus4)?(\/[A-G][b#]?)?$/.test(t);
-  const block = '[Verse]\n G          D/F#   Em\nAmazing grace, how sweet\n\nC   G\nthe sound\nD7\n';
-  assert.deepEqual(parseChordsOverWords(block, isChord), [
-    { text: 'Amazing grace, how sweet', chords: [{ at: 1, chord: 'G' }, { at: 12, chord: 'D/F#' }, { at: 19, chord: 'Em' }] },
-    { text: 'the sound', chords: [{ at: 0, chord: 'C' }, { at: 4, chord: 'G' }] },
-    { text: '', chords: [{ at: 0, chord: 'D7' }] },
-  ]);
-  // Chords past the words' end: the words are padded to them, so every chord keeps its place.
-  assert.deepEqual(parseChordsOverWords('C        G\nla', isChord), [{ text: 'la       ', chords: [{ at: 0, chord: 'C' }, { at: 9, chord: 'G' }] }]);
-  assert.equal(parseChordsOverWords('just words\nand more', isChord), null, 'no line of chords: an ordinary paste');
 });

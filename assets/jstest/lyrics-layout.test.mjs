@@ -2,7 +2,7 @@
 // that never part a chord from its syllable, offsets in UTF-16 code units with CJK and emoji text.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { layoutLine, placeChords, wrapPlaces } from '../web/static/lyrics-layout.js';
+import { layoutLine, placeChords, wordsWidth, wrapPlaces } from '../web/static/lyrics-layout.js';
 
 // words writes a layout as text: words apart by ' | ', pieces by '/', a chord as [G] before its text,
 // a space as _.
@@ -65,4 +65,16 @@ test('wrap places: after spaces, beside CJK, never before closing punctuation', 
   assert.deepEqual(wrapPlaces('恩典。好'), [1, 3]);
   assert.deepEqual(wrapPlaces('I love 你们'), [2, 7, 8]);
   assert.deepEqual(wrapPlaces(''), []);
+});
+
+test('a line laid out is as wide as its letters, a wide chord and a character of a script without spaces counted', () => {
+  const cases = [
+    ['words alone', line('Amazing grace'), 13],
+    ['a chord no wider than its syllable', line('Amazing grace', [8, 'C']), 13],
+    ['a chord wider than its syllable', line('I once was', [2, 'Gmaj7/B']), 2 + 8 + 3],
+    ['a chord on an empty line', line('', [0, 'D7']), 3],
+    ['Chinese counts two a character', line('奇异恩典', [0, 'G']), 8],
+    ['an emoji is two code units', line('🎸 la'), 5],
+  ];
+  for (const [name, l, want] of cases) assert.equal(wordsWidth(layoutLine(l)), want, name);
 });

@@ -34,8 +34,10 @@ const MaxImportBytes = 1 << 20
 //	GET  /api/boards/:board/export?format=chordpro   anyone local, like GET of the board
 //	POST /api/import {"format"?,"text","id"?}        the page, by the rules of creating boards: 201
 //	                                                 {"boards":[{"board","capability","notes","noteCodes"}],"failed":[…]}
+//	POST /api/read {"text"}                          the page: a pasted block read, nothing made (http_read.go)
 func (h *Handler) RegisterFormats(r *web.Router, formats map[string]Format) {
 	formats = limitReads(formats)
+	registerRead(r, h, formats)
 	r.Handle(web.Read, "GET", "/api/boards/:board/export", h.handle(func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 		return h.exportBoard(w, r, ps, formats)
 	}))

@@ -209,37 +209,3 @@ export function markedLines(sec, other) {
   }
   return out;
 }
-
-// parseChordsOverWords reads a block pasted as chord sites print songs: a line of chords above each line
-// of words, the chords standing at the columns of the syllables they fall on. isChord(token) says whether
-// a token is a chord. It answers the lines ({text, chords}, chords at their columns in UTF-16 code
-// units), or null when no line of the block is a line of chords (an ordinary paste). A line of chords
-// with no words under it is a line of its own, its text spaces up to its last chord; blank lines and
-// headings ([Verse], Chorus:) are left out: a section is the editor's business.
-export function parseChordsOverWords(block, isChord) {
-  const rows = String(block).replace(/\r\n?/g, '\n').split('\n');
-  const chordRow = (row) => {
-    const tokens = [...row.matchAll(/\S+/g)];
-    return tokens.length > 0 && tokens.every((m) => isChord(m[0])) ? tokens.map((m) => ({ at: m.index, chord: m[0] })) : null;
-  };
-  const heading = (row) => /^\s*(\[[^\]]*\]|[^\s:][^:]{0,30}:)\s*$/.test(row);
-  const out = [];
-  let any = false;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    if (!row.trim() || heading(row)) continue;
-    const chords = chordRow(row);
-    if (!chords) {
-      out.push({ text: row.trimEnd(), chords: [] });
-      continue;
-    }
-    any = true;
-    const next = rows[i + 1];
-    let text = next !== undefined && next.trim() && !heading(next) && !chordRow(next) ? next.trimEnd() : '';
-    if (text) i++;
-    const last = chords[chords.length - 1].at;
-    if (text.length < last) text = text.padEnd(last, ' ');
-    out.push({ text, chords });
-  }
-  return any ? out : null;
-}

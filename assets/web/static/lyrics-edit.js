@@ -8,7 +8,8 @@
 
 import { h } from './dom.js';
 import { bindText } from './i18n.js';
-import { lineText, parseChordsOverWords, parseLineText } from './lyrics-content.js';
+import { ApiError, request } from './api.js';
+import { lineText, parseLineText } from './lyrics-content.js';
 import { LyricsView } from './lyrics-view.js';
 import './lyrics-strings.js';
 
@@ -131,16 +132,40 @@ export class LineDialog {
     this.input.setSelectionRange(this.caret, this.caret);
   }
 
-  // paste: a block of chords over words becomes lines, this one and the ones after it.
+  // paste: a block of chords over words becomes lines, this one and the ones after it. The server reads
+  // the block (POST /api/read, the reader of the text import, docs/content.md), so the page keeps no rule
+  // of its own for it; a block it finds no line of chords in is pasted as the field takes text, on one
+  // line.
   paste(ev) {
     const text = ev.clipboardData?.getData('text/plain') || '';
     if (!text.includes('\n')) return;
-    const lines = parseChordsOverWords(text, (t) => Boolean(this.catalogue.parse(t)));
-    if (!lines?.length) return;
     ev.preventDefault();
-    for (const l of lines) for (const c of l.chords) c.chord = this.catalogue.parse(c.chord).symbol;
-    const { s, k } = this.target;
-    this.close(this.actions.paste(s, k, lines));
+    const target = this.target;
+    const [from, to] = [this.input.selectionStart ?? this.input.value.length, this.input.selectionEnd ?? this.input.value.length];
+    readBlock(text).then((lines) => {
+      if (this.target !== target || !this.dialog.open) return;
+      if (!lines) {
+        this.input.setRangeText(text.replace(/\r\n?|\n/g, ' '), from, to, 'end');
+        this.caret = this.input.selectionStart;
+        this.validate();
+        return;
+      }
+      this.close(this.actions.paste(target.s, target.k, lines));
+    }, (err) => {
+      if (this.target !== target) return;
+      bindText(this.error, err?.code === 'too_large' ? 'lyrics.pasteTooLarge' : 'lyrics.pasteFailed');
+    });
   }
 }
 
+// readBlock is the lines the server reads in a pasted block, every section's in order (a heading starts
+// a section, which the editor leaves to the board), or null when the block holds no line of chords.
+async function readBlock(text) {
+  try {
+    const out = await request('POST', '/api/read', { body: { text } });
+    return (out.sections || []).flatMap((s) => s.lines || []).map((l) => ({ text: l.text, chords: l.chords || [] }));
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'not_a_grid') return null;
+    throw err;
+  }
+}

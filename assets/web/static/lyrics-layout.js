@@ -98,3 +98,19 @@ export function layoutLine(line) {
 export function hasChords(line) {
   return Array.isArray(line?.chords) && line.chords.length > 0;
 }
+
+// wordsWidth is the width of a line laid out (layoutLine) in the width of a narrow letter: each piece as
+// wide as the wider of its text (a character of a script written without spaces counts two) and its
+// chord (with the room after it). The page's estimate of a section's height before it is drawn
+// (lyrics.css) guesses from it how many rows a line wraps to.
+export function wordsWidth(words) {
+  let width = 0;
+  for (const word of words) {
+    for (const { text, chord } of word) {
+      let letters = text.length;
+      for (const ch of text) if (WIDE.test(ch)) letters++;
+      width += Math.max(letters, chord ? chord.length + 1 : 0);
+    }
+  }
+  return width;
+}

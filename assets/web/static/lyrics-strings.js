@@ -39,6 +39,8 @@ export const STRINGS = {
     'lyrics.insertAfter': 'Add a line after',
     'lyrics.badChord': (p) => `Not a chord Tele knows: ${p.symbol}.${p.suggestion ? ` Did you mean ${p.suggestion}?` : ''}`,
     'lyrics.pasted': (p) => `${p.n} ${p.n === 1 ? 'line' : 'lines'} pasted.`,
+    'lyrics.pasteFailed': 'The pasted chords could not be read just now. Paste them again.',
+    'lyrics.pasteTooLarge': 'That is more than a song: paste one song at a time.',
   },
   'zh-CN': {
     'lyrics.recall': '副歌',
@@ -75,6 +77,8 @@ export const STRINGS = {
     'lyrics.insertAfter': '在后面加一行',
     'lyrics.badChord': (p) => `Tele 不认识这个和弦：${p.symbol}。${p.suggestion ? `是不是 ${p.suggestion}？` : ''}`,
     'lyrics.pasted': (p) => `已粘贴 ${p.n} 行。`,
+    'lyrics.pasteFailed': '暂时无法读取粘贴的和弦，请再粘贴一次。',
+    'lyrics.pasteTooLarge': '粘贴的内容超过一首歌，请一次粘贴一首。',
   },
 };
 

@@ -13,7 +13,7 @@
 import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
 import { chordElement, setChord } from './board-view.js';
-import { hasChords, layoutLine } from './lyrics-layout.js';
+import { hasChords, layoutLine, wordsWidth } from './lyrics-layout.js';
 import { hasLines, recallOf } from './lyrics-content.js';
 import './lyrics-strings.js';
 
@@ -24,7 +24,7 @@ export class LyricsView {
   constructor(el, { onLine = null, onAdd = null } = {}) {
     this.el = el;
     this.onLine = onLine;
-    this.rows = []; // [{el, shape, chords: [chord element]}]
+    this.rows = []; // [{el, shape, chords: [chord element], chorded, width}]
     this.recall = null;
     this.addBtn = null;
     if (onAdd) {
@@ -58,12 +58,9 @@ export class LyricsView {
       this.addBtn.hidden = Boolean(recall);
       bindAttr(this.addBtn, 'aria-label', 'lyrics.addLineAria', { name: section.label || String(i + 1) });
     }
-    if (this.count !== lines.length) {
-      this.count = lines.length;
-      this.el.parentElement?.style.setProperty('--lines', String(lines.length + (recall ? 1 : 0)));
-    }
     lines.forEach((line, k) => this.paintLine(this.rows[k] || this.addRow(k), line, i, k));
     while (this.rows.length > lines.length) this.rows.pop().el.remove();
+    this.measure(recall);
     if (recall && !this.recall) {
       this.recall = h('p', { class: 'lyric-recall' });
       this.el.insertBefore(this.recall, this.rows[0]?.el || this.addBtn);
@@ -75,6 +72,27 @@ export class LyricsView {
         this.recall = null;
       }
     }
+  }
+
+  // measure gives the section what lyrics.css estimates its height from while it is not drawn: its
+  // lines (a recall's word is one more), those with chords, and their width in letters. Set only when
+  // they change: the properties are inherited, and a change restyles everything the section holds.
+  measure(recall) {
+    let chorded = 0;
+    let width = 0;
+    for (const row of this.rows) {
+      chorded += row.chorded ? 1 : 0;
+      width += row.width;
+    }
+    const n = this.rows.length + (recall ? 1 : 0);
+    const m = `${n} ${chorded} ${width}`;
+    if (this.measured === m) return;
+    this.measured = m;
+    const sec = this.el.parentElement;
+    if (!sec) return;
+    sec.style.setProperty('--lines', String(n));
+    sec.style.setProperty('--chorded', String(chorded));
+    sec.style.setProperty('--chars', String(width));
   }
 
   // watch follows whether the browser skips the section (it reports every section once it has decided,
@@ -101,7 +119,7 @@ export class LyricsView {
   }
 
   addRow(k) {
-    const row = { el: h('div', { class: 'lyric-line' }), shape: null, chords: [] };
+    const row = { el: h('div', { class: 'lyric-line' }), shape: null, chords: [], chorded: false, width: 0 };
     if (this.onLine && !this.recalling) {
       row.el = h('button', { type: 'button', class: 'lyric-line lyric-btn' });
       row.el.addEventListener('click', () => this.onLine(k));
@@ -121,9 +139,12 @@ export class LyricsView {
       row.shape = shape;
       row.chords = [];
       const withChords = hasChords(line);
+      row.chorded = withChords;
       row.el.classList.toggle('plain', !withChords);
       row.el.classList.toggle('blank', !line.text && !withChords);
-      const words = layoutLine(line).map((word) => {
+      const laid = layoutLine(line);
+      row.width = wordsWidth(laid);
+      const words = laid.map((word) => {
         const w = document.createElement('span');
         w.className = 'lw';
         for (const piece of word) {
