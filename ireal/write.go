@@ -59,6 +59,9 @@ func Write(c board.Content) []byte {
 				m.WriteString(t)
 				cur = t
 			}
+			if bi == 0 && labelText(s.Label) {
+				m.WriteString("<" + s.Label + ">")
+			}
 			if bar.Ending != 0 {
 				m.WriteString("N" + strconv.Itoa(bar.Ending))
 			}
@@ -168,7 +171,7 @@ func Lost(c board.Content) []string {
 			role = "" // written without a mark
 		}
 		roles = roles || s.Role != role
-		if (si > 0 || s.Label != "") && label != s.Label {
+		if (si > 0 || s.Label != "") && label != s.Label && !labelText(s.Label) {
 			out = append(out, "the section label "+strconv.Quote(s.Label)+" (iReal Pro marks sections with one letter, Intro or Verse)")
 		}
 		for _, bar := range s.Bars {
@@ -213,6 +216,24 @@ func sectionMark(l string) string {
 		}
 	}
 	return "A"
+}
+
+// labelText reports whether a section's label is written in full as staff text on its first bar,
+// beside the one letter iReal Pro marks the section with ("Pre-Chorus": *P and <Pre-Chorus>), so that
+// iReal Pro shows it and Parse reads it back. Not for a label the mark says whole (A, Intro, Verse), nor
+// one that would read as something else: a jump, Fine or a repeat count, or with the characters that
+// end staff text or a song's field.
+func labelText(l string) bool {
+	if l == "" || strings.ContainsAny(l, "<>=") || l != strings.TrimSpace(l) {
+		return false
+	}
+	if label, _ := markSection(sectionMark(l)); label == l {
+		return false
+	}
+	if _, _, sign := textSign(strings.ToLower(l)); sign || timesRE.MatchString(l) {
+		return false
+	}
+	return true
 }
 
 // markSection is the label and the role of a section iReal Pro marks with mark: *i is an intro, *V a
