@@ -126,7 +126,7 @@ class BoardPage {
     this.notifier = new Notifier(() => this.draft?.title || '');
     this.proposals = new ProposalsView(this, { onNew: () => announce('proposed') });
     this.selection = new BarSelection(this);
-    setupExportLinks(this.id);
+    this.exportLinks = setupExportLinks(this.id);
   }
 
   // applyMode shows the page for editing or reading, as this.editable says; the grid is rebuilt for it.
@@ -311,6 +311,7 @@ class BoardPage {
     const board = boardWithBars(arrived);
     if (!board || typeof board.revision !== 'number' || (board.id && board.id !== this.id)) return;
     this.history?.arrived(board, !this.base);
+    this.exportLinks?.arrived(board.revision);
     if (this.base && board.revision <= this.base.revision) return;
     if (this.saving) {
       if (!this.pending || board.revision > this.pending.revision) this.pending = board;
