@@ -89,7 +89,7 @@ func TestPrint(t *testing.T) {
 			t.Errorf("printing a dark page: %v, want black on white", colours)
 		}
 		checkOnlyChart(t, p, labels, "phone zh")
-		if txt := evalJS[string](p, `document.body.innerText`); !strings.Contains(txt, "每分钟 132 拍") || !strings.Contains(txt, "Bb 调") {
+		if txt := evalJS[string](p, `document.body.innerText`); !strings.Contains(txt, "每分钟 132 拍") || !strings.Contains(txt, "B♭ 调") {
 			t.Errorf("the printed head in Chinese lacks the tempo or the key: %q", txt[:min(len(txt), 200)])
 		}
 		p.screenshot("board", "print-emulated-phone-zh-dark")
@@ -109,15 +109,16 @@ func TestPrint(t *testing.T) {
 
 	t.Run("the key as shown, the capo and the description on paper; chords of 16 pt and more", func(t *testing.T) {
 		// Issue 23, defect 4: a transposed or capo view printed the board's key above the shown chords and
-		// no capo line, the description was never printed, and chord roots were 10.8 pt.
+		// no capo line, the description was never printed, and chord roots were 10.8 pt. The head writes
+		// keys with ♭ and ♯ as the grid writes chords (it said "Key Bb" over B♭ chords).
 		for _, c := range []struct {
 			name, view, lang, key, line string
 			opts                        []PageOption
 		}{
-			{"plain-en", `{}`, "en", "Key Bb", "", nil},
-			{"transposed-en", `{"toKey":"G"}`, "en", "Key G", "Transposed from Bb", nil},
-			{"capo-en-dark", `{"capo":3}`, "en", "Key G", "Capo 3 (sounds in Bb)", []PageOption{darkScheme()}},
-			{"capo-transposed-zh-phone", `{"capo":2,"toKey":"C"}`, "zh-CN", "Bb 调", "变调夹 2（实际为 C 调） · 由 Bb 调移调", []PageOption{phone()}},
+			{"plain-en", `{}`, "en", "Key B♭", "", nil},
+			{"transposed-en", `{"toKey":"G"}`, "en", "Key G", "Transposed from B♭", nil},
+			{"capo-en-dark", `{"capo":3}`, "en", "Key G", "Capo 3 (sounds in B♭)", []PageOption{darkScheme()}},
+			{"capo-transposed-zh-phone", `{"capo":2,"toKey":"C"}`, "zh-CN", "B♭ 调", "变调夹 2（实际为 C 调） · 由 B♭ 调移调", []PageOption{phone()}},
 		} {
 			p := b.newPage(t, c.opts...)
 			openBoard(p, s, "print-song", "")

@@ -20,6 +20,7 @@ import { MAX_BARS, apply, barConflicts, barCount, clone, describeOp, diff, nextL
 import { BoardView } from './board-view.js';
 import { BarDialog } from './bar-dialog.js';
 import { ViewControls, glyph } from './view-controls.js';
+import { keyText } from './notation.js';
 import { FastEntry, parsePaste } from './fast-entry.js';
 import { Player, flatten } from './player.js';
 import { TEMPO_STEP, nudgeTempo, sectionRanges } from './practice.js';
@@ -279,7 +280,6 @@ class BoardPage {
       this.view.render(shown);
       this.stage.render(c, this.view.changed);
     }
-    paintPlayedLength(byId('played-length'), c);
     this.lyricsStage.render(c);
     this.lyricsPrint.render(c);
     this.paintPractice();
@@ -917,6 +917,7 @@ class BoardPage {
     if (!byId('loop-from').value) setValue(byId('loop-from'), 1);
     if (!byId('loop-to').value) setValue(byId('loop-to'), total);
     this.paintLoop();
+    paintPlayedLength(byId('played-length'), c, this.practiceTempo);
     const out = byId('practice-tempo');
     const board = Number.isFinite(c.tempo) ? c.tempo : null;
     if (this.practiceTempo !== null && this.practiceTempo !== undefined) {
@@ -942,13 +943,13 @@ class BoardPage {
 function paintViewHead(c, v, state) {
   const numbers = state.numbers && !v.needsKey;
   const key = !c.key ? '' : numbers ? c.key : state.capo || v.instrument ? v.shapesKey : v.soundingKey;
-  if (key) bindText(byId('meta-key'), 'meta.key', { key });
+  if (key) bindText(byId('meta-key'), 'meta.key', { key: keyText(key) });
   else bindText(byId('meta-key'), 'meta.noKey');
   const params = {
     capo: numbers ? 0 : state.capo,
     instrument: v.instrument ? glyph(v.instrument) : '',
-    sounds: c.key && (state.capo || v.instrument) && !numbers ? v.soundingKey : '',
-    from: c.key && v.semitones && !numbers ? c.key : '',
+    sounds: c.key && (state.capo || v.instrument) && !numbers ? keyText(v.soundingKey) : '',
+    from: c.key && v.semitones && !numbers ? keyText(c.key) : '',
     n: !c.key && v.semitones && !numbers ? (v.semitones > 0 ? `+${v.semitones}` : String(v.semitones)) : '',
     numbers,
   };
