@@ -18,6 +18,10 @@ PI_LINES    := e2e/pi/0.72 e2e/pi/0.73 e2e/pi/1.x
 # ireal-reader), pinned by e2e/crosscheck/package-lock.json and run on the system Node.
 CROSSCHECK  := e2e/crosscheck
 NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES) $(CROSSCHECK))
+# Playwright's driver of Chromium (playwright-core, pinned by e2e/loadprobe/package-lock.json; no browser
+# download: it drives the system Chromium): the board page's load as an outside probe measures it. Only
+# make bench needs it.
+LOADPROBE   := e2e/loadprobe
 FUZZTIME    ?= 10s
 # How long `make soak` serves its load.
 SOAK_DURATION ?= 10m
@@ -64,8 +68,9 @@ e2e-live: $(NODE_STAMPS)
 soak:
 	SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout 3h -v -run '^TestSoak$$' ./e2e
 
-## bench: every benchmark, 5 rounds (compare runs with benchstat)
-bench:
+## bench: every benchmark, 5 rounds (compare runs with benchstat); the board page's load also as
+## Playwright drives the browser (e2e/loadprobe)
+bench: $(LOADPROBE)/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
 ## lint: gofmt, go vet, staticcheck, the cognitive-complexity gate
@@ -114,6 +119,9 @@ e2e/pi/%/node_modules/.package-lock.json: e2e/pi/%/package-lock.json
 
 $(CROSSCHECK)/node_modules/.package-lock.json: $(CROSSCHECK)/package-lock.json
 	cd $(CROSSCHECK) && npm ci --no-audit --no-fund
+
+$(LOADPROBE)/node_modules/.package-lock.json: $(LOADPROBE)/package-lock.json
+	cd $(LOADPROBE) && npm ci --no-audit --no-fund
 
 ## pi-package: the Pi package under dist/pi-package: tele-pi (the bridge; "pi install" reads its "pi" key)
 ## and one package per platform with its static tele binary, optional dependencies of the first, the way
