@@ -2,6 +2,7 @@ package ireal
 
 import (
 	"encoding/json"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -173,6 +174,8 @@ func TestFullLabels(t *testing.T) {
 		{[]string{"A", "Fine"}, true},
 		{[]string{"A", "x3"}, true},
 		{[]string{"A", "<B>"}, true},
+		{[]string{"A", "BRIDGE"}, true}, // capitals alone read as a form note (AABA)
+		{[]string{"A", "A2"}, true},
 	} {
 		c := board.Content{Title: "Labels", Key: "C", Tempo: 100, BeatsPerBar: 4}
 		for _, l := range tc.labels {
@@ -205,12 +208,15 @@ func TestFullLabels(t *testing.T) {
 			}
 		}
 	}
-	// Staff text beside a section's letter that is not its label stays left out with a note, as before.
-	songs, err := Parse([]byte("irealbook://T=Me=Medium%20Swing=C=n=T44*A[%3CSolos%3EC%20|G7%20Z"))
-	if err != nil || len(songs) != 1 || songs[0].Err != nil {
-		t.Fatalf("%v %+v", err, songs)
-	}
-	if got := songs[0].Content.Sections; got[0].Label != "A" || len(songs[0].Notes) != 1 {
-		t.Errorf("read %+v, notes %q", got, songs[0].Notes)
+	// Staff text beside a section's letter that is not its label stays left out (with a note, but for a
+	// number alone), as before: another letter's word, and the form notes real charts write there.
+	for _, text := range []string{"Solos", "AABA", "AB (end on A)", "*69 2", "(AABA)", "*66   AABA"} {
+		songs, err := Parse([]byte("irealbook://T=Me=Medium%20Swing=C=n=T44*A[%3C" + url.PathEscape(text) + "%3EC%20|G7%20Z"))
+		if err != nil || len(songs) != 1 || songs[0].Err != nil {
+			t.Fatalf("%q: %v %+v", text, err, songs)
+		}
+		if got := songs[0].Content.Sections; got[0].Label != "A" || len(songs[0].Notes) > 1 {
+			t.Errorf("%q: read %+v, notes %q", text, got, songs[0].Notes)
+		}
 	}
 }
