@@ -21,6 +21,10 @@ CROSSCHECK  := e2e/crosscheck
 # (make typecheck), pinned by assets/package-lock.json; it builds nothing.
 ASSETS_NPM  := assets
 NODE_STAMPS := $(addsuffix /node_modules/.package-lock.json,$(PI_LINES) $(CROSSCHECK) $(ASSETS_NPM))
+# Playwright's driver of Chromium (playwright-core, pinned by e2e/loadprobe/package-lock.json; no browser
+# download: it drives the system Chromium): the board page's load as an outside probe measures it. Only
+# make bench needs it.
+LOADPROBE   := e2e/loadprobe
 FUZZTIME    ?= 10s
 # How long `make soak` serves its load.
 SOAK_DURATION ?= 10m
@@ -67,8 +71,9 @@ e2e-live: $(NODE_STAMPS)
 soak:
 	SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout 3h -v -run '^TestSoak$$' ./e2e
 
-## bench: every benchmark, 5 rounds (compare runs with benchstat)
-bench:
+## bench: every benchmark, 5 rounds (compare runs with benchstat); the board page's load also as
+## Playwright drives the browser (e2e/loadprobe)
+bench: $(LOADPROBE)/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
 ## lint: gofmt, go vet, staticcheck, the cognitive-complexity gate, tsc on the page's and the bridge's JavaScript
@@ -125,6 +130,9 @@ $(CROSSCHECK)/node_modules/.package-lock.json: $(CROSSCHECK)/package-lock.json
 
 $(ASSETS_NPM)/node_modules/.package-lock.json: $(ASSETS_NPM)/package-lock.json
 	cd $(ASSETS_NPM) && npm ci --no-audit --no-fund
+
+$(LOADPROBE)/node_modules/.package-lock.json: $(LOADPROBE)/package-lock.json
+	cd $(LOADPROBE) && npm ci --no-audit --no-fund
 
 ## pi-package: the Pi package under dist/pi-package: tele-pi (the bridge; "pi install" reads its "pi" key)
 ## and one package per platform with its static tele binary, optional dependencies of the first, the way

@@ -120,7 +120,11 @@ func newFrom(fsys fs.FS) (*Assets, error) {
 		if !strings.Contains(string(tmpl), assetsPlaceholder) {
 			return nil, fmt.Errorf("assets: page %s does not reference %s", name, assetsPlaceholder)
 		}
-		body := []byte(strings.ReplaceAll(string(tmpl), assetsPlaceholder, a.Dir()))
+		expanded, err := a.expandPreloads(string(tmpl))
+		if err != nil {
+			return nil, fmt.Errorf("assets: page %s: %w", name, err)
+		}
+		body := []byte(strings.ReplaceAll(expanded, assetsPlaceholder, a.Dir()))
 		sum := sha256.Sum256(body)
 		a.pages[name] = page{body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
 	}

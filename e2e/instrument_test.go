@@ -34,7 +34,7 @@ func TestInstrumentView(t *testing.T) {
 	if got := gridText(p); got != "G7 | C7 | D7 Em7/B | N.C." {
 		t.Errorf("E♭ part %q", got)
 	}
-	if k, m := text(p, "meta-key"), text(p, "meta-view"); k != "Key G" || m != "E♭ instrument (concert Bb)" {
+	if k, m := text(p, "meta-key"), text(p, "meta-view"); k != "Key G" || m != "E♭ instrument (concert B♭)" {
 		t.Errorf("head %q · %q", k, m)
 	}
 	if st := text(p, "view-status"); !strings.Contains(st, "Written for E♭ instruments: key of G; it sounds in Bb.") {

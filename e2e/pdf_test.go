@@ -16,6 +16,7 @@ import (
 type pdfDoc struct {
 	objects map[int]string // object number → body between "obj" and "endobj"
 	pages   []int          // page object numbers in page order
+	raw     []byte         // the file, for the streams (pdf_text_test.go)
 }
 
 // pdfStructElem is one element of the structure tree: its type (/S), the pages its content is on, and
@@ -24,7 +25,11 @@ type pdfStructElem struct {
 	Type  string
 	Pages []int // page indexes (0-based), each once, in order of first appearance
 	Kids  []*pdfStructElem
+	Marks []pdfMark // its marked content, in order: what it draws (pdf_text_test.go)
 }
+
+// pdfMark names a piece of marked content: its page (index) and its MCID there.
+type pdfMark struct{ Page, MCID int }
 
 var (
 	pdfObjRe  = regexp.MustCompile(`(?s)(\d+) 0 obj\s*(.*?)endobj`)
@@ -35,6 +40,8 @@ var (
 	pdfPgRe   = regexp.MustCompile(`/Pg\s+(\d+) 0 R`)
 	pdfRootRe = regexp.MustCompile(`/Root\s+(\d+) 0 R`)
 	pdfTreeRe = regexp.MustCompile(`/StructTreeRoot\s+(\d+) 0 R`)
+	pdfMCIDRe = regexp.MustCompile(`/MCID\s+(\d+)`)
+	pdfKidRe  = regexp.MustCompile(`(\d+) 0 R|(\d+)`) // a kid in /K: a reference, or an MCID
 )
 
 func parsePDF(t testing.TB, data []byte) *pdfDoc {
@@ -42,7 +49,7 @@ func parsePDF(t testing.TB, data []byte) *pdfDoc {
 	if !strings.HasPrefix(string(data), "%PDF-") {
 		t.Fatalf("not a PDF: %q", data[:min(len(data), 16)])
 	}
-	d := &pdfDoc{objects: map[int]string{}}
+	d := &pdfDoc{objects: map[int]string{}, raw: data}
 	for _, m := range pdfObjRe.FindAllStringSubmatch(string(data), -1) {
 		n, _ := strconv.Atoi(m[1])
 		body := m[2]
@@ -138,8 +145,21 @@ func (d *pdfDoc) structTree(t testing.TB) *pdfStructElem {
 			e.Pages = append(e.Pages, p)
 		}
 		// The element's own page, and those of marked-content references written inline in /K.
+		own := -1
 		for _, pg := range pdfPgRe.FindAllStringSubmatch(body, -1) {
 			addPage(pageIndex[pdfInt(pg[1])])
+			own = pageIndex[pdfInt(pg[1])]
+		}
+		// Its marked content: bare MCIDs in /K (on its own page), and MCR objects.
+		if pdfType(body) == "MCR" {
+			if m := pdfMCIDRe.FindStringSubmatch(body); m != nil {
+				e.Marks = append(e.Marks, pdfMark{own, pdfInt(m[1])})
+			}
+		}
+		for _, k := range pdfKidRe.FindAllStringSubmatch(pdfKids(body), -1) {
+			if k[2] != "" {
+				e.Marks = append(e.Marks, pdfMark{own, pdfInt(k[2])})
+			}
 		}
 		for _, r := range pdfRefRe.FindAllStringSubmatch(pdfKids(body), -1) {
 			k := pdfInt(r[1])
@@ -154,6 +174,7 @@ func (d *pdfDoc) structTree(t testing.TB) *pdfStructElem {
 				for _, p := range kid.Pages {
 					addPage(p)
 				}
+				e.Marks = append(e.Marks, kid.Marks...)
 				continue
 			}
 			e.Kids = append(e.Kids, kid)
@@ -182,7 +203,7 @@ func pdfKids(body string) string {
 		}
 		return rest
 	}
-	if m := regexp.MustCompile(`^\d+ 0 R`).FindString(rest); m != "" {
+	if m := regexp.MustCompile(`^\d+( 0 R)?`).FindString(rest); m != "" {
 		return m
 	}
 	return ""

@@ -41,6 +41,9 @@ func TestPractice(t *testing.T) {
 	if got := evalJS[string](p, `document.getElementById('practice-tempo').textContent`); got != "240 BPM" {
 		t.Errorf("the tempo shown before playing: %q", got)
 	}
+	if got := text(p, "played-length"); got != "Plays 16 bars · 0:16 at 240 BPM" {
+		t.Errorf("the played length before practising: %q", got)
+	}
 
 	// Record every bar the cursor reaches.
 	evalJS[chromedp.Void](p, `(() => {
@@ -56,6 +59,11 @@ func TestPractice(t *testing.T) {
 	// Faster twice from the keyboard (focus on the Play button), slower once: 245 BPM, still playing.
 	p.do(chromedp.Focus(chromedp.ID("play")), chromedp.KeyEvent("]"), chromedp.KeyEvent("]"), chromedp.KeyEvent("["))
 	p.waitJS(`document.getElementById('practice-tempo').textContent === '245 BPM (board 240)'`, "the practice tempo is 245")
+	// The played length is at the tempo practised, the board's beside it (issue 23: it stayed at the
+	// board's tempo).
+	if got := text(p, "played-length"); got != "Plays 16 bars · 0:16 at 245 BPM (board 240)" {
+		t.Errorf("the played length while practising at 245: %q", got)
+	}
 	p.waitJS(`window.__heard.length >= 5`, "the loop goes on at the new tempo")
 	st := evalJS[map[string]any](p, `({ state: document.getElementById('player').dataset.state, contexts: window.__probe.audioContexts,
 		clicks: window.__probe.clicks, heard: window.__heard, tempo: document.getElementById('f-tempo').value })`)
@@ -92,6 +100,9 @@ func TestPractice(t *testing.T) {
 	q.waitJS(`!document.getElementById('loop-range').hidden`, "the loop's range shows")
 	q.do(chromedp.Focus(chromedp.ID("tempo-down")), chromedp.KeyEvent(kb.Enter))
 	q.waitJS(`document.getElementById('practice-tempo').textContent === '235 BPM（原谱 240）'`, "slower in Chinese")
+	if got := text(q, "played-length"); got != "演奏 16 个小节 · 按 235 BPM（原谱 240）约 0:16" {
+		t.Errorf("the played length while practising in Chinese: %q", got)
+	}
 	if got := evalJS[string](q, `document.querySelector('#loop-section option[value="1"]').textContent`); !strings.HasPrefix(got, "段落 B（第 9–16 小节）") {
 		t.Errorf("zh section option %q", got)
 	}

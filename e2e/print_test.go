@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +16,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	teleboard "tele/board"
 )
 
 // Paper sizes in inches, as Page.printToPDF takes them.
@@ -89,7 +93,7 @@ func TestPrint(t *testing.T) {
 			t.Errorf("printing a dark page: %v, want black on white", colours)
 		}
 		checkOnlyChart(t, p, labels, "phone zh")
-		if txt := evalJS[string](p, `document.body.innerText`); !strings.Contains(txt, "每分钟 132 拍") || !strings.Contains(txt, "Bb 调") {
+		if txt := evalJS[string](p, `document.body.innerText`); !strings.Contains(txt, "每分钟 132 拍") || !strings.Contains(txt, "B♭ 调") {
 			t.Errorf("the printed head in Chinese lacks the tempo or the key: %q", txt[:min(len(txt), 200)])
 		}
 		p.screenshot("board", "print-emulated-phone-zh-dark")
@@ -109,15 +113,16 @@ func TestPrint(t *testing.T) {
 
 	t.Run("the key as shown, the capo and the description on paper; chords of 16 pt and more", func(t *testing.T) {
 		// Issue 23, defect 4: a transposed or capo view printed the board's key above the shown chords and
-		// no capo line, the description was never printed, and chord roots were 10.8 pt.
+		// no capo line, the description was never printed, and chord roots were 10.8 pt. The head writes
+		// keys with ♭ and ♯ as the grid writes chords (it said "Key Bb" over B♭ chords).
 		for _, c := range []struct {
 			name, view, lang, key, line string
 			opts                        []PageOption
 		}{
-			{"plain-en", `{}`, "en", "Key Bb", "", nil},
-			{"transposed-en", `{"toKey":"G"}`, "en", "Key G", "Transposed from Bb", nil},
-			{"capo-en-dark", `{"capo":3}`, "en", "Key G", "Capo 3 (sounds in Bb)", []PageOption{darkScheme()}},
-			{"capo-transposed-zh-phone", `{"capo":2,"toKey":"C"}`, "zh-CN", "Bb 调", "变调夹 2（实际为 C 调） · 由 Bb 调移调", []PageOption{phone()}},
+			{"plain-en", `{}`, "en", "Key B♭", "", nil},
+			{"transposed-en", `{"toKey":"G"}`, "en", "Key G", "Transposed from B♭", nil},
+			{"capo-en-dark", `{"capo":3}`, "en", "Key G", "Capo 3 (sounds in B♭)", []PageOption{darkScheme()}},
+			{"capo-transposed-zh-phone", `{"capo":2,"toKey":"C"}`, "zh-CN", "B♭ 调", "变调夹 2（实际为 C 调） · 由 B♭ 调移调", []PageOption{phone()}},
 		} {
 			p := b.newPage(t, c.opts...)
 			openBoard(p, s, "print-song", "")
@@ -129,6 +134,7 @@ func TestPrint(t *testing.T) {
 				if len(doc.pages) != 1 {
 					t.Errorf("%s on %s: %d pages, want 1", c.name, paper.name, len(doc.pages))
 				}
+				checkPrinted(t, doc, c.name+" on "+paper.name, []string{c.key, c.line, "Medium swing."}, chordCounts(ordinarySong()))
 			}
 			printMedia(p)
 			got := evalJS[map[string]any](p, `(() => {
@@ -157,6 +163,51 @@ func TestPrint(t *testing.T) {
 			emulateMedia(p, "")
 			p.waitJS(`!('printing' in document.documentElement.dataset)`, "the screen layout is back")
 			p.requireClean("printing " + c.name)
+		}
+	})
+
+	t.Run("the richest chart and a transposed capo view, read from the PDFs", func(t *testing.T) {
+		// Issue 23, item 3: the print checked on the PDF itself, not on the page's print rendering:
+		// every form feature, on A4 and Letter, as shown and transposed with a capo; the head says the
+		// key of the chords shown and the capo, the description is printed, every sign is whole, the
+		// chords are 16 pt or more, and the song is one page.
+		rich := strings.Replace(richChart, `{"chords":["C7","Bb7"],"ending":2,"repeatEnd":3}`, `{"chords":["C7","Bb7"],"ending":2,"repeatEnd":3,"durations":[3,1]}`, 1)
+		apiCreateBoard(t, s, "print-rich", json.RawMessage(rich))
+		var content teleboard.Content
+		if err := json.Unmarshal([]byte(rich), &content); err != nil {
+			t.Fatal(err)
+		}
+		counts := make([]int, 0, 9)
+		for _, sec := range content.Sections {
+			for _, bar := range sec.Bars {
+				n := len(bar.Chords)
+				if bar.Simile || n == 1 && bar.Chords[0] == teleboard.NoChord {
+					n = 0
+				}
+				counts = append(counts, n)
+			}
+		}
+		for _, c := range []struct{ name, view, lang, key, line string }{
+			{"as-written", `{}`, "en", "Key F", ""},
+			{"capo-transposed", `{"capo":2,"toKey":"G"}`, "en", "Key F", "Capo 2 (sounds in G) · Transposed from F"},
+			{"capo-transposed-zh", `{"capo":2,"toKey":"G"}`, "zh-CN", "F 调", "变调夹 2（实际为 G 调） · 由 F 调移调"},
+		} {
+			p := b.newPage(t)
+			openBoard(p, s, "print-rich", "")
+			evalJS[chromedp.Void](p, fmt.Sprintf(`localStorage.setItem('tele.view:print-rich', %s)`, jsString(c.view)))
+			openBoard(p, s, "print-rich", "")
+			switchLanguageScripted(p, c.lang)
+			signs := []string{"D.S. al Coda", "To Coda ⊕", "×3"} // the same in both languages, as on any chart
+			for _, paper := range papers {
+				data := printPDF(p, paper.width, paper.height, "print-rich-"+c.name+"-"+paper.name)
+				doc := parsePDF(t, data)
+				if len(doc.pages) != 1 {
+					t.Errorf("%s on %s: %d pages, want 1", c.name, paper.name, len(doc.pages))
+				}
+				want := append([]string{c.key, c.line, "Capo 3 for acoustic. Verse twice."}, signs...)
+				checkPrinted(t, doc, c.name+" on "+paper.name, want, counts)
+			}
+			p.requireClean("printing the rich chart " + c.name)
 		}
 	})
 
@@ -408,4 +459,46 @@ func longChart(beats int) boardContent {
 		c.Sections = append(c.Sections, sec)
 	}
 	return c
+}
+
+// checkPrinted reads a printed chart from its PDF: each of want ("" for none) is on a line of it, whole,
+// and every bar of one or two chords (counts, a bar's chords in order; 0 for a % or N.C. bar) draws them
+// at 16 pt or more.
+func checkPrinted(t *testing.T, doc *pdfDoc, what string, want []string, counts []int) {
+	t.Helper()
+	printed := readPrinted(t, doc)
+	for _, w := range want {
+		if w != "" && !printed.has(w) {
+			t.Errorf("%s: the PDF does not say %q; its lines: %q", what, w, printed.lines[:min(len(printed.lines), 6)])
+		}
+	}
+	if len(printed.barSizes) != len(counts) {
+		t.Fatalf("%s: %d bars in the PDF, want %d", what, len(printed.barSizes), len(counts))
+	}
+	smallest := math.Inf(1)
+	for i, n := range counts {
+		if n == 0 || n > 2 {
+			continue
+		}
+		smallest = math.Min(smallest, printed.barSizes[i])
+		if printed.barSizes[i] < 16 {
+			t.Errorf("%s: bar %d (%d chords) is printed at %.1f pt, want 16 pt or more", what, i+1, n, printed.barSizes[i])
+		}
+	}
+	t.Logf("%s: the smallest chord root of a one- or two-chord bar is %.1f pt in the PDF", what, smallest)
+}
+
+// chordCounts lists the chords of each bar of c, 0 for an N.C. bar.
+func chordCounts(c boardContent) []int {
+	var out []int
+	for _, s := range c.Sections {
+		for _, bar := range s.Bars {
+			n := len(bar)
+			if n == 1 && bar[0] == "N.C." {
+				n = 0
+			}
+			out = append(out, n)
+		}
+	}
+	return out
 }

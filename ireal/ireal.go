@@ -314,6 +314,19 @@ func textSign(words string) (mark board.Mark, al int, ok bool) {
 	return "", 0, false
 }
 
+// sectionLabel reads staff text t (<…>) before the first chord of a section marked with a letter as
+// the section's full label: text whose letter is that mark ("Pre-Chorus" beside *P), as Write puts it.
+func sectionLabel(sec *board.Section, cells []string, t string) (string, bool) {
+	if sec == nil || len(sec.Bars) > 0 || len(cells) > 0 || sec.Label == "" {
+		return "", false
+	}
+	label := strings.TrimSpace(t[1 : len(t)-1])
+	if !labelText(label) || sectionMark(label) != sectionMark(sec.Label) || utf16count.Of(label) > board.MaxLabelUnits {
+		return "", false
+	}
+	return label, true
+}
+
 // qSign is a Q read in the music: the bar it was read in (its flat index once written) and whether that
 // bar had chords (or was a % bar) before it.
 type qSign struct {
@@ -532,6 +545,9 @@ func (r *songReader) music(c *board.Content, m string) error {
 				if n != 0 {
 					als = append(als, alEnding{at: written, ending: n})
 				}
+			} else if label, ok := sectionLabel(sec, cells, t); ok {
+				sec.Label = label // the full label Write puts beside a section's letter
+				barText = false
 			} else if words != "" {
 				r.note("text_left_out", "the text %q was left out", "text", strings.Trim(t, "<>"))
 			}

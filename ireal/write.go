@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"tele/board"
 	"tele/chord"
@@ -58,6 +59,9 @@ func Write(c board.Content) []byte {
 			if t := meter(beats); t != cur && t != "" {
 				m.WriteString(t)
 				cur = t
+			}
+			if bi == 0 && labelText(s.Label) {
+				m.WriteString("<" + s.Label + ">")
 			}
 			if bar.Ending != 0 {
 				m.WriteString("N" + strconv.Itoa(bar.Ending))
@@ -171,7 +175,7 @@ func Lost(c board.Content) []string {
 			role = "" // written without a mark
 		}
 		roles = roles || s.Role != role
-		if (si > 0 || s.Label != "") && label != s.Label {
+		if (si > 0 || s.Label != "") && label != s.Label && !labelText(s.Label) {
 			out = append(out, "the section label "+strconv.Quote(s.Label)+" (iReal Pro marks sections with one letter, Intro or Verse)")
 		}
 		for _, bar := range s.Bars {
@@ -216,6 +220,36 @@ func sectionMark(l string) string {
 		}
 	}
 	return "A"
+}
+
+// labelText reports whether a section's label is written in full as staff text on its first bar,
+// beside the one letter iReal Pro marks the section with ("Pre-Chorus": *P and <Pre-Chorus>), so that
+// iReal Pro shows it and Parse reads it back. Not for a label the mark says whole (A, Intro, Verse), nor
+// one that would read as something else: a jump, Fine or a repeat count, with the characters that end
+// staff text or a song's field, or one that reads like the form notes real charts write there (AABA,
+// "AB (end on A)", "*69 2"): a label has a word in small letters or in a script without capitals
+// (Pre-Chorus, 副歌), and its first word is not capitals alone.
+func labelText(l string) bool {
+	if l == "" || strings.ContainsAny(l, "<>=*") || l != strings.TrimSpace(l) || !wordy(l) {
+		return false
+	}
+	if label, _ := markSection(sectionMark(l)); label == l {
+		return false
+	}
+	if _, _, sign := textSign(strings.ToLower(l)); sign || timesRE.MatchString(l) {
+		return false
+	}
+	return true
+}
+
+// wordy reports whether l has a letter in small letters or in a script without capitals, and a first
+// word that is not capital letters and digits alone.
+func wordy(l string) bool {
+	first, _, _ := strings.Cut(l, " ")
+	if strings.IndexFunc(first, func(r rune) bool { return !unicode.IsUpper(r) && !unicode.IsDigit(r) }) < 0 {
+		return false
+	}
+	return strings.IndexFunc(l, func(r rune) bool { return unicode.IsLower(r) || unicode.IsLetter(r) && !unicode.IsUpper(r) }) >= 0
 }
 
 // markSection is the label and the role of a section iReal Pro marks with mark: *i is an intro, *V a

@@ -2,6 +2,7 @@ package ireal
 
 import (
 	"encoding/json"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -122,11 +123,11 @@ func TestLost(t *testing.T) {
 	c := board.Example()
 	c.Key = ""
 	c.Sections[0].Role = "chorus"
-	c.Sections[1].Label = "Chorus"
+	c.Sections[1].Label = "Fine" // read as the sign Fine, were it written in full
 	c.BeatsPerBar = 8
 	c.Title = "A=B"
 	lost := strings.Join(Lost(c), "; ")
-	for _, want := range []string{"description", "without a key", "= or blank", "8 beats per bar", "section roles", `label "Chorus"`} {
+	for _, want := range []string{"description", "without a key", "= or blank", "8 beats per bar", "section roles", `label "Fine"`} {
 		if !strings.Contains(lost, want) {
 			t.Errorf("Lost = %q, lacks %q", lost, want)
 		}
@@ -155,6 +156,67 @@ func TestLost(t *testing.T) {
 		lost := strings.Join(Lost(c), "; ")
 		if got := strings.Contains(lost, "section roles"); got != tc.lost {
 			t.Errorf("label %q, role %q: Lost = %q, want section roles named: %v", tc.label, tc.role, lost, tc.lost)
+		}
+	}
+}
+
+// TestFullLabels: a section's label iReal Pro's one letter cannot say is written in full as staff text
+// on the section's first bar, and read back whole; a label that would read as a sign stays a letter and
+// is named lost. Before, "Pre-Chorus" was written as P and "Coda" as C.
+func TestFullLabels(t *testing.T) {
+	for _, tc := range []struct {
+		labels []string
+		lost   bool
+	}{
+		{[]string{"Verse", "Pre-Chorus", "Chorus", "Bridge 2", "Coda"}, false},
+		{[]string{"", "副歌", "Solo (guitar)", "A"}, false},
+		{[]string{"Intro", "B", "Outro vamp"}, false},
+		{[]string{"A", "Fine"}, true},
+		{[]string{"A", "x3"}, true},
+		{[]string{"A", "<B>"}, true},
+		{[]string{"A", "BRIDGE"}, true}, // capitals alone read as a form note (AABA)
+		{[]string{"A", "A2"}, true},
+	} {
+		c := board.Content{Title: "Labels", Key: "C", Tempo: 100, BeatsPerBar: 4}
+		for _, l := range tc.labels {
+			s := board.Section{Label: l, Bars: []board.Bar{board.PlainBar("C"), board.PlainBar("G7")}}
+			if l == "Intro" {
+				s.Role = "intro"
+			}
+			if l == "Verse" {
+				s.Role = "verse"
+			}
+			c.Sections = append(c.Sections, s)
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		lost := Lost(c)
+		if tc.lost {
+			if len(lost) == 0 {
+				t.Errorf("%q: Lost names nothing", tc.labels)
+			}
+			continue
+		}
+		if len(lost) > 0 {
+			t.Errorf("%q: Lost %q", tc.labels, lost)
+		}
+		back := roundTrip(t, c)
+		for i, s := range back.Sections {
+			if s.Label != tc.labels[i] {
+				t.Errorf("%q: section %d read back as %q", tc.labels, i, s.Label)
+			}
+		}
+	}
+	// Staff text beside a section's letter that is not its label stays left out (with a note, but for a
+	// number alone), as before: another letter's word, and the form notes real charts write there.
+	for _, text := range []string{"Solos", "AABA", "AB (end on A)", "*69 2", "(AABA)", "*66   AABA"} {
+		songs, err := Parse([]byte("irealbook://T=Me=Medium%20Swing=C=n=T44*A[%3C" + url.PathEscape(text) + "%3EC%20|G7%20Z"))
+		if err != nil || len(songs) != 1 || songs[0].Err != nil {
+			t.Fatalf("%q: %v %+v", text, err, songs)
+		}
+		if got := songs[0].Content.Sections; got[0].Label != "A" || len(songs[0].Notes) > 1 {
+			t.Errorf("%q: read %+v, notes %q", text, got, songs[0].Notes)
 		}
 	}
 }

@@ -2,7 +2,7 @@
 // Nashville number's quality raised and named apart from the number (notation.js).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { isNumber, pieces, raised, shown, spokenChord } from '../web/static/notation.js';
+import { isNumber, keyText, pieces, raised, shown, spokenChord } from '../web/static/notation.js';
 import { split } from '../web/static/chords.js';
 
 test('accidentals of the root, the bass and the alterations are drawn as glyphs; words keep their letters', () => {
@@ -48,4 +48,11 @@ test('a busy bar keeps each chord in its beat’s share when a step allows it, e
   assert.equal(stepFor({ widths: [30, 44, 30, 30], gap: 5, room: 160, shares: true }), 2, '44 × 0.77 fits a share');
   assert.equal(stepFor({ widths: [30, 44, 30, 30], gap: 5, room: 160 }), 0, 'without shares one line is enough');
   assert.equal(stepFor({ widths: [30, 60, 30, 30], gap: 5, room: 160, shares: true }), 1, 'no step gives shares: one line');
+});
+
+// Issue 23: the stage and print head said "Key Bb" over B♭ chords.
+test('a key is written with the glyphs, as the grid writes a root', () => {
+  for (const [key, want] of [['Bb', 'B♭'], ['Bbm', 'B♭m'], ['F#', 'F♯'], ['F#m', 'F♯m'], ['C', 'C'], ['Ebm', 'E♭m'], ['Cb', 'C♭']]) {
+    assert.equal(keyText(key), want, key);
+  }
 });

@@ -1,7 +1,7 @@
 // The played length the board page shows: bars played with repeats and jumps, and the time at the tempo.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { clock, playedLength } from '../web/static/played-length.js';
+import { clock, paintPlayedLength, playedLength } from '../web/static/played-length.js';
 import { t } from '../web/static/i18n.js';
 
 test('bars played follow the form; the time adds each played bar’s beats at the tempo', () => {
@@ -28,4 +28,21 @@ test('with no tempo the board may have, the length has no time and says why in w
   }
   assert.deepEqual(playedLength({ ...content, tempo: 30 }), { bars: 2, seconds: 16 });
   assert.equal(t('length.playedNoTempo', { bars: 32, min: 30, max: 300 }), 'Plays 32 bars · how long, once the tempo is 30–300 BPM');
+});
+
+// Issue 23: "Plays … at N BPM" stayed at the board's tempo while the musician practised at another.
+test('the length is at the practice tempo when there is one, the board’s tempo beside it', () => {
+  const content = { title: 'T', tempo: 120, beatsPerBar: 4, sections: [{ label: 'A', bars: Array.from({ length: 32 }, () => ['C']) }] };
+  const el = { dataset: {}, textContent: '' };
+  const said = (practice) => {
+    paintPlayedLength(el, content, practice);
+    return [el.dataset.i18n, JSON.parse(el.dataset.i18nArgs)];
+  };
+  assert.deepEqual(said(null), ['length.played', { bars: 32, time: '1:04', tempo: 120 }]);
+  assert.deepEqual(said(160), ['length.playedPractice', { bars: 32, time: '0:48', tempo: 160, board: 120 }]);
+  assert.deepEqual(said(120), ['length.played', { bars: 32, time: '1:04', tempo: 120 }]);
+  assert.equal(t('length.playedPractice', { bars: 32, time: '0:48', tempo: 160, board: 120 }), 'Plays 32 bars · 0:48 at 160 BPM (board 120)');
+  // An emptied board tempo is said in words, whatever the practice tempo.
+  paintPlayedLength(el, { ...content, tempo: null }, 160);
+  assert.equal(el.dataset.i18n, 'length.playedNoTempo');
 });

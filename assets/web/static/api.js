@@ -12,13 +12,13 @@ export class ApiError extends Error {
 
 // request is the one fetch wrapper of the page's APIs (boards here, chat in chat-api.js). Same-origin
 // fetches send the exact Origin and the path-scoped cookies by themselves (credentials default to
-// same-origin).
+// same-origin). text: the body as text (an export), not JSON.
 /**
  * @param {string} method
  * @param {string} url
- * @param {{ body?: unknown, headers?: Record<string, string> }} [opts]
+ * @param {{ body?: unknown, headers?: Record<string, string>, text?: boolean }} [opts]
  */
-export async function request(method, url, { body, headers = {} } = {}) {
+export async function request(method, url, { body, headers = {}, text: asText = false } = {}) {
   /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: { Accept: 'application/json', ...headers }, cache: 'no-store' };
   if (body !== undefined) {
@@ -33,6 +33,7 @@ export async function request(method, url, { body, headers = {} } = {}) {
   }
   let data = null;
   const text = await res.text().catch(() => '');
+  if (asText && res.ok) return text;
   if (text) {
     try {
       data = JSON.parse(text);
@@ -109,6 +110,11 @@ export function copyBoard(id, newId) {
 // deleteBoard deletes board id, which must still be at revision, with its history; null on success.
 export function deleteBoard(id, revision, capability) {
   return request('DELETE', boardURL(id), { headers: { 'If-Match': `"${revision}"`, Authorization: `Bearer ${capability}` } });
+}
+
+// exportBoard → the board exported in format (docs/api.md), as text: for ireal, an irealb:// link.
+export function exportBoard(id, format) {
+  return request('GET', `${boardURL(id)}/export?format=${encodeURIComponent(format)}`, { text: true, headers: { Accept: 'text/plain, application/json' } });
 }
 
 export function getCatalogue() {

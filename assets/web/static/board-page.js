@@ -18,6 +18,7 @@ import { Catalogue } from './chords.js';
 import { apply, clone, describeOp, diff } from './content.js';
 import { BoardView } from './board-view.js';
 import { ViewControls, glyph } from './view-controls.js';
+import { keyText } from './notation.js';
 import { Stream } from './stream.js';
 import { HistoryPanel } from './history-panel.js';
 import { BoardManage } from './board-manage.js';
@@ -142,7 +143,7 @@ export class BoardPage {
     this.notifier = new Notifier(() => this.draft?.title || '');
     this.proposals = new ProposalsView(this, { onNew: () => announce('proposed') });
     this.selection = new BarSelection(this);
-    setupExportLinks(this.id);
+    this.exportLinks = setupExportLinks(this.id);
   }
 
   // player plays the board (null where the browser cannot: practice-panel.js).
@@ -270,10 +271,11 @@ export class BoardPage {
       this.view.render(shown);
       this.stage.render(c, this.view.changed);
     }
-    paintPlayedLength(byId('played-length'), c);
     this.lyricsStage.render(c);
     this.lyricsPrint.render(c);
-    this.practice?.paint();
+    // The practice panel paints the played length at its tempo; without a player, at the board's.
+    if (this.practice) this.practice.paint();
+    else paintPlayedLength(byId('played-length'), c);
   }
 
   showBody() {
@@ -307,6 +309,7 @@ export class BoardPage {
     const board = boardWithBars(arrived);
     if (!board || typeof board.revision !== 'number' || (board.id && board.id !== this.id)) return;
     this.history?.arrived(board, !this.base);
+    this.exportLinks?.arrived(board.revision);
     const what = arrival(this, board);
     if (what === 'old') return;
     if (what === 'hold') {
@@ -372,13 +375,13 @@ export class BoardPage {
 function paintViewHead(c, v, state) {
   const numbers = state.numbers && !v.needsKey;
   const key = !c.key ? '' : numbers ? c.key : state.capo || v.instrument ? v.shapesKey : v.soundingKey;
-  if (key) bindText(byId('meta-key'), 'meta.key', { key });
+  if (key) bindText(byId('meta-key'), 'meta.key', { key: keyText(key) });
   else bindText(byId('meta-key'), 'meta.noKey');
   const params = {
     capo: numbers ? 0 : state.capo,
     instrument: v.instrument ? glyph(v.instrument) : '',
-    sounds: c.key && (state.capo || v.instrument) && !numbers ? v.soundingKey : '',
-    from: c.key && v.semitones && !numbers ? c.key : '',
+    sounds: c.key && (state.capo || v.instrument) && !numbers ? keyText(v.soundingKey) : '',
+    from: c.key && v.semitones && !numbers ? keyText(c.key) : '',
     n: !c.key && v.semitones && !numbers ? (v.semitones > 0 ? `+${v.semitones}` : String(v.semitones)) : '',
     numbers,
   };

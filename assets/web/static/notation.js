@@ -43,6 +43,11 @@ export function shown(kind, text) {
   return pieces(kind, text).map((p) => (typeof p === 'string' ? p : GLYPH[p.acc])).join('');
 }
 
+// keyText is a key as a chart's head writes it, with the glyphs (B♭, F♯m); the stored key stays ASCII.
+export function keyText(key) {
+  return shown('root', key);
+}
+
 // spokenChord is a chord as a screen reader should say it: a letter chord as written; a Nashville
 // number with its accidental as a glyph (read "flat") and its quality apart, "♭7 7", "2 m7", "5 7 / 7".
 export function spokenChord({ root, quality, bass }) {

@@ -30,12 +30,17 @@ export function clock(seconds) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-// paintPlayedLength shows content's played length in el, in the page's language.
+// paintPlayedLength shows content's played length in el, in the page's language: at the practice tempo
+// when the musician changed it while playing (the board's tempo beside it), else at the board's.
 // While the tempo field is empty or out of range it says so in words (never "at null BPM").
-export function paintPlayedLength(el, content) {
-  const { bars, seconds } = playedLength(content);
+export function paintPlayedLength(el, content, practice = null) {
+  const board = content?.tempo;
+  const practising = tempoOK(practice) && practice !== board && tempoOK(board);
+  const { bars, seconds } = playedLength(practising ? { ...content, tempo: practice } : content);
   const [key, params] = seconds === null
     ? ['length.playedNoTempo', { bars, min: MIN_TEMPO, max: MAX_TEMPO }]
-    : ['length.played', { bars, time: clock(seconds), tempo: content.tempo }];
+    : practising
+      ? ['length.playedPractice', { bars, time: clock(seconds), tempo: practice, board }]
+      : ['length.played', { bars, time: clock(seconds), tempo: board }];
   if (el.dataset.i18n !== key || el.dataset.i18nArgs !== JSON.stringify(params)) bindText(el, key, params);
 }

@@ -8,6 +8,7 @@ import { bindText } from './i18n.js';
 import { barCount, sectionName } from './content.js';
 import { Player } from './player.js';
 import { TEMPO_STEP, nudgeTempo, sectionRanges } from './practice.js';
+import { paintPlayedLength } from './played-length.js';
 
 export class PracticePanel {
   /** @param {import('./board-page.js').BoardPage} page */
@@ -103,7 +104,8 @@ export class PracticePanel {
     return { from: Math.min(from, to, total), to: Math.min(Math.max(from, to), total) };
   }
 
-  // paint shows the loop's choices (one a section) and the tempo the player plays at.
+  // paint shows the loop's choices (one a section), the tempo the player plays at and the board's played
+  // length at that tempo.
   paint() {
     const c = this.page.draft;
     if (!c) return;
@@ -123,6 +125,7 @@ export class PracticePanel {
     if (!from.value) setValue(from, 1);
     if (!to.value) setValue(to, total);
     this.paintLoop();
+    paintPlayedLength(byId('played-length'), c, this.tempo);
     const out = byId('practice-tempo');
     const board = Number.isFinite(c.tempo) ? c.tempo : null;
     if (this.tempo !== null) {

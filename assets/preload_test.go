@@ -1,0 +1,71 @@
+package assets
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestPreloads: the board page names every module its code needs before it can draw a board (app.js,
+// board-page.js and all they import statically) as a modulepreload, so a browser with nothing cached
+// asks for them while it parses the page (issue 23: a fresh browser context fetched them one level of
+// the import graph after another). Each link is a file of the version directory; the modules loaded
+// later on demand (the chat panel) are not preloaded; a placeholder naming no module fails New.
+func TestPreloads(t *testing.T) {
+	a := newAssets(t)
+	page := string(a.pages["board"].body)
+	links := regexp.MustCompile(`<link rel="modulepreload" href="([^"]+)">`).FindAllStringSubmatch(page, -1)
+	got := map[string]bool{}
+	for _, l := range links {
+		name, ok := strings.CutPrefix(l[1], a.Dir()+"/")
+		if _, found := a.files[name]; !ok || !found {
+			t.Errorf("preload of %q: not a file of %s", l[1], a.Dir())
+		}
+		got[name] = true
+	}
+	for _, want := range []string{"app.js", "board-page.js", "i18n.js", "grid-build.js", "board-view.js", "stream.js"} {
+		if !got[want] {
+			t.Errorf("the board page does not preload %s", want)
+		}
+	}
+	if got["chat-panel.js"] || strings.Contains(page, "{{PRELOAD") {
+		t.Errorf("the chat panel is preloaded, or a placeholder is left: %v", got)
+	}
+	// Every static import of a preloaded module is preloaded too: the closure is whole.
+	for name := range got {
+		for _, m := range staticImportRE.FindAllStringSubmatch(string(a.files[name].body), -1) {
+			if !got[m[1]] {
+				t.Errorf("%s imports %s, which is not preloaded", name, m[1])
+			}
+		}
+	}
+
+	fsys := fstest.MapFS{
+		"web/static/app.js":     {Data: []byte("import { x } from './a.js';\nexport { y } from './b.js';\nimport './c.js';\nconst later = () => import('./d.js');\n")},
+		"web/static/a.js":       {Data: []byte("import {\n  z,\n} from './c.js';\n")},
+		"web/static/b.js":       {Data: []byte("export const y = 1;")},
+		"web/static/c.js":       {Data: []byte("export const z = 1;")},
+		"web/static/d.js":       {Data: []byte("export const w = 1;")},
+		"web/pages/index.html":  {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
+		"web/pages/board.html":  {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>\n{{PRELOAD app.js}}")},
+		"web/pages/join.html":   {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
+		"web/pages/follow.html": {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
+	}
+	b, err := newFrom(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<script type=module src=DIR/app.js></script>
+<link rel="modulepreload" href="DIR/app.js">
+<link rel="modulepreload" href="DIR/a.js">
+<link rel="modulepreload" href="DIR/b.js">
+<link rel="modulepreload" href="DIR/c.js">`
+	if got := string(b.pages["board"].body); got != strings.ReplaceAll(want, "DIR", b.Dir()) {
+		t.Errorf("board page:\n%s", got)
+	}
+	fsys["web/pages/board.html"] = &fstest.MapFile{Data: []byte("<p>{{ASSETS}}</p>{{PRELOAD nowhere.js}}")}
+	if _, err := newFrom(fsys); err == nil || !strings.Contains(err.Error(), "nowhere.js") {
+		t.Errorf("a preload of no module: %v", err)
+	}
+}

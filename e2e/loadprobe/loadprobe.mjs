@@ -1,0 +1,75 @@
+// The board page's load as an outside probe drives Chromium, through Playwright (playwright-core, pinned
+// by package-lock.json): the same Debian Chromium and flags as the Go tests, a fresh browser context per
+// load (nothing cached from an earlier visit, as a new private window), 1280×800 at DPR 1, one warm-up
+// visit of each page first, then the page and its baseline alternately. Each load is timed by the
+// page's own performance mark (tele:bars-rendered: every bar in the document; the static chart sets it
+// at the end of its body), as navigation-relative startTime.
+//
+//   node loadprobe.mjs <chromium> <page url> <baseline url> <loads>
+//
+// It prints one JSON object: {"page": [ms…], "baseline": [ms…], "resources": {page: n, baseline: n},
+// "warmPage": [ms…], "warmBaseline": [ms…]}: the warm loads are the same pages loaded again and again
+// in one tab (its HTTP and code caches warm, as chromedp's benchmark loads them), to tell the driver's
+// cost from the cold cache's.
+// BenchmarkBoardPageLoadPlaywright (e2e/loadprobe_bench_test.go) runs it and reports the ratio.
+
+import { chromium } from 'playwright-core';
+
+const [executablePath, pageURL, baseURL, loadsArg] = process.argv.slice(2);
+const loads = Number(loadsArg) || 5;
+const MARK = 'tele:bars-rendered';
+
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--lang=en-US'],
+});
+
+const contextOptions = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
+
+// load opens url in a fresh context, or in tab (a page kept open and navigated from load to load, as
+// chromedp's benchmark does), and returns the mark's time and how many resources the page fetched.
+async function load(url, tab) {
+  const context = tab ? null : await browser.newContext(contextOptions);
+  try {
+    const page = tab || await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction((m) => performance.getEntriesByName(m).length > 0, MARK, { timeout: 60000, polling: 'raf' });
+    return await page.evaluate((m) => ({
+      ms: performance.getEntriesByName(m)[0].startTime,
+      resources: performance.getEntriesByType('resource').length,
+    }), MARK);
+  } finally {
+    await context?.close();
+  }
+}
+
+try {
+  await load(pageURL);
+  await load(baseURL);
+  const out = { page: [], baseline: [], resources: {} };
+  for (let i = 0; i < loads; i++) {
+    const p = await load(pageURL);
+    const b = await load(baseURL);
+    out.page.push(p.ms);
+    out.baseline.push(b.ms);
+    out.resources = { page: p.resources, baseline: b.resources };
+  }
+  const warm = await browser.newContext(contextOptions);
+  const tab = await warm.newPage();
+  for (let i = 0; i < 2; i++) {
+    await load(pageURL, tab);
+    await load(baseURL, tab);
+  }
+  out.warmPage = [];
+  out.warmBaseline = [];
+  for (let i = 0; i < loads; i++) {
+    out.warmPage.push((await load(pageURL, tab)).ms);
+    out.warmBaseline.push((await load(baseURL, tab)).ms);
+  }
+  await warm.close();
+  process.stdout.write(JSON.stringify(out) + '\n');
+} finally {
+  await browser.close();
+}
