@@ -12,6 +12,7 @@ import (
 
 	"tele/board"
 	"tele/setlist"
+	"tele/sse"
 	"tele/web"
 )
 
@@ -45,6 +46,8 @@ func NewLeader(b *Band, boards *board.Store, sets *setlist.Store, log *slog.Logg
 // Register adds the share routes to the loopback router.
 func (l *Leader) Register(r *httprouter.Router) {
 	r.POST("/api/share", l.handle(l.start))
+	r.POST("/api/share/claim", l.handle(l.claim))
+	r.GET("/api/share/events", l.handle(l.leader(l.events)))
 	r.GET("/api/share", l.handle(l.leader(l.get)))
 	r.DELETE("/api/share", l.handle(l.leader(l.stop)))
 	r.GET("/api/share/qr", l.handle(l.leader(l.qr)))
@@ -121,6 +124,56 @@ func (l *Leader) start(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 	body := append([]byte(`{"joinUrl":`), strconv.Quote(join)...)
 	body = append(append(append(body, `,"leader":`...), strconv.Quote(leader)...), '}')
 	writeBody(w, http.StatusCreated, "application/json", body)
+	return nil
+}
+
+// claim handles POST /api/share/claim {} under start's rules: the lead of a share no page leads (its
+// page closed without stopping), with the same join link and followers. 200 answers the join link and
+// a new leader token; 409 leading while a page leads (it hands over), 409 not_sharing when nothing is.
+func (l *Leader) claim(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
+		return errNotFromPage
+	}
+	if l.band == nil {
+		return errShareOff
+	}
+	var req struct{}
+	if err := web.DecodeJSON(r, 1<<10, &req); err != nil {
+		return err
+	}
+	if ok, wait := l.creates.Allow(""); !ok {
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "the lead was claimed too often in a short time; retry later", RetryAfter: wait}
+	}
+	join, leader, err := l.band.Claim()
+	switch {
+	case errors.Is(err, ErrNotSharing):
+		return web.NewError(http.StatusConflict, "not_sharing", "nothing is shared with the band: start with Share with the band")
+	case errors.Is(err, ErrLeading):
+		return web.NewError(http.StatusConflict, "leading", "another page leads the band: it hands the lead over when asked")
+	case err != nil:
+		return err
+	}
+	l.log.Info("band: the lead was claimed")
+	body := append([]byte(`{"joinUrl":`), strconv.Quote(join)...)
+	body = append(append(append(body, `,"leader":`...), strconv.Quote(leader)...), '}')
+	writeBody(w, http.StatusOK, "application/json", body)
+	return nil
+}
+
+// events handles GET /api/share/events, the leading page's stream: held open while the page leads, so
+// the server knows a page leads (Claim refuses) and when it is gone. The state at once; `ended` when
+// the lead moves or sharing stops.
+func (l *Leader) events(w http.ResponseWriter, r *http.Request, leader string) error {
+	sub, first, topic, err := l.band.leadStream(leader)
+	if err != nil {
+		if err == sse.ErrTooManyStreams {
+			return web.NewError(http.StatusTooManyRequests, "rate_limited", "too many streams of the band")
+		}
+		return err
+	}
+	l.band.hub.Stream(w, r, sub, first)
+	l.band.leaderLeft(topic)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net"
@@ -9,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -23,6 +26,28 @@ func shareAddr(t testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// shareFromPage opens board id with its edit key in a new desktop tab, shares it with the band (the
+// share listener on addr) and returns the tab and the join link.
+func shareFromPage(tb testing.TB, br *Browser, s *Server, addr, id, capability string) (*Page, string) {
+	tb.Helper()
+	leader := br.newPage(tb, desktop())
+	openBoard(leader, s, id, capability)
+	leader.waitJS(`!document.getElementById('band-share').hidden`, "Share with the band, on a page with the edit key")
+	leader.do(chromedp.Click(chromedp.ID("band-share")))
+	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/join#key=')`, "the join link")
+	return leader, evalJS[string](leader, `document.getElementById('band-link').value`)
+}
+
+// joinPhone opens the join link in a new phone-sized tab and waits until it shows the board titled
+// title with at least bars bars.
+func joinPhone(tb testing.TB, br *Browser, join, title string, bars int) *Page {
+	tb.Helper()
+	f := br.newPage(tb, phone())
+	f.do(chromedp.Navigate(join))
+	f.waitJS(fmt.Sprintf(`document.getElementById('band-title').textContent === %s && document.querySelectorAll('#grid li.bar').length >= %d`, jsString(title), bars), "the phone shows "+title)
+	return f
 }
 
 // TestBandView (issue 22): `tele serve --share`; the board page with the edit key shares with the band
@@ -227,17 +252,10 @@ func measureSkew(tb testing.TB, n, phones int) skew {
 	}
 	capability := apiCreateBoard(tb, s, "fast", c)
 	br := newBrowser(tb)
-	leader := br.newPage(tb, desktop())
-	openBoard(leader, s, "fast", capability)
-	leader.waitJS(`!document.getElementById('band-share').hidden`, "the share button")
-	leader.do(chromedp.Click(chromedp.ID("band-share")))
-	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/')`, "the join link")
-	join := evalJS[string](leader, `document.getElementById('band-link').value`)
+	leader, join := shareFromPage(tb, br, s, addr, "fast", capability)
 	var followers []*Page
 	for range phones {
-		f := br.newPage(tb, phone())
-		f.do(chromedp.Navigate(join))
-		f.waitJS(fmt.Sprintf(`document.getElementById('band-title').textContent === 'Fast' && document.querySelectorAll('#grid li.bar').length === %d`, n), "the phone shows the board")
+		f := joinPhone(tb, br, join, "Fast", n)
 		evalJS[bool](f, cursorLogJS)
 		followers = append(followers, f)
 	}
@@ -298,14 +316,8 @@ func TestBandTempoAndFrom(t *testing.T) {
 	c.Tempo = 240 // a bar a second
 	capability := apiCreateBoard(t, s, "loop", c)
 	b := newBrowser(t)
-	leader := b.newPage(t, desktop())
-	openBoard(leader, s, "loop", capability)
-	leader.waitJS(`!document.getElementById('band-share').hidden`, "the share button")
-	leader.do(chromedp.Click(chromedp.ID("band-share")))
-	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/')`, "the join link")
-	follower := b.newPage(t, phone())
-	follower.do(chromedp.Navigate(evalJS[string](leader, `document.getElementById('band-link').value`)))
-	follower.waitJS(`document.getElementById('band-title').textContent === 'Loop' && document.querySelectorAll('#grid li.bar').length === 16`, "the phone shows the board")
+	leader, join := shareFromPage(t, b, s, addr, "loop", capability)
+	follower := joinPhone(t, b, join, "Loop", 16)
 	evalJS[bool](leader, cursorLogJS)
 	evalJS[bool](follower, cursorLogJS)
 	for _, id := range []string{"count-in", "loop"} {
@@ -360,15 +372,8 @@ func TestBandHandOver(t *testing.T) {
 	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
 	second := apiCreateBoard(t, s, "second", sampleContent("Second Song"))
 	b := newBrowser(t)
-	first := b.newPage(t, desktop())
-	openBoard(first, s, "welcome", welcome)
-	first.waitJS(`!document.getElementById('band-share').hidden`, "Share with the band")
-	first.do(chromedp.Click(chromedp.ID("band-share")))
-	first.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/join#key=')`, "the join link")
-	join := evalJS[string](first, `document.getElementById('band-link').value`)
-	follower := b.newPage(t, phone())
-	follower.do(chromedp.Navigate(join))
-	follower.waitJS(`document.getElementById('band-title').textContent === 'Welcome to Tele'`, "the phone follows the first tab")
+	first, join := shareFromPage(t, b, s, addr, "welcome", welcome)
+	follower := joinPhone(t, b, join, "Welcome to Tele", 1)
 
 	other := b.newPage(t, desktop())
 	openBoard(other, s, "second", second)
@@ -383,6 +388,36 @@ func TestBandHandOver(t *testing.T) {
 	other.screenshot("band", "lead-taken-desktop-en")
 	first.requireClean("after handing the lead over")
 	other.requireClean("after taking the lead")
+}
+
+// TestBandLeaderClosed (issue 22: Take the lead stayed on the other tabs, and did nothing, when the
+// leading tab closed without stopping): the leading tab closes; the server sees its stream end, and
+// the phone says the leader's page is closed while it keeps the chart; Take the lead on another tab
+// then takes the share with no one to ask: the same join link, the phone following its song.
+func TestBandLeaderClosed(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	addr := shareAddr(t)
+	s := startServe(t, "--share", "--share-addr", addr)
+	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
+	second := apiCreateBoard(t, s, "second", sampleContent("Second Song"))
+	b := newBrowser(t)
+	first, join := shareFromPage(t, b, s, addr, "welcome", welcome)
+	follower := joinPhone(t, b, join, "Welcome to Tele", 1)
+	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'live'`, "the phone follows a leading page")
+	other := b.newPage(t, desktop())
+	openBoard(other, s, "second", second)
+	other.waitJS(`!document.getElementById('band-take').hidden`, "Take the lead, while another tab leads")
+
+	first.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.Close, cdp.Empty{})
+		return err
+	}))
+	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'away' && document.getElementById('band-pill').textContent.includes('page is closed') && document.getElementById('band-title').textContent === 'Welcome to Tele'`, "the phone says the leader's page is closed, and keeps the chart")
+	other.do(chromedp.Click(chromedp.ID("band-take")))
+	other.waitJS(`!document.getElementById('band-live').hidden && document.getElementById('band-link').value === `+jsString(join)+` && document.getElementById('band-take').hidden`, "the other tab leads, with the same join link")
+	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'live' && document.getElementById('band-title').textContent === 'Second Song'`, "the phone follows the new leader's song")
+	other.requireClean("after taking the lead of a closed tab")
+	follower.requireClean("after its leader's tab closed")
 }
 
 // TestSetEditAndDelete (issue 22, sets): the tab that made a set edits it (a new title, the songs

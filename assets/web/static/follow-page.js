@@ -145,7 +145,7 @@ class FollowPage {
 
   setPill(state, n) {
     this.pill.dataset.state = state;
-    const key = { live: 'band.live', offline: 'band.offline', ended: 'band.ended' }[state] || 'band.connecting';
+    const key = { live: 'band.live', away: 'band.away', offline: 'band.offline', ended: 'band.ended' }[state] || 'band.connecting';
     bindText(this.pill, key, { n: n ?? 0 });
   }
 
@@ -155,7 +155,7 @@ class FollowPage {
       this.previous = transportAt(this.previous, previous?.transport, Date.now() + this.offset);
     }
     this.state = state;
-    this.setPill('live', state.followers);
+    this.setPill(state.leading === false ? 'away' : 'live', state.followers);
     this.follow();
     if (!state.board) {
       bindText(byId('band-title'), 'band.waiting');

@@ -20,8 +20,10 @@ const MIN_DELAY = 1000;
 const MAX_DELAY = 30000;
 
 export class Stream {
-  constructor(url, events, onState, watch = watchPage) {
+  // headers: what each connection sends besides Accept (the leader's token, share-panel.js).
+  constructor(url, events, onState, watch = watchPage, headers = {}) {
     this.url = url;
+    this.headers = headers;
     this.events = events; // {name: handler(data)}
     this.onState = onState;
     this.abort = null; // the current connection's AbortController
@@ -74,7 +76,7 @@ export class Stream {
   async read(abort) {
     try {
       const res = await fetch(this.url, {
-        headers: { Accept: 'text/event-stream' },
+        headers: { ...this.headers, Accept: 'text/event-stream' },
         cache: 'no-store',
         signal: abort.signal,
       });
