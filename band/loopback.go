@@ -77,7 +77,7 @@ func httpError(err error) error {
 		return web.NewError(http.StatusForbidden, "bad_key", "this join link no longer works: ask the leader for the new one")
 	case errors.Is(err, ErrNotFollower):
 		return web.NewError(http.StatusUnauthorized, "unauthorized", "open the band's join link first")
-	case errors.Is(err, ErrTooManyJoins):
+	case errors.Is(err, ErrTooManyJoins), errors.Is(err, sse.ErrTooManyStreams):
 		return web.NewError(http.StatusTooManyRequests, "rate_limited", "too many devices follow this band already")
 	}
 	return err
@@ -101,36 +101,22 @@ func (l *Leader) leader(f func(w http.ResponseWriter, r *http.Request, leader st
 	}
 }
 
-// start handles POST /api/share {} as a board is created: from this server's own pages only (a
-// present Sec-Fetch-Site must be same-origin), a strict empty body, the creation rate. 201 answers the
-// join link and the leader token.
+// start handles POST /api/share {} as a board is created (fromPage). 201 answers the join link and the
+// leader token.
 func (l *Leader) start(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
-	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
-		return errNotFromPage
-	}
-	if l.band == nil {
-		return errShareOff
-	}
-	var req struct{}
-	if err := web.DecodeJSON(r, 1<<10, &req); err != nil {
+	if err := l.fromPage(r, "sharing started too often in a short time; retry later"); err != nil {
 		return err
-	}
-	if ok, wait := l.creates.Allow(""); !ok {
-		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-			Message: "sharing started too often in a short time; retry later", RetryAfter: wait}
 	}
 	join, leader := l.band.Start()
 	l.log.Info("band: sharing started", "addr", l.band.Addr())
-	body := append([]byte(`{"joinUrl":`), strconv.Quote(join)...)
-	body = append(append(append(body, `,"leader":`...), strconv.Quote(leader)...), '}')
-	writeBody(w, http.StatusCreated, "application/json", body)
+	writeLead(w, http.StatusCreated, join, leader)
 	return nil
 }
 
-// claim handles POST /api/share/claim {} under start's rules: the lead of a share no page leads (its
-// page closed without stopping), with the same join link and followers. 200 answers the join link and
-// a new leader token; 409 leading while a page leads (it hands over), 409 not_sharing when nothing is.
-func (l *Leader) claim(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+// fromPage checks what starting a share and claiming one ask, as creating a board does: this server's
+// own pages only (a present Sec-Fetch-Site must be same-origin), --share, a strict empty body, the
+// creation rate (tooOften says so past it).
+func (l *Leader) fromPage(r *http.Request, tooOften string) error {
 	if site := r.Header["Sec-Fetch-Site"]; len(site) > 0 && site[0] != "same-origin" {
 		return errNotFromPage
 	}
@@ -142,8 +128,24 @@ func (l *Leader) claim(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		return err
 	}
 	if ok, wait := l.creates.Allow(""); !ok {
-		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-			Message: "the lead was claimed too often in a short time; retry later", RetryAfter: wait}
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Message: tooOften, RetryAfter: wait}
+	}
+	return nil
+}
+
+// writeLead answers {"joinUrl", "leader"}.
+func writeLead(w http.ResponseWriter, status int, join, leader string) {
+	body := append([]byte(`{"joinUrl":`), strconv.Quote(join)...)
+	body = append(append(append(body, `,"leader":`...), strconv.Quote(leader)...), '}')
+	writeBody(w, status, "application/json", body)
+}
+
+// claim handles POST /api/share/claim {} under start's rules (fromPage): the lead of a share no page leads (its
+// page closed without stopping), with the same join link and followers. 200 answers the join link and
+// a new leader token; 409 leading while a page leads (it hands over), 409 not_sharing when nothing is.
+func (l *Leader) claim(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	if err := l.fromPage(r, "the lead was claimed too often in a short time; retry later"); err != nil {
+		return err
 	}
 	join, leader, err := l.band.Claim()
 	switch {
@@ -155,9 +157,7 @@ func (l *Leader) claim(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		return err
 	}
 	l.log.Info("band: the lead was claimed")
-	body := append([]byte(`{"joinUrl":`), strconv.Quote(join)...)
-	body = append(append(append(body, `,"leader":`...), strconv.Quote(leader)...), '}')
-	writeBody(w, http.StatusOK, "application/json", body)
+	writeLead(w, http.StatusOK, join, leader)
 	return nil
 }
 
@@ -166,15 +166,11 @@ func (l *Leader) claim(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 // the lead moves or sharing stops.
 func (l *Leader) events(w http.ResponseWriter, r *http.Request, leader string) error {
 	sub, first, topic, err := l.band.leadStream(leader)
-	if err != nil {
-		if err == sse.ErrTooManyStreams {
-			return web.NewError(http.StatusTooManyRequests, "rate_limited", "too many streams of the band")
-		}
-		return err
+	if err == nil {
+		l.band.hub.Stream(w, r, sub, first)
+		l.band.leaderLeft(topic)
 	}
-	l.band.hub.Stream(w, r, sub, first)
-	l.band.leaderLeft(topic)
-	return nil
+	return err
 }
 
 // get handles GET /api/share: the state as followers see it, with their number.

@@ -361,23 +361,31 @@ func TestBandTempoAndFrom(t *testing.T) {
 	follower.requireClean("after following a loop")
 }
 
-// TestBandHandOver (issue 22, "it can hand the lead to another loopback page"): a tab leads; another
-// tab of the same server, on another board with its edit key, offers Take the lead; its click moves
-// the lead there: the phone follows the new tab's song, the first tab says another tab leads and its
-// leader token no longer works.
-func TestBandHandOver(t *testing.T) {
+// twoTabsAndAPhone serves the welcome board and "Second Song" with --share; the first tab leads the
+// welcome board, a phone follows it, and the other tab, on "Second Song" with its edit key, offers Take
+// the lead. It returns the tabs, the phone and the join link.
+func twoTabsAndAPhone(t *testing.T) (first, other, follower *Page, join string) {
+	t.Helper()
 	requireTool(t, "Debian chromium", chromiumPath)
 	addr := shareAddr(t)
 	s := startServe(t, "--share", "--share-addr", addr)
 	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
 	second := apiCreateBoard(t, s, "second", sampleContent("Second Song"))
 	b := newBrowser(t)
-	first, join := shareFromPage(t, b, s, addr, "welcome", welcome)
-	follower := joinPhone(t, b, join, "Welcome to Tele", 1)
-
-	other := b.newPage(t, desktop())
+	first, join = shareFromPage(t, b, s, addr, "welcome", welcome)
+	follower = joinPhone(t, b, join, "Welcome to Tele", 1)
+	other = b.newPage(t, desktop())
 	openBoard(other, s, "second", second)
 	other.waitJS(`!document.getElementById('band-take').hidden`, "Take the lead, while another tab leads")
+	return first, other, follower, join
+}
+
+// TestBandHandOver (issue 22, "it can hand the lead to another loopback page"): a tab leads; another
+// tab of the same server, on another board with its edit key, offers Take the lead; its click moves
+// the lead there: the phone follows the new tab's song, the first tab says another tab leads and its
+// leader token no longer works.
+func TestBandHandOver(t *testing.T) {
+	first, other, follower, join := twoTabsAndAPhone(t)
 	other.do(chromedp.Click(chromedp.ID("band-take")))
 	other.waitJS(`!document.getElementById('band-live').hidden && document.getElementById('band-link').value === `+jsString(join)+` && document.getElementById('band-status').dataset.followers === '1'`, "the new tab leads, with the same join link")
 	follower.waitJS(`document.getElementById('band-title').textContent === 'Second Song'`, "the phone follows the new tab's song")
@@ -395,18 +403,8 @@ func TestBandHandOver(t *testing.T) {
 // the phone says the leader's page is closed while it keeps the chart; Take the lead on another tab
 // then takes the share with no one to ask: the same join link, the phone following its song.
 func TestBandLeaderClosed(t *testing.T) {
-	requireTool(t, "Debian chromium", chromiumPath)
-	addr := shareAddr(t)
-	s := startServe(t, "--share", "--share-addr", addr)
-	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
-	second := apiCreateBoard(t, s, "second", sampleContent("Second Song"))
-	b := newBrowser(t)
-	first, join := shareFromPage(t, b, s, addr, "welcome", welcome)
-	follower := joinPhone(t, b, join, "Welcome to Tele", 1)
+	first, other, follower, join := twoTabsAndAPhone(t)
 	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'live'`, "the phone follows a leading page")
-	other := b.newPage(t, desktop())
-	openBoard(other, s, "second", second)
-	other.waitJS(`!document.getElementById('band-take').hidden`, "Take the lead, while another tab leads")
 
 	first.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 		_, err := cdp.Call(ctx, tg, page.Close, cdp.Empty{})
