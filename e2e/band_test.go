@@ -212,24 +212,44 @@ func TestBandCursorSkew(t *testing.T) {
 // BenchmarkBandCursorSkew is issue 22's skew target: a 64-bar song at 180 BPM, a leader page and 4
 // phone pages in one headless Chromium, the time between the leader's page and each phone's page
 // marking the same bar (aria-current), as median-ms and p95-ms over every bar of every phone (target:
-// ≤ 17 and ≤ 50). One iteration plays the song once (about 90 s).
+// ≤ 17 and ≤ 50), and missed-bars: the leader's bars a phone never marked (its main thread held up past
+// a whole bar; left out of the skew). One iteration plays the song once (about 90 s).
 func BenchmarkBandCursorSkew(b *testing.B) {
 	requireTool(b, "Debian chromium", chromiumPath)
-	var med, p95, mean []float64
+	var med, p95, mean, missed []float64
 	for b.Loop() {
 		sk := measureSkew(b, 64, 4)
 		med, p95, mean = append(med, sk.median()), append(p95, sk.p95()), append(mean, sk.mean)
+		missed = append(missed, float64(sk.missed))
 	}
+	b.ReportMetric(median(missed), "missed-bars")
 	b.ReportMetric(median(med), "median-ms")
 	b.ReportMetric(median(p95), "p95-ms")
 	b.ReportMetric(median(mean), "behind-ms")
 	b.ReportMetric(0, "ns/op")
 }
 
-// skew is what measureSkew saw: the absolute skews sorted, and the mean signed one (phone − leader).
+// skew is what measureSkew saw: the absolute skews sorted, the mean signed one (phone − leader), and
+// the bars the leader marked that a phone did not.
 type skew struct {
-	abs  []float64
-	mean float64
+	abs    []float64
+	mean   float64
+	missed int
+}
+
+// inOrder reports whether the phone's bars come in the leader's order, some perhaps left out.
+func inOrder(phone, leader []int) bool {
+	i := 0
+	for _, b := range phone {
+		for i < len(leader) && leader[i] != b {
+			i++
+		}
+		if i == len(leader) {
+			return false
+		}
+		i++
+	}
+	return true
 }
 
 func (s skew) median() float64 { return s.abs[len(s.abs)/2] }
@@ -267,8 +287,11 @@ func measureSkew(tb testing.TB, n, phones int) skew {
 	var sk skew
 	var signed []string
 	for i, f := range followers {
-		f.waitJSWithin(fmt.Sprintf(`window.__cursor.length >= %d`, n), "the phone follows every bar", 10*time.Second)
+		// Up to the last bar: a phone whose main thread was held up past a whole bar marks the next one
+		// and never the one it missed, which the skew leaves out and the log counts.
+		f.waitJSWithin(fmt.Sprintf(`window.__cursor.some((e) => e[0] === %d)`, n-1), "the phone follows to the last bar", 10*time.Second)
 		follow := evalJS[[][2]float64](f, `window.__cursor`)
+		sk.missed += max(0, len(lead)-len(follow))
 		at := map[int]float64{}
 		for _, e := range follow {
 			at[int(e[0])] = e[1]
@@ -289,10 +312,12 @@ func measureSkew(tb testing.TB, n, phones int) skew {
 		for _, e := range follow {
 			followOrder = append(followOrder, int(e[0]))
 		}
-		m := min(len(leadOrder), len(followOrder))
-		if !slices.Equal(leadOrder[:m], followOrder[:m]) {
-			tb.Errorf("phone %d marked bars %v, the leader %v", i+1, followOrder[:m], leadOrder[:m])
+		if !inOrder(followOrder, leadOrder) {
+			tb.Errorf("phone %d marked bars %v, the leader %v", i+1, followOrder, leadOrder)
 		}
+	}
+	if sk.missed > 0 {
+		tb.Logf("the phones left out %d bars of the leader's (each held up past a whole bar)", sk.missed)
 	}
 	if len(sk.abs) < (n-4)*phones {
 		tb.Fatalf("only %d bars seen on both pages", len(sk.abs))
