@@ -28,6 +28,9 @@ const (
 	// only keeps a device on the network from hammering the listener.
 	JoinBurst = 5
 	JoinEvery = 10 * time.Second
+	// maxLeadStreams are the streams of leading pages kept beside the followers' (a page reloading
+	// opens its next before the server sees its last end).
+	maxLeadStreams = 4
 )
 
 // Errors of a share session.
@@ -37,6 +40,8 @@ var (
 	ErrBadKey       = errors.New("band: the join key does not match")
 	ErrNotFollower  = errors.New("band: no such follower")
 	ErrTooManyJoins = errors.New("band: too many devices joined")
+	// ErrLeading refuses a claim while a page leads: it holds the leader's stream.
+	ErrLeading = errors.New("band: a page leads the band")
 )
 
 // Transport is what the leader plays: whether it plays, at which tempo, since when on the server's
@@ -71,6 +76,7 @@ type Band struct {
 type session struct {
 	key       string
 	leader    string
+	lead      string // the leader's topic: a page leads while it holds a stream of it
 	topic     string
 	followers map[string]struct{} // cookie tokens of this key
 	state     State
@@ -78,7 +84,7 @@ type session struct {
 
 // New returns the share of a server whose share listener is addr (<ip>:<port>).
 func New(addr string) *Band {
-	return &Band{addr: addr, hub: sse.NewHub(sse.Options{MaxPerTopic: MaxFollowers, MaxStreams: MaxFollowers})}
+	return &Band{addr: addr, hub: sse.NewHub(sse.Options{MaxPerTopic: MaxFollowers, MaxStreams: MaxFollowers + maxLeadStreams})}
 }
 
 // Addr returns the share listener's address.
@@ -115,8 +121,39 @@ func (b *Band) Start() (joinURL, leader string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	topic := b.newTopicLocked()
-	b.sess = &session{key: token(), leader: token(), topic: topic, followers: map[string]struct{}{}}
+	b.sess = &session{key: token(), topic: topic, followers: map[string]struct{}{}}
+	b.newLeaderLocked()
 	return b.joinURL(b.sess.key), b.sess.leader
+}
+
+// newLeaderLocked gives the session a new leader token and a new leader's topic; the streams of the
+// old one end, each with a last `ended` event (that page leads no more).
+func (b *Band) newLeaderLocked() {
+	s := b.sess
+	if s.lead != "" {
+		b.seq++
+		b.hub.PublishLast(s.lead, sse.Event{Name: "ended", Seq: b.seq, Data: []byte("{}")})
+	}
+	b.gen++
+	s.lead = "lead/" + strconv.FormatInt(b.gen, 10)
+	s.leader = token()
+}
+
+// Claim takes the lead of a session no page leads (the leading page closed without stopping: its
+// stream ended), keeping the join link and the followers. It returns the join link and a new leader
+// token, ErrNotSharing, or ErrLeading while a page holds the leader's stream (that page hands the lead
+// over, HandOver).
+func (b *Band) Claim() (joinURL, leader string, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sess == nil {
+		return "", "", ErrNotSharing
+	}
+	if b.hub.Count(b.sess.lead) > 0 {
+		return "", "", ErrLeading
+	}
+	b.newLeaderLocked()
+	return b.joinURL(b.sess.key), b.sess.leader, nil
 }
 
 // leaderLocked returns the session when leader is its token.
@@ -157,6 +194,8 @@ func (b *Band) Stop(leader string) error {
 		return err
 	}
 	b.newTopicLocked()
+	b.seq++
+	b.hub.PublishLast(b.sess.lead, sse.Event{Name: "ended", Seq: b.seq, Data: []byte("{}")})
 	b.sess = nil
 	return nil
 }
@@ -176,7 +215,8 @@ func (b *Band) NewKey(leader string) (string, error) {
 	return b.joinURL(s.key), nil
 }
 
-// HandOver makes a new leader token; the old one stops leading at once (another page takes the lead).
+// HandOver makes a new leader token; the old one stops leading at once (another page takes the lead)
+// and its page's stream ends.
 func (b *Band) HandOver(leader string) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -184,7 +224,7 @@ func (b *Band) HandOver(leader string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s.leader = token()
+	b.newLeaderLocked()
 	return s.leader, nil
 }
 
@@ -253,15 +293,17 @@ func (b *Band) StateJSON(leader string) ([]byte, error) {
 	return b.stateJSONLocked(), nil
 }
 
-// stateJSON is the session's state with the server's time and the number of live follow streams.
+// stateJSON is the session's state with the server's time, the number of live follow streams and
+// whether a page leads (holds the leader's stream).
 type stateJSON struct {
 	State
 	ServerTime int64 `json:"serverTime"`
 	Followers  int   `json:"followers"`
+	Leading    bool  `json:"leading"`
 }
 
 func (b *Band) stateJSONLocked() []byte {
-	data, err := json.Marshal(stateJSON{b.sess.state, time.Now().UnixMilli(), b.hub.Count(b.sess.topic)})
+	data, err := json.Marshal(stateJSON{b.sess.state, time.Now().UnixMilli(), b.hub.Count(b.sess.topic), b.hub.Count(b.sess.lead) > 0})
 	if err != nil { // cannot happen: strings, booleans and integers
 		panic("band: cannot encode the state: " + err.Error())
 	}
@@ -283,6 +325,33 @@ func (b *Band) followersChanged(topic string) {
 	if b.sess != nil && b.sess.topic == topic {
 		b.publishStateLocked()
 	}
+}
+
+// leaderLeft tells every follower that the page leading through topic left, when topic is still the
+// session's leader's.
+func (b *Band) leaderLeft(topic string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sess != nil && b.sess.lead == topic {
+		b.publishStateLocked()
+	}
+}
+
+// leadStream opens the leading page's stream: its first event is the state; the followers hear that a
+// page leads. It ends with `ended` when the lead moves or sharing stops.
+func (b *Band) leadStream(leader string) (*sse.Subscription, sse.Event, string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s, err := b.leaderLocked(leader)
+	if err != nil {
+		return nil, sse.Event{}, "", err
+	}
+	sub, err := b.hub.Subscribe(s.lead)
+	if err != nil {
+		return nil, sse.Event{}, "", err
+	}
+	data := b.publishStateLocked()
+	return sub, sse.Event{Name: "state", Seq: b.seq, Data: data}, s.lead, nil
 }
 
 // Commit is the board store's OnCommit hook: a commit of the board the followers see reaches them as a

@@ -13,7 +13,6 @@ import (
 	"tele/board"
 	"tele/board/store"
 	"tele/setlist"
-	"tele/sse"
 	"tele/web"
 )
 
@@ -130,10 +129,7 @@ func (f *follow) time(w http.ResponseWriter, _ *http.Request, _ httprouter.Param
 func (f *follow) events(w http.ResponseWriter, r *http.Request, _ httprouter.Params, cookie string) error {
 	sub, first, topic, err := f.band.subscribe(cookie)
 	if err != nil {
-		if err == sse.ErrTooManyStreams {
-			return web.NewError(http.StatusTooManyRequests, "rate_limited", "too many devices follow this band already")
-		}
-		return err
+		return err // sse.ErrTooManyStreams: 429, as too many joins (httpError)
 	}
 	f.band.hub.Stream(w, r, sub, first)
 	f.band.followersChanged(topic)

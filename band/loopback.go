@@ -14,6 +14,7 @@ import (
 	"tele/board/boardhttp"
 	"tele/board/store"
 	"tele/setlist"
+	"tele/sse"
 	"tele/web"
 )
 
@@ -47,6 +48,8 @@ func NewLeader(b *Band, boards *store.Store, sets *setlist.Store, log *slog.Logg
 // Register adds the share routes to the loopback router.
 func (l *Leader) Register(r *web.Router) {
 	r.Handle(web.PageWrite, "POST", "/api/share", l.handle(l.start))
+	r.Handle(web.PageWrite, "POST", "/api/share/claim", l.handle(l.claim))
+	r.Handle(web.Read, "GET", "/api/share/events", l.handle(l.leader(l.events)))
 	r.Handle(web.Read, "GET", "/api/share", l.handle(l.leader(l.get)))
 	r.Handle(web.Write, "DELETE", "/api/share", l.handle(l.leader(l.stop)))
 	r.Handle(web.Read, "GET", "/api/share/qr", l.handle(l.leader(l.qr)))
@@ -75,7 +78,7 @@ func httpError(err error) error {
 		return web.NewError(http.StatusForbidden, "bad_key", "this join link no longer works: ask the leader for the new one")
 	case errors.Is(err, ErrNotFollower):
 		return web.NewError(http.StatusUnauthorized, "unauthorized", "open the band's join link first")
-	case errors.Is(err, ErrTooManyJoins):
+	case errors.Is(err, ErrTooManyJoins), errors.Is(err, sse.ErrTooManyStreams):
 		return web.NewError(http.StatusTooManyRequests, "rate_limited", "too many devices follow this band already")
 	}
 	return err
@@ -99,10 +102,22 @@ func (l *Leader) leader(f func(w http.ResponseWriter, r *http.Request, leader st
 	}
 }
 
-// start handles POST /api/share {} as a board is created: from this server's own pages only (a
-// web.PageWrite route, which the guard checks), a strict empty body, the creation rate. 201 answers the
-// join link and the leader token.
+// start handles POST /api/share {} as a board is created (fromPage). 201 answers the join link and the
+// leader token.
 func (l *Leader) start(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	if err := l.fromPage(r, "sharing started too often in a short time; retry later"); err != nil {
+		return err
+	}
+	join, leader := l.band.Start()
+	l.log.Info("band: sharing started", "addr", l.band.Addr())
+	writeLead(w, http.StatusCreated, join, leader)
+	return nil
+}
+
+// fromPage checks what starting a share and claiming one ask, as creating a board does: --share, a
+// strict empty body, the creation rate (tooOften says so past it). That the request comes from this
+// server's own pages is the guard's check of their route class (web.PageWrite).
+func (l *Leader) fromPage(r *http.Request, tooOften string) error {
 	if l.band == nil {
 		return errShareOff
 	}
@@ -111,15 +126,49 @@ func (l *Leader) start(w http.ResponseWriter, r *http.Request, _ httprouter.Para
 		return err
 	}
 	if ok, wait := l.creates.Allow(""); !ok {
-		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
-			Message: "sharing started too often in a short time; retry later", RetryAfter: wait}
+		return &web.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Message: tooOften, RetryAfter: wait}
 	}
-	join, leader := l.band.Start()
-	l.log.Info("band: sharing started", "addr", l.band.Addr())
+	return nil
+}
+
+// writeLead answers {"joinUrl", "leader"}.
+func writeLead(w http.ResponseWriter, status int, join, leader string) {
 	body := append([]byte(`{"joinUrl":`), strconv.Quote(join)...)
 	body = append(append(append(body, `,"leader":`...), strconv.Quote(leader)...), '}')
-	writeBody(w, http.StatusCreated, "application/json", body)
+	writeBody(w, status, "application/json", body)
+}
+
+// claim handles POST /api/share/claim {} under start's rules (fromPage): the lead of a share no page leads (its
+// page closed without stopping), with the same join link and followers. 200 answers the join link and
+// a new leader token; 409 leading while a page leads (it hands over), 409 not_sharing when nothing is.
+func (l *Leader) claim(w http.ResponseWriter, r *http.Request, _ httprouter.Params) error {
+	if err := l.fromPage(r, "the lead was claimed too often in a short time; retry later"); err != nil {
+		return err
+	}
+	join, leader, err := l.band.Claim()
+	switch {
+	case errors.Is(err, ErrNotSharing):
+		return web.NewError(http.StatusConflict, "not_sharing", "nothing is shared with the band: start with Share with the band")
+	case errors.Is(err, ErrLeading):
+		return web.NewError(http.StatusConflict, "leading", "another page leads the band: it hands the lead over when asked")
+	case err != nil:
+		return err
+	}
+	l.log.Info("band: the lead was claimed")
+	writeLead(w, http.StatusOK, join, leader)
 	return nil
+}
+
+// events handles GET /api/share/events, the leading page's stream: held open while the page leads, so
+// the server knows a page leads (Claim refuses) and when it is gone. The state at once; `ended` when
+// the lead moves or sharing stops.
+func (l *Leader) events(w http.ResponseWriter, r *http.Request, leader string) error {
+	sub, first, topic, err := l.band.leadStream(leader)
+	if err == nil {
+		l.band.hub.Stream(w, r, sub, first)
+		l.band.leaderLeft(topic)
+	}
+	return err
 }
 
 // get handles GET /api/share: the state as followers see it, with their number.

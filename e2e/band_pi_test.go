@@ -3,7 +3,6 @@ package e2e
 import (
 	"io"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,11 +17,8 @@ func TestPiBridgeShares(t *testing.T) {
 		requirePi(t, line)
 		p := newProbe(t, line, "share")
 		defer p.finish()
-		home := t.TempDir()
 		addr := shareAddr(t)
-		path := filepath.Join(home, "ext", "tele.js")
-		p.writeBridge(path, teleCmd(t, home, []string{"HOME=" + home}, "pi", "print"))
-		p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home, Extensions: []string{path}, Args: []string{"--tele-share", "--tele-share-addr", addr}})
+		p.startWithBridge(t, line, "--tele-share", "--tele-share-addr", addr)
 		p.step("host-shares", func(t *testing.T) string {
 			c := p.connect(t)
 			code, v := c.request(t, "POST", "/api/share", map[string]any{})

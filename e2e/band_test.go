@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net"
@@ -9,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -23,6 +26,28 @@ func shareAddr(t testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// shareFromPage opens board id with its edit key in a new desktop tab, shares it with the band (the
+// share listener on addr) and returns the tab and the join link.
+func shareFromPage(tb testing.TB, br *Browser, s *Server, addr, id, capability string) (*Page, string) {
+	tb.Helper()
+	leader := br.newPage(tb, desktop())
+	openBoard(leader, s, id, capability)
+	leader.waitJS(`!document.getElementById('band-share').hidden`, "Share with the band, on a page with the edit key")
+	leader.do(chromedp.Click(chromedp.ID("band-share")))
+	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/join#key=')`, "the join link")
+	return leader, evalJS[string](leader, `document.getElementById('band-link').value`)
+}
+
+// joinPhone opens the join link in a new phone-sized tab and waits until it shows the board titled
+// title with at least bars bars.
+func joinPhone(tb testing.TB, br *Browser, join, title string, bars int) *Page {
+	tb.Helper()
+	f := br.newPage(tb, phone())
+	f.do(chromedp.Navigate(join))
+	f.waitJS(fmt.Sprintf(`document.getElementById('band-title').textContent === %s && document.querySelectorAll('#grid li.bar').length >= %d`, jsString(title), bars), "the phone shows "+title)
+	return f
 }
 
 // TestBandView (issue 22): `tele serve --share`; the board page with the edit key shares with the band
@@ -187,24 +212,44 @@ func TestBandCursorSkew(t *testing.T) {
 // BenchmarkBandCursorSkew is issue 22's skew target: a 64-bar song at 180 BPM, a leader page and 4
 // phone pages in one headless Chromium, the time between the leader's page and each phone's page
 // marking the same bar (aria-current), as median-ms and p95-ms over every bar of every phone (target:
-// ≤ 17 and ≤ 50). One iteration plays the song once (about 90 s).
+// ≤ 17 and ≤ 50), and missed-bars: the leader's bars a phone never marked (its main thread held up past
+// a whole bar; left out of the skew). One iteration plays the song once (about 90 s).
 func BenchmarkBandCursorSkew(b *testing.B) {
 	requireTool(b, "Debian chromium", chromiumPath)
-	var med, p95, mean []float64
+	var med, p95, mean, missed []float64
 	for b.Loop() {
 		sk := measureSkew(b, 64, 4)
 		med, p95, mean = append(med, sk.median()), append(p95, sk.p95()), append(mean, sk.mean)
+		missed = append(missed, float64(sk.missed))
 	}
+	b.ReportMetric(median(missed), "missed-bars")
 	b.ReportMetric(median(med), "median-ms")
 	b.ReportMetric(median(p95), "p95-ms")
 	b.ReportMetric(median(mean), "behind-ms")
 	b.ReportMetric(0, "ns/op")
 }
 
-// skew is what measureSkew saw: the absolute skews sorted, and the mean signed one (phone − leader).
+// skew is what measureSkew saw: the absolute skews sorted, the mean signed one (phone − leader), and
+// the bars the leader marked that a phone did not.
 type skew struct {
-	abs  []float64
-	mean float64
+	abs    []float64
+	mean   float64
+	missed int
+}
+
+// inOrder reports whether the phone's bars come in the leader's order, some perhaps left out.
+func inOrder(phone, leader []int) bool {
+	i := 0
+	for _, b := range phone {
+		for i < len(leader) && leader[i] != b {
+			i++
+		}
+		if i == len(leader) {
+			return false
+		}
+		i++
+	}
+	return true
 }
 
 func (s skew) median() float64 { return s.abs[len(s.abs)/2] }
@@ -227,17 +272,10 @@ func measureSkew(tb testing.TB, n, phones int) skew {
 	}
 	capability := apiCreateBoard(tb, s, "fast", c)
 	br := newBrowser(tb)
-	leader := br.newPage(tb, desktop())
-	openBoard(leader, s, "fast", capability)
-	leader.waitJS(`!document.getElementById('band-share').hidden`, "the share button")
-	leader.do(chromedp.Click(chromedp.ID("band-share")))
-	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/')`, "the join link")
-	join := evalJS[string](leader, `document.getElementById('band-link').value`)
+	leader, join := shareFromPage(tb, br, s, addr, "fast", capability)
 	var followers []*Page
 	for range phones {
-		f := br.newPage(tb, phone())
-		f.do(chromedp.Navigate(join))
-		f.waitJS(fmt.Sprintf(`document.getElementById('band-title').textContent === 'Fast' && document.querySelectorAll('#grid li.bar').length === %d`, n), "the phone shows the board")
+		f := joinPhone(tb, br, join, "Fast", n)
 		evalJS[bool](f, cursorLogJS)
 		followers = append(followers, f)
 	}
@@ -249,8 +287,11 @@ func measureSkew(tb testing.TB, n, phones int) skew {
 	var sk skew
 	var signed []string
 	for i, f := range followers {
-		f.waitJSWithin(fmt.Sprintf(`window.__cursor.length >= %d`, n), "the phone follows every bar", 10*time.Second)
+		// Up to the last bar: a phone whose main thread was held up past a whole bar marks the next one
+		// and never the one it missed, which the skew leaves out and the log counts.
+		f.waitJSWithin(fmt.Sprintf(`window.__cursor.some((e) => e[0] === %d)`, n-1), "the phone follows to the last bar", 10*time.Second)
 		follow := evalJS[[][2]float64](f, `window.__cursor`)
+		sk.missed += max(0, len(lead)-len(follow))
 		at := map[int]float64{}
 		for _, e := range follow {
 			at[int(e[0])] = e[1]
@@ -271,10 +312,12 @@ func measureSkew(tb testing.TB, n, phones int) skew {
 		for _, e := range follow {
 			followOrder = append(followOrder, int(e[0]))
 		}
-		m := min(len(leadOrder), len(followOrder))
-		if !slices.Equal(leadOrder[:m], followOrder[:m]) {
-			tb.Errorf("phone %d marked bars %v, the leader %v", i+1, followOrder[:m], leadOrder[:m])
+		if !inOrder(followOrder, leadOrder) {
+			tb.Errorf("phone %d marked bars %v, the leader %v", i+1, followOrder, leadOrder)
 		}
+	}
+	if sk.missed > 0 {
+		tb.Logf("the phones left out %d bars of the leader's (each held up past a whole bar)", sk.missed)
 	}
 	if len(sk.abs) < (n-4)*phones {
 		tb.Fatalf("only %d bars seen on both pages", len(sk.abs))
@@ -298,14 +341,8 @@ func TestBandTempoAndFrom(t *testing.T) {
 	c.Tempo = 240 // a bar a second
 	capability := apiCreateBoard(t, s, "loop", c)
 	b := newBrowser(t)
-	leader := b.newPage(t, desktop())
-	openBoard(leader, s, "loop", capability)
-	leader.waitJS(`!document.getElementById('band-share').hidden`, "the share button")
-	leader.do(chromedp.Click(chromedp.ID("band-share")))
-	leader.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/')`, "the join link")
-	follower := b.newPage(t, phone())
-	follower.do(chromedp.Navigate(evalJS[string](leader, `document.getElementById('band-link').value`)))
-	follower.waitJS(`document.getElementById('band-title').textContent === 'Loop' && document.querySelectorAll('#grid li.bar').length === 16`, "the phone shows the board")
+	leader, join := shareFromPage(t, b, s, addr, "loop", capability)
+	follower := joinPhone(t, b, join, "Loop", 16)
 	evalJS[bool](leader, cursorLogJS)
 	evalJS[bool](follower, cursorLogJS)
 	for _, id := range []string{"count-in", "loop"} {
@@ -349,30 +386,31 @@ func TestBandTempoAndFrom(t *testing.T) {
 	follower.requireClean("after following a loop")
 }
 
-// TestBandHandOver (issue 22, "it can hand the lead to another loopback page"): a tab leads; another
-// tab of the same server, on another board with its edit key, offers Take the lead; its click moves
-// the lead there: the phone follows the new tab's song, the first tab says another tab leads and its
-// leader token no longer works.
-func TestBandHandOver(t *testing.T) {
+// twoTabsAndAPhone serves the welcome board and "Second Song" with --share; the first tab leads the
+// welcome board, a phone follows it, and the other tab, on "Second Song" with its edit key, offers Take
+// the lead. It returns the tabs, the phone and the join link.
+func twoTabsAndAPhone(t *testing.T) (first, other, follower *Page, join string) {
+	t.Helper()
 	requireTool(t, "Debian chromium", chromiumPath)
 	addr := shareAddr(t)
 	s := startServe(t, "--share", "--share-addr", addr)
 	welcome := s.EditLink[strings.Index(s.EditLink, "#cap=")+len("#cap="):]
 	second := apiCreateBoard(t, s, "second", sampleContent("Second Song"))
 	b := newBrowser(t)
-	first := b.newPage(t, desktop())
-	openBoard(first, s, "welcome", welcome)
-	first.waitJS(`!document.getElementById('band-share').hidden`, "Share with the band")
-	first.do(chromedp.Click(chromedp.ID("band-share")))
-	first.waitJS(`document.getElementById('band-link').value.startsWith('http://`+addr+`/join#key=')`, "the join link")
-	join := evalJS[string](first, `document.getElementById('band-link').value`)
-	follower := b.newPage(t, phone())
-	follower.do(chromedp.Navigate(join))
-	follower.waitJS(`document.getElementById('band-title').textContent === 'Welcome to Tele'`, "the phone follows the first tab")
-
-	other := b.newPage(t, desktop())
+	first, join = shareFromPage(t, b, s, addr, "welcome", welcome)
+	follower = joinPhone(t, b, join, "Welcome to Tele", 1)
+	other = b.newPage(t, desktop())
 	openBoard(other, s, "second", second)
 	other.waitJS(`!document.getElementById('band-take').hidden`, "Take the lead, while another tab leads")
+	return first, other, follower, join
+}
+
+// TestBandHandOver (issue 22, "it can hand the lead to another loopback page"): a tab leads; another
+// tab of the same server, on another board with its edit key, offers Take the lead; its click moves
+// the lead there: the phone follows the new tab's song, the first tab says another tab leads and its
+// leader token no longer works.
+func TestBandHandOver(t *testing.T) {
+	first, other, follower, join := twoTabsAndAPhone(t)
 	other.do(chromedp.Click(chromedp.ID("band-take")))
 	other.waitJS(`!document.getElementById('band-live').hidden && document.getElementById('band-link').value === `+jsString(join)+` && document.getElementById('band-status').dataset.followers === '1'`, "the new tab leads, with the same join link")
 	follower.waitJS(`document.getElementById('band-title').textContent === 'Second Song'`, "the phone follows the new tab's song")
@@ -383,6 +421,26 @@ func TestBandHandOver(t *testing.T) {
 	other.screenshot("band", "lead-taken-desktop-en")
 	first.requireClean("after handing the lead over")
 	other.requireClean("after taking the lead")
+}
+
+// TestBandLeaderClosed (issue 22: Take the lead stayed on the other tabs, and did nothing, when the
+// leading tab closed without stopping): the leading tab closes; the server sees its stream end, and
+// the phone says the leader's page is closed while it keeps the chart; Take the lead on another tab
+// then takes the share with no one to ask: the same join link, the phone following its song.
+func TestBandLeaderClosed(t *testing.T) {
+	first, other, follower, join := twoTabsAndAPhone(t)
+	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'live'`, "the phone follows a leading page")
+
+	first.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.Close, cdp.Empty{})
+		return err
+	}))
+	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'away' && document.getElementById('band-pill').textContent.includes('page is closed') && document.getElementById('band-title').textContent === 'Welcome to Tele'`, "the phone says the leader's page is closed, and keeps the chart")
+	other.do(chromedp.Click(chromedp.ID("band-take")))
+	other.waitJS(`!document.getElementById('band-live').hidden && document.getElementById('band-link').value === `+jsString(join)+` && document.getElementById('band-take').hidden`, "the other tab leads, with the same join link")
+	follower.waitJS(`document.getElementById('band-pill').dataset.state === 'live' && document.getElementById('band-title').textContent === 'Second Song'`, "the phone follows the new leader's song")
+	other.requireClean("after taking the lead of a closed tab")
+	follower.requireClean("after its leader's tab closed")
 }
 
 // TestSetEditAndDelete (issue 22, sets): the tab that made a set edits it (a new title, the songs

@@ -1,13 +1,8 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"testing"
-
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
 )
 
 // buildProbe runs before the page's scripts: after each task's changes to the document (a
@@ -45,10 +40,7 @@ type buildStep struct {
 // openProbed opens a board in a new tab with buildProbe and waits until the page says it is ready.
 func openProbed(t *testing.T, b *Browser, s *Server, id string, poke bool) (*Page, []buildStep) {
 	p := b.newPage(t, desktop())
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fmt.Sprintf(buildProbe, poke)})
-		return err
-	}))
+	addInitScript(p, fmt.Sprintf(buildProbe, poke))
 	openBoard(p, s, id, "")
 	return p, evalJS[[]buildStep](p, `window.__build`)
 }

@@ -200,7 +200,12 @@ const staticCSS = `body { font: 16px/1.4 system-ui, sans-serif; margin: 0 auto; 
 
 // staticServer serves the baseline page on 127.0.0.1 (httptest listens on loopback).
 func staticServer(tb testing.TB, c boardContent) *httptest.Server {
-	body := staticChart(c)
+	return serveStatic(tb, staticChart(c), staticCSS)
+}
+
+// serveStatic serves a baseline page: body at /, its style sheet css at /min.css and /mark.js, which
+// marks the page rendered as the measured pages do.
+func serveStatic(tb testing.TB, body, css string) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -208,7 +213,7 @@ func staticServer(tb testing.TB, c boardContent) *httptest.Server {
 	})
 	mux.HandleFunc("GET /min.css", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/css")
-		fmt.Fprint(w, staticCSS)
+		fmt.Fprint(w, css)
 	})
 	mux.HandleFunc("GET /mark.js", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -22,10 +20,7 @@ import (
 func (r *chatRig) newChatTab(t testing.TB, b *Browser, opts ...PageOption) *Page {
 	t.Helper()
 	p := b.newPage(t, opts...)
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: chatRecorderScript})
-		return err
-	}))
+	addInitScript(p, chatRecorderScript)
 	return p
 }
 

@@ -240,6 +240,15 @@ func (b *Browser) newPage(t testing.TB, opts ...PageOption) *Page {
 	return p
 }
 
+// addInitScript runs src in p before each document's own scripts.
+func addInitScript(p *Page, src string) {
+	p.t.Helper()
+	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		return err
+	}))
+}
+
 // blockAction makes requests matching any of patterns fail (net::ERR_BLOCKED_BY_CLIENT).
 func blockAction(patterns []string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"html"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -77,24 +76,9 @@ const staticSheetCSS = `body { font: 16px/1.4 system-ui, sans-serif; margin: 0 a
 .t { white-space: pre; }
 `
 
+// staticSheetServer serves the lyric sheet's baseline page.
 func staticSheetServer(tb testing.TB, c map[string]any) *httptest.Server {
-	body := staticSheet(c)
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, body)
-	})
-	mux.HandleFunc("GET /min.css", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/css")
-		fmt.Fprint(w, staticSheetCSS)
-	})
-	mux.HandleFunc("GET /mark.js", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/javascript")
-		fmt.Fprintf(w, "performance.mark(%q);\n", renderedMark)
-	})
-	srv := httptest.NewServer(mux)
-	tb.Cleanup(srv.Close)
-	return srv
+	return serveStatic(tb, staticSheet(c), staticSheetCSS)
 }
 
 // BenchmarkLyricsPageLoad: a song of 200 lines of words, from navigation to every line painted,

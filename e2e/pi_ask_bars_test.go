@@ -18,10 +18,7 @@ func TestPiAskAboutBars(t *testing.T) {
 		requirePi(t, line)
 		p := newProbe(t, line, "ask")
 		p.fm.Script(func(*ModelRequest) Reply { return Reply{Text: "noted"} })
-		home := t.TempDir()
-		bridge := home + "/bridge/tele.js"
-		p.writeBridge(bridge, teleCmd(t, home, []string{"HOME=" + home}, "pi", "print"))
-		p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home, Extensions: []string{bridge}})
+		p.startWithBridge(t, line)
 		c := p.connect(t)
 		p.pair(t, c)
 		c.waitView(t, "idle", func(v gjson.Result) bool { return v.Get("status").String() == "idle" })

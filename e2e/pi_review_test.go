@@ -63,10 +63,7 @@ func TestPiReviewMode(t *testing.T) {
 		requirePi(t, line)
 		p := newProbe(t, line, "review")
 		p.fm.Script(reviewModel)
-		home := t.TempDir()
-		bridge := home + "/bridge/tele.js"
-		p.writeBridge(bridge, teleCmd(t, home, []string{"HOME=" + home}, "pi", "print"))
-		p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home, Extensions: []string{bridge}})
+		p.startWithBridge(t, line)
 		c := p.connect(t)
 		p.pair(t, c)
 		c.waitView(t, "idle in apply mode", func(v gjson.Result) bool {

@@ -5,7 +5,6 @@ package e2e
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,10 +19,7 @@ func TestPiUnsupported(t *testing.T) {
 		requirePi(t, line)
 		p := newProbe(t, line, "unsupported")
 		defer p.finish()
-		home := t.TempDir()
-		bridge := filepath.Join(home, "bridge", "tele.js")
-		p.writeBridge(bridge, teleCmd(t, home, []string{"HOME=" + home}, "pi", "print"))
-		p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home, Extensions: []string{bridge}})
+		p.startWithBridge(t, line)
 		p.step("one-line-refusal", func(t *testing.T) string {
 			tools := p.lastRequestTools(t, "before /tele")
 			from := p.pi.Mark()

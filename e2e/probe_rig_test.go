@@ -109,6 +109,16 @@ func (p *probe) writeBridge(path string, src []byte) {
 	}
 }
 
+// startWithBridge starts Pi of line for the probe with the Tele bridge as its extension (tele as
+// `pi print` writes it, HOME a fresh directory) and Pi's arguments args.
+func (p *probe) startWithBridge(t *testing.T, line piLine, args ...string) {
+	t.Helper()
+	home := t.TempDir()
+	bridge := filepath.Join(home, "bridge", "tele.js")
+	p.writeBridge(bridge, teleCmd(t, home, []string{"HOME=" + home}, "pi", "print"))
+	p.pi = StartPi(t, p.fm, PiOptions{Line: line, Home: home, Extensions: []string{bridge}, Args: args})
+}
+
 // logInstalledBridge points a bridge `tele pi install` wrote at the logging wrapper (only the binary's
 // path changes; where Pi finds the file is what the install probes check).
 func (p *probe) logInstalledBridge(path string) {

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,9 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -49,7 +45,7 @@ const notificationProbe = `(() => {
   window.Notification = class extends N {
     constructor(title, opts) {
       super(title, opts);
-      const rec = { title, body: opts && opts.body, shown: false, error: false };
+      const rec = { title, body: opts && opts.body, options: Object.keys(opts || {}).sort().join(), shown: false, error: false };
       window.__notes.push(rec);
       this.addEventListener('show', () => { rec.shown = true; });
       this.addEventListener('error', () => { rec.error = true; });
@@ -102,10 +98,7 @@ func TestProposalsPage(t *testing.T) {
 
 	b := newBrowser(t)
 	p := b.newPage(t)
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: notificationProbe})
-		return err
-	}))
+	addInitScript(p, notificationProbe)
 	openBoard(p, h.Server, "prop", capability)
 	p.waitJS(`!document.getElementById('proposals').hidden && document.querySelectorAll('#proposals .prop-bar[data-key]').length === 3`, "the newest proposal, three bars marked")
 	got := evalJS[map[string]any](p, `(() => ({
@@ -195,11 +188,7 @@ func TestProposalsPage(t *testing.T) {
 	}
 
 	// Notifications: granted in the profile, turned on by a click, then the page is hidden.
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted, Origin: h.URL})
-		return err
-	}))
+	grantNotifications(p, h.URL)
 	p.do(chromedp.Click(chromedp.ID("notify-toggle")))
 	p.waitJS(`document.getElementById('notify-toggle').getAttribute('aria-pressed') === 'true'`, "notifications on")
 	title := evalJS[string](p, `document.title`)

@@ -1,14 +1,10 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
 
-	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -39,10 +35,7 @@ func TestReviewModeFromPage(t *testing.T) {
 	h := startLinkHost(t, "review")
 	b := newBrowser(t)
 	p := b.newPage(t)
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: notificationProbe})
-		return err
-	}))
+	addInitScript(p, notificationProbe)
 	p.do(chromedp.Navigate(h.inviteLink))
 	waitBoardReady(p)
 	p.waitJS(`document.getElementById('chat').dataset.paired === 'true' && !document.getElementById('chat-mode-row').hidden && !document.getElementById('chat-mode').disabled`, "the paired panel with its review switch")
@@ -54,11 +47,7 @@ func TestReviewModeFromPage(t *testing.T) {
 	p.screenshot("board", "review-mode-switch-desktop-en")
 
 	// Notifications on (granted in the profile), then the page is hidden and Pi proposes.
-	p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted, Origin: h.URL})
-		return err
-	}))
+	grantNotifications(p, h.URL)
 	p.do(chromedp.Click(chromedp.ID("notify-toggle")))
 	p.waitJS(`document.getElementById('notify-toggle').getAttribute('aria-pressed') === 'true'`, "notifications on")
 	title := evalJS[string](p, `document.title`)

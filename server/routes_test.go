@@ -32,7 +32,7 @@ var loopbackClasses = map[string]web.Class{
 	"GET /api/boards/:board/export": web.Read, "GET /api/sets": web.Read, "GET /api/set-events": web.Read,
 	"GET /api/sets/:set": web.Read, "GET /api/share": web.Read, "GET /api/share/qr": web.Read,
 	"GET /api/chat/:binding": web.Read, "GET /api/chat/:binding/status": web.Read,
-	"GET /api/chat/:binding/events": web.Read,
+	"GET /api/chat/:binding/events": web.Read, "GET /api/share/events": web.Read,
 
 	"PUT /api/boards/:board": web.Write, "DELETE /api/boards/:board": web.Write,
 	"POST /api/boards/:board/restore": web.Write, "POST /api/boards/:board/capability": web.Write,
@@ -44,7 +44,8 @@ var loopbackClasses = map[string]web.Class{
 	"POST /api/share/state": web.Write,
 
 	"POST /api/boards": web.PageWrite, "POST /api/boards/:board/copy": web.PageWrite,
-	"POST /api/import": web.PageWrite, "POST /api/read": web.PageWrite, "POST /api/sets": web.PageWrite, "POST /api/share": web.PageWrite,
+	"POST /api/import": web.PageWrite, "POST /api/read": web.PageWrite, "POST /api/sets": web.PageWrite,
+	"POST /api/share": web.PageWrite, "POST /api/share/claim": web.PageWrite,
 
 	"POST /api/chat/:binding": web.Chat, "POST /api/chat/:binding/command": web.Chat,
 }

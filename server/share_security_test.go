@@ -14,7 +14,7 @@ var loopbackRoutes = []string{
 	"/api/boards/welcome/events", "/api/boards/welcome/revisions", "/api/boards/welcome/revisions/1",
 	"/api/boards/welcome/restore", "/api/boards/welcome/capability", "/api/boards/welcome/copy",
 	"/api/boards/welcome/export?format=chordpro", "/api/import", "/api/read", "/api/sets", "/api/sets/gig",
-	"/api/share", "/api/share/qr", "/api/share/key", "/api/share/lead", "/api/share/state",
+	"/api/share", "/api/share/qr", "/api/share/key", "/api/share/lead", "/api/share/state", "/api/share/claim", "/api/share/events",
 	"/api/chat/pair", "/api/chat/x", "/api/chat/x/status", "/api/chat/x/events", "/api/chat/x/command",
 }
 

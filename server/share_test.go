@@ -147,11 +147,19 @@ type stream struct {
 
 func (s *shared) follow(cookie string) *stream {
 	s.t.Helper()
-	req, _ := http.NewRequest("GET", "http://"+s.share+"/api/band/events", nil)
-	req.Header.Set("Cookie", cookie)
+	return s.openStream(s.share, "/api/band/events", http.Header{"Cookie": {cookie}})
+}
+
+// openStream opens the event stream at addr's path with header h.
+func (s *shared) openStream(addr, path string, h http.Header) *stream {
+	s.t.Helper()
+	req, _ := http.NewRequest("GET", "http://"+addr+path, nil)
+	for k, v := range h {
+		req.Header[k] = v
+	}
 	res, err := http.DefaultTransport.RoundTrip(req)
 	if err != nil || res.StatusCode != 200 {
-		s.t.Fatalf("events: %v %v", res, err)
+		s.t.Fatalf("events %s: %v %v", path, res, err)
 	}
 	st := &stream{res: res, events: make(chan [2]string, 64)}
 	go func() {

@@ -3,7 +3,8 @@
 // page only what changed since the one before (chat-diff.js). chat-stream.js starts it and forwards
 // what a worker cannot see itself (the tab becoming visible, the browser going on- or offline).
 //
-// From the page: {type: 'open', url} once, then {type: 'wake'} and {type: 'drop'} (Stream.wake, drop).
+// From the page: {type: 'open', url} once, then {type: 'wake'}, {type: 'drop'} and {type: 'leave'}
+// (Stream.wake, drop, leave).
 // To the page: {type: 'state', state, info} when the connection's state changes (Stream's onState),
 // and a change message of chat-diff.js for each snapshot, always after the state that came with it.
 // The fetch is same-origin from the page's own origin: the pairing cookie travels as it does from the
@@ -35,4 +36,5 @@ self.addEventListener('message', (ev) => {
     stream = new Stream(m.url, { snapshot: onSnapshot }, onState, null);
   } else if (m?.type === 'wake') stream?.wake();
   else if (m?.type === 'drop') stream?.drop();
+  else if (m?.type === 'leave') stream?.leave();
 });

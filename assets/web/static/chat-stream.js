@@ -19,7 +19,7 @@ export class ChatStream {
     this.onState = onState;
     this.worker = null;
     this.timer = null;
-    this.unwatch = watchPage({ wake: () => this.post('wake'), drop: () => this.post('drop') });
+    this.unwatch = watchPage({ wake: () => this.post('wake'), drop: () => this.post('drop'), leave: () => this.post('leave') });
     this.start();
   }
 

@@ -10,7 +10,7 @@ import './band-strings.js';
 import { byId, show } from './dom.js';
 import { bindText, setTitle } from './i18n.js';
 import { request } from './api.js';
-import { EventParser } from './stream.js';
+import { EventParser, watchPage } from './stream.js';
 import { BoardView } from './board-view.js';
 import { ViewControls } from './view-controls.js';
 import { offsetFrom, positionAt, transportAt } from './band-clock.js';
@@ -57,10 +57,8 @@ class FollowPage {
     // once it is.
     this.measureClock(5).then(() => this.follow());
     setInterval(() => this.measureClock(1), CLOCK_EVERY_MS);
-    // A page left for another keeps its fetches open while the browser keeps it for Back: the stream
-    // would hold one of the few connections a browser opens to the laptop, and after a few songs opened
-    // and left there were none for the next page. Leaving ends it; coming back reconnects (connect).
-    addEventListener('pagehide', () => this.abort?.abort());
+    // Leaving the page ends its stream, as every stream's (watchPage); coming back reconnects (connect).
+    watchPage({ wake() {}, drop() {}, leave: () => this.abort?.abort() });
     this.connect();
   }
 
@@ -147,7 +145,7 @@ class FollowPage {
 
   setPill(state, n) {
     this.pill.dataset.state = state;
-    const key = { live: 'band.live', offline: 'band.offline', ended: 'band.ended' }[state] || 'band.connecting';
+    const key = { live: 'band.live', away: 'band.away', offline: 'band.offline', ended: 'band.ended' }[state] || 'band.connecting';
     bindText(this.pill, key, { n: n ?? 0 });
   }
 
@@ -157,7 +155,7 @@ class FollowPage {
       this.previous = transportAt(this.previous, previous?.transport, Date.now() + this.offset);
     }
     this.state = state;
-    this.setPill('live', state.followers);
+    this.setPill(state.leading === false ? 'away' : 'live', state.followers);
     this.follow();
     if (!state.board) {
       bindText(byId('band-title'), 'band.waiting');

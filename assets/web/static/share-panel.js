@@ -9,11 +9,17 @@
 // while a tab leads (the tabs talk over a BroadcastChannel, which only this origin's pages share). Its
 // click asks the leading tab, which gets a new leader token (POST /api/share/lead: its own stops at
 // once) and hands it and the join link over; the new tab leads from then on, with its song.
+//
+// The leading page holds the leader's stream (GET /api/share/events) for as long as it leads: the
+// server knows a page leads, and when that page closed without stopping, its stream ended. Take the
+// lead then claims the share (POST /api/share/claim) with no one to ask: the same join link, the phones
+// still following.
 
 import './band-strings.js';
 import { byId, show } from './dom.js';
 import { bindText } from './i18n.js';
 import { request } from './api.js';
+import { Stream, watchPage } from './stream.js';
 import { read, remove, write } from './storage.js';
 import { copyLink } from './link-box.js';
 import { offsetFrom } from './band-clock.js';
@@ -49,6 +55,9 @@ class SharePanel {
     this.channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
     this.channel?.addEventListener('message', (ev) => this.heard(ev.data || {}));
     page.player?.onTimeline((tl) => this.timelineChanged(tl));
+    // A leading tab that is left says so: the others claim the lead then rather than ask it (a tab that
+    // only opened its next song says it leads again at once).
+    addEventListener('pagehide', () => this.leader && this.channel?.postMessage({ type: 'left' }));
     if (this.leader) this.resume();
     else this.channel?.postMessage({ type: 'who' });
   }
@@ -61,27 +70,56 @@ class SharePanel {
       else if (msg.type === 'take' && typeof msg.id === 'string') this.handOver(msg.id);
       return;
     }
-    if (msg.type === 'leading') show(byId('band-take'), this.page.editable);
+    if (msg.type === 'leading') {
+      this.leadingTab = true;
+      show(byId('band-take'), this.page.editable);
+    } else if (msg.type === 'left') this.leadingTab = false;
     else if (msg.type === 'stopped') show(byId('band-take'), false);
     else if (msg.type === 'lead' && msg.to === this.asked && typeof msg.leader === 'string') {
       this.asked = null;
-      this.leader = msg.leader;
-      write('session', LEADER_KEY, msg.leader);
-      write('session', JOIN_KEY, msg.joinUrl || '');
-      show(byId('band-take'), false);
-      this.resume();
+      this.becomeLeader(msg.leader, msg.joinUrl || '');
     }
   }
 
-  take() {
+  becomeLeader(leader, joinUrl) {
+    this.leader = leader;
+    write('session', LEADER_KEY, leader);
+    write('session', JOIN_KEY, joinUrl);
+    show(byId('band-take'), false);
+    this.resume();
+  }
+
+  // take asks the leading tab to hand the lead over; when that tab is gone, it claims the share.
+  async take() {
+    if (this.leadingTab) {
+      this.ask();
+      return;
+    }
+    try {
+      const res = await request('POST', '/api/share/claim', { body: {} });
+      this.becomeLeader(res.leader, res.joinUrl);
+    } catch (err) {
+      if (err.code === 'leading') this.ask();
+      else if (err.code === 'not_sharing') {
+        show(byId('band-take'), false);
+        show(byId('share-panel'), true);
+        bindText(this.status, 'band.stopped');
+      } else this.failed(err);
+    }
+  }
+
+  ask() {
     this.asked = crypto.randomUUID();
     this.channel?.postMessage({ type: 'take', id: this.asked });
   }
 
   async handOver(to) {
+    const joinUrl = read('session', JOIN_KEY);
+    // The hand-over ends this tab's stream: it hands the lead on and needs no telling.
+    this.presence?.close();
+    this.presence = null;
     try {
       const { leader } = await request('POST', '/api/share/lead', { headers: this.auth(), body: {} });
-      const joinUrl = read('session', JOIN_KEY);
       this.end();
       this.channel.postMessage({ type: 'lead', to, leader, joinUrl });
       bindText(this.status, 'band.handed');
@@ -89,6 +127,7 @@ class SharePanel {
       show(byId('band-take'), this.page.editable);
     } catch (err) {
       this.failed(err);
+      if (this.leader) this.hold();
     }
   }
 
@@ -124,6 +163,7 @@ class SharePanel {
     show(byId('band-live'), true);
     this.channel?.postMessage({ type: 'leading' });
     byId('band-link').value = read('session', JOIN_KEY) || '';
+    this.hold();
     await this.measureClock();
     await this.send();
     await this.drawCode();
@@ -222,7 +262,23 @@ class SharePanel {
     show(byId('band-live'), false);
   }
 
+  // hold opens the leader's stream, which says the page leads for as long as it is open.
+  hold() {
+    this.presence?.close();
+    this.presence = new Stream('/api/share/events', { ended: () => this.lost() }, () => {}, watchPage, this.auth());
+  }
+
+  // lost: the lead went elsewhere without this tab (a share started anew from another page).
+  lost() {
+    if (!this.leader) return;
+    this.end();
+    bindText(this.status, 'band.stopped');
+    show(byId('band-live'), false);
+  }
+
   end() {
+    this.presence?.close();
+    this.presence = null;
     clearInterval(this.poll);
     this.leader = null;
     remove('session', LEADER_KEY);

@@ -170,7 +170,19 @@ export class Stage {
 
   // follow keeps the bar being played in view: when it is not wholly inside the part of the window the
   // page's sticky bars and a docked chat panel leave free, it is scrolled to a third of the way down.
+  //
+  // It looks at the next frame, not in the player's bar change: measuring the bar there forced a style
+  // and layout of the whole page inside the task that moves the cursor, and the band's phones, which
+  // place theirs from the clock, saw the leader's bar that much late (BenchmarkBandCursorSkew).
   follow() {
+    if (this.following) return;
+    this.following = requestAnimationFrame(() => {
+      this.following = 0;
+      this.keepInView();
+    });
+  }
+
+  keepInView() {
     const bar = this.grid.querySelector('.bar.is-current');
     if (!bar) return;
     const { top, bottom } = freeBand();

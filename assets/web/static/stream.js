@@ -10,6 +10,7 @@
 // end of the stream is handled the same way: backoff, then a new connection.
 //
 // onState(state, info): 'connecting' | 'live' | 'offline' ({seconds} until the next attempt).
+// A page that is left ends its stream (watchPage: pagehide) and connects again if it comes back.
 //
 // A Stream runs on the page or in a worker (the chat's, chat-stream-worker.js, which has no document
 // and no window): watch is the page watcher that wakes it and drops it (watchPage by default); a worker
@@ -19,8 +20,10 @@ const MIN_DELAY = 1000;
 const MAX_DELAY = 30000;
 
 export class Stream {
-  constructor(url, events, onState, watch = watchPage) {
+  // headers: what each connection sends besides Accept (the leader's token, share-panel.js).
+  constructor(url, events, onState, watch = watchPage, headers = {}) {
     this.url = url;
+    this.headers = headers;
     this.events = events; // {name: handler(data)}
     this.onState = onState;
     this.abort = null; // the current connection's AbortController
@@ -40,6 +43,15 @@ export class Stream {
   // page says it is offline and resyncs (or learns its board was deleted) once the browser is back.
   drop() {
     this.abort?.abort();
+  }
+
+  // leave ends the connection with no retry: the page is left (wake connects again if it comes back).
+  leave() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    const abort = this.abort;
+    this.abort = null; // read's end sees a replaced connection and schedules nothing
+    abort?.abort();
   }
 
   connect() {
@@ -64,7 +76,7 @@ export class Stream {
   async read(abort) {
     try {
       const res = await fetch(this.url, {
-        headers: { Accept: 'text/event-stream' },
+        headers: { ...this.headers, Accept: 'text/event-stream' },
         cache: 'no-store',
         signal: abort.signal,
       });
@@ -114,21 +126,34 @@ export class Stream {
   }
 }
 
-// watchPage calls target.wake() when the tab becomes visible again or the browser goes back online,
-// and target.drop() when it goes offline; it returns the function that stops watching.
+// watchPage calls target.wake() when the tab becomes visible again, the browser goes back online or
+// the page comes back from the back/forward cache, target.drop() when the browser goes offline, and
+// target.leave() when the page is left (pagehide). That last is the one rule for every stream of every
+// page: Chromium keeps a page left for Back with its fetches open, and each kept stream holds one of
+// the six connections the browser opens to this server; after six pages left, the next page's own
+// requests waited forever (TestStreamsEndWhenThePageIsLeft). It returns the function that stops
+// watching.
 export function watchPage(target) {
   const onVisible = () => {
     if (document.visibilityState === 'visible') target.wake();
   };
   const onOnline = () => target.wake();
   const onOffline = () => target.drop();
+  const onHide = () => target.leave();
+  const onShow = (ev) => {
+    if (ev.persisted) target.wake();
+  };
   document.addEventListener('visibilitychange', onVisible);
   window.addEventListener('online', onOnline);
   window.addEventListener('offline', onOffline);
+  window.addEventListener('pagehide', onHide);
+  window.addEventListener('pageshow', onShow);
   return () => {
     document.removeEventListener('visibilitychange', onVisible);
     window.removeEventListener('online', onOnline);
     window.removeEventListener('offline', onOffline);
+    window.removeEventListener('pagehide', onHide);
+    window.removeEventListener('pageshow', onShow);
   };
 }
 
