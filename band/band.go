@@ -31,6 +31,10 @@ const (
 	// maxLeadStreams are the streams of leading pages kept beside the followers' (a page reloading
 	// opens its next before the server sees its last end).
 	maxLeadStreams = 4
+	// LeaderGrace is how long a page still counts as leading after its stream ended. The leading page
+	// opening the next song of a set is a navigation: its stream ends a moment before the next page
+	// opens its own, and the phones should not say in between that the leader's page closed.
+	LeaderGrace = 3 * time.Second
 )
 
 // Errors of a share session.
@@ -80,6 +84,18 @@ type session struct {
 	topic     string
 	followers map[string]struct{} // cookie tokens of this key
 	state     State
+	leftAt    time.Time   // when the last leading page's stream ended; zero while one is open
+	gone      *time.Timer // tells the followers no page leads, LeaderGrace after leftAt
+}
+
+// stopGrace forgets that a leading page left (another opened its stream, the lead moved or sharing
+// stopped).
+func (s *session) stopGrace() {
+	if s.gone != nil {
+		s.gone.Stop()
+		s.gone = nil
+	}
+	s.leftAt = time.Time{}
 }
 
 // New returns the share of a server whose share listener is addr (<ip>:<port>).
@@ -121,6 +137,9 @@ func (b *Band) Start() (joinURL, leader string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	topic := b.newTopicLocked()
+	if b.sess != nil {
+		b.sess.stopGrace()
+	}
 	b.sess = &session{key: token(), topic: topic, followers: map[string]struct{}{}}
 	b.newLeaderLocked()
 	return b.joinURL(b.sess.key), b.sess.leader
@@ -134,6 +153,7 @@ func (b *Band) newLeaderLocked() {
 		b.seq++
 		b.hub.PublishLast(s.lead, sse.Event{Name: "ended", Seq: b.seq, Data: []byte("{}")})
 	}
+	s.stopGrace()
 	b.gen++
 	s.lead = "lead/" + strconv.FormatInt(b.gen, 10)
 	s.leader = token()
@@ -141,15 +161,15 @@ func (b *Band) newLeaderLocked() {
 
 // Claim takes the lead of a session no page leads (the leading page closed without stopping: its
 // stream ended), keeping the join link and the followers. It returns the join link and a new leader
-// token, ErrNotSharing, or ErrLeading while a page holds the leader's stream (that page hands the lead
-// over, HandOver).
+// token, ErrNotSharing, or ErrLeading while a page leads (holds the leader's stream, or held it less
+// than LeaderGrace ago): that page hands the lead over, HandOver.
 func (b *Band) Claim() (joinURL, leader string, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.sess == nil {
 		return "", "", ErrNotSharing
 	}
-	if b.hub.Count(b.sess.lead) > 0 {
+	if b.leadingLocked() {
 		return "", "", ErrLeading
 	}
 	b.newLeaderLocked()
@@ -196,6 +216,7 @@ func (b *Band) Stop(leader string) error {
 	b.newTopicLocked()
 	b.seq++
 	b.hub.PublishLast(b.sess.lead, sse.Event{Name: "ended", Seq: b.seq, Data: []byte("{}")})
+	b.sess.stopGrace()
 	b.sess = nil
 	return nil
 }
@@ -294,7 +315,7 @@ func (b *Band) StateJSON(leader string) ([]byte, error) {
 }
 
 // stateJSON is the session's state with the server's time, the number of live follow streams and
-// whether a page leads (holds the leader's stream).
+// whether a page leads (leadingLocked).
 type stateJSON struct {
 	State
 	ServerTime int64 `json:"serverTime"`
@@ -303,7 +324,7 @@ type stateJSON struct {
 }
 
 func (b *Band) stateJSONLocked() []byte {
-	data, err := json.Marshal(stateJSON{b.sess.state, time.Now().UnixMilli(), b.hub.Count(b.sess.topic), b.hub.Count(b.sess.lead) > 0})
+	data, err := json.Marshal(stateJSON{b.sess.state, time.Now().UnixMilli(), b.hub.Count(b.sess.topic), b.leadingLocked()})
 	if err != nil { // cannot happen: strings, booleans and integers
 		panic("band: cannot encode the state: " + err.Error())
 	}
@@ -327,12 +348,34 @@ func (b *Band) followersChanged(topic string) {
 	}
 }
 
-// leaderLeft tells every follower that the page leading through topic left, when topic is still the
-// session's leader's.
+// leadingLocked says whether a page leads: it holds the leader's stream, or its stream ended less than
+// LeaderGrace ago (it may be opening the next song).
+func (b *Band) leadingLocked() bool {
+	s := b.sess
+	return b.hub.Count(s.lead) > 0 || (!s.leftAt.IsZero() && time.Since(s.leftAt) < LeaderGrace)
+}
+
+// leaderLeft notes that a stream of the page leading through topic ended. When it was the last, the
+// followers hear that no page leads LeaderGrace later, unless a leading page opens its stream again
+// by then.
 func (b *Band) leaderLeft(topic string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.sess != nil && b.sess.lead == topic {
+	s := b.sess
+	if s == nil || s.lead != topic || b.hub.Count(topic) > 0 {
+		return
+	}
+	s.stopGrace()
+	s.leftAt = time.Now()
+	s.gone = time.AfterFunc(LeaderGrace, func() { b.leaderGone(topic) })
+}
+
+// leaderGone tells every follower that no page leads, when that is still so.
+func (b *Band) leaderGone(topic string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sess != nil && b.sess.lead == topic && !b.leadingLocked() {
+		b.sess.gone = nil
 		b.publishStateLocked()
 	}
 }
@@ -350,6 +393,7 @@ func (b *Band) leadStream(leader string) (*sse.Subscription, sse.Event, string, 
 	if err != nil {
 		return nil, sse.Event{}, "", err
 	}
+	s.stopGrace()
 	data := b.publishStateLocked()
 	return sub, sse.Event{Name: "state", Seq: b.seq, Data: data}, s.lead, nil
 }
