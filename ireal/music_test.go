@@ -170,7 +170,7 @@ func TestMusicRefused(t *testing.T) {
 		{"empty", "", "the song has no bars"},
 		{"two-bar repeat too early", "C |r|", "fewer than two bars of chords"},
 		{"two-bar repeat after a first % bar", "x |C |r", "fewer than two bars of chords"},
-		{"not a chord", "H |", "no bars"},
+		{"H is no root: skipped", "H |", "no bars"},
 		{"bars in all", strings.Repeat("*AC|C|C|C|C|C|C|C|C|C|C|C|C|C|C|C|", board.MaxBars/16) + "C|", "more bars than a board holds"},
 		{"all bars in one section", strings.Repeat("C|", board.MaxBarsPerSection) + "C|", "more bars than a board holds"},
 		{"sections", strings.Repeat("*AC|", board.MaxSections) + "*BC|", "more than 32 sections"},
