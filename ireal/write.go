@@ -19,119 +19,33 @@ import (
 // meter (the board's first, then before every bar whose meter differs), N1 an ending, S segno, Q coda
 // (before a bar's chords) or To Coda (after them), <D.S. al Coda> and the other jumps and Fine as staff
 // text, <3x> before an end repeat played three times, x a % bar, n N.C., chords in iReal Pro's spelling
-// (C^7, D-7, Bh7, Eo7, G7sus, F-^7), | between bars and Z at the end. iReal Pro wants a composer and a
-// style: "Tele" and "Medium Swing".
-//
-// Its cognitive complexity is over the lint gate of 30, and accepted: one case per sign iReal Pro's music
-// string writes, each read back by the round-trip tests.
-//
-//gocognit:ignore
+// (C^7, D-7, Bh7, Eo7, G7sus, F-^7), | between bars and Z at the end (writemusic.go). iReal Pro wants a composer and a style: "Tele"
+// and "Medium Swing" (writeCredits).
 func Write(c board.Content) []byte {
-	var m strings.Builder
-	cur := meter(c.BeatsPerBar)
-	m.WriteString(cur)
-	lastBars := -1 // the last section with bars, which ends with Z
-	for si, s := range c.Sections {
-		if len(s.Bars) > 0 {
-			lastBars = si
-		}
-	}
-	first := true
-	for si, s := range c.Sections {
-		if len(s.Bars) == 0 {
-			continue // words alone: an iReal Pro chart has none (Lost)
-		}
-		if !first || s.Label != "" {
-			m.WriteString("*" + sectionMark(s.Label))
-		}
-		first = false
-		for bi, bar := range s.Bars {
-			switch {
-			case bar.RepeatStart:
-				m.WriteString("{")
-			case bi == 0:
-				m.WriteString("[")
-			}
-			beats := bar.Beats
-			if beats == 0 {
-				beats = c.BeatsPerBar
-			}
-			if t := meter(beats); t != cur && t != "" {
-				m.WriteString(t)
-				cur = t
-			}
-			if bi == 0 && labelText(s.Label) {
-				m.WriteString("<" + s.Label + ">")
-			}
-			if bar.Ending != 0 {
-				m.WriteString("N" + strconv.Itoa(bar.Ending))
-			}
-			switch bar.Mark {
-			case board.MarkSegno:
-				m.WriteString("S")
-			case board.MarkCoda:
-				m.WriteString("Q")
-			}
-			if bar.Simile {
-				m.WriteString(" x ")
-			} else {
-				for k, sym := range bar.Chords {
-					if k > 0 {
-						m.WriteString(" ")
-					}
-					m.WriteString(chordSpelling(sym))
-					if len(bar.Durations) == len(bar.Chords) {
-						// One cell a beat: a p slash for each further beat the chord lasts.
-						m.WriteString(strings.Repeat(" p", bar.Durations[k]-1))
-					}
-				}
-			}
-			switch bar.Mark {
-			case board.MarkToCoda:
-				m.WriteString("Q")
-			case board.MarkSegno, board.MarkCoda, "":
-			default:
-				m.WriteString("<" + jumpText(bar, nextBar(c, si, bi)) + ">")
-			}
-			if bar.ToCoda {
-				m.WriteString("Q")
-			}
-			last := bi == len(s.Bars)-1
-			switch {
-			case bar.RepeatEnd > 2 && !closesEnding(s.Bars, bi):
-				m.WriteString("<" + strconv.Itoa(bar.RepeatEnd) + "x>}")
-			case bar.RepeatEnd != 0:
-				m.WriteString("}")
-			case last && si == lastBars:
-				m.WriteString(" Z")
-			case last:
-				m.WriteString("]")
-			case !s.Bars[bi+1].RepeatStart:
-				m.WriteString("|")
-			}
-		}
-	}
 	key := "C"
 	if c.Key != "" {
 		key = strings.Replace(c.Key, "m", "-", 1)
 	}
-	composer, style := c.Composer, c.Style
+	composer, style, comp := writeCredits(c)
+	song := strings.Join([]string{title(c.Title), title(composer), "", title(style), key, "",
+		musicPrefix + swapBlocks(writeMusic(c)), comp, strconv.Itoa(c.Tempo), "0"}, "=")
+	return []byte("irealb://" + escape(song))
+}
+
+// writeCredits is the composer and the style Write writes, and the accompaniment: iReal Pro's own for
+// the style, but for the style Tele writes by default.
+func writeCredits(c board.Content) (composer, style, comp string) {
+	composer, style = c.Composer, c.Style
 	if composer == "" {
 		composer = placeholderComposer
-		if style == "" {
-			style = placeholderStyle
-		}
 	}
 	if style == "" {
 		style = placeholderStyle
 	}
-	comp := "" // the accompaniment: iReal Pro's own for the style, but for the style Tele writes by default
 	if style == placeholderStyle {
 		comp = "Jazz-Medium Swing"
 	}
-	song := strings.Join([]string{title(c.Title), title(composer), "", title(style), key, "",
-		musicPrefix + swapBlocks(m.String()), comp, strconv.Itoa(c.Tempo), "0"}, "=")
-	return []byte("irealb://" + escape(song))
+	return composer, style, comp
 }
 
 // What Tele writes for a board without a composer or a style: iReal Pro wants both.

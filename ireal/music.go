@@ -1,0 +1,312 @@
+package ireal
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"tele/board"
+	"tele/chord"
+)
+
+// The music string is read as a stream of tokens (nextToken), each a step of a musicReader: bar lines,
+// section marks and repeats end the bar being read (bars.go), the other tokens add to it.
+
+// tokenKind is what a token of the music string is.
+type tokenKind int
+
+const (
+	tokSkip        tokenKind = iota // spaces, commas, f (fermata), Y (space), s and l (chord size), U, a < never closed, …
+	tokSection                      // *A: a section; *i an intro, *V a verse
+	tokMeter                        // T44: a time signature (T12 is 12/8)
+	tokRepeatStart                  // {
+	tokRepeatEnd                    // }
+	tokBarLine                      // | [ ] Z
+	tokEnding                       // N1: an ending (N0, one without a number, is none)
+	tokSegno                        // S
+	tokCoda                         // Q: To Coda or the coda, by their order (codaSigns)
+	tokText                         // <…>: staff text
+	tokSimile                       // x: a % bar
+	tokTwoBars                      // r: the two bars before, again
+	tokNoChord                      // n: N.C.
+	tokSlash                        // p: a cell the chord before goes on over
+	tokAlternates                   // (…): an alternate chord
+	tokChord                        // C^7, W/B, A*m* (with chord text)
+)
+
+// token is one sign of the music string.
+type token struct {
+	kind tokenKind
+	text string // as written (a chord: its symbol, without its chord text)
+	// n is a meter's beats or an ending's number.
+	n int
+	// custom is a chord's text written by hand between stars (A*m*), with a bass after it.
+	custom string
+}
+
+// nextToken reads the token m starts with, and the music after it. m is not empty.
+func nextToken(m string) (token, string) {
+	switch c := m[0]; {
+	case c == '*' && len(m) >= 2:
+		return token{kind: tokSection, text: m[:2]}, m[2:]
+	case c == 'T' && len(m) >= 3 && isDigit(m[1]):
+		return token{kind: tokMeter, text: m[:3], n: meterBeats(m[1:3])}, m[3:]
+	case c == 'N' && len(m) >= 2 && isDigit(m[1]):
+		return token{kind: tokEnding, text: m[:2], n: int(m[1] - '0')}, m[2:]
+	case c == '<':
+		return textToken(m)
+	case c == '(':
+		end := strings.IndexByte(m, ')')
+		if end < 0 {
+			end = len(m) - 1
+		}
+		return token{kind: tokAlternates, text: m[:end+1]}, m[end+1:]
+	case c >= 'A' && c <= 'G' || c == 'W':
+		return chordToken(m)
+	}
+	return token{kind: oneByteTokens[m[0]], text: m[:1]}, m[1:]
+}
+
+// oneByteTokens are the tokens of one character; any other is skipped.
+var oneByteTokens = [256]tokenKind{
+	'{': tokRepeatStart, '}': tokRepeatEnd, '|': tokBarLine, '[': tokBarLine, ']': tokBarLine, 'Z': tokBarLine,
+	'S': tokSegno, 'Q': tokCoda, 'x': tokSimile, 'r': tokTwoBars, 'n': tokNoChord, 'p': tokSlash,
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// meterBeats reads the two characters after T: T44 is 4 beats, T12 is 12 (12/8).
+func meterBeats(t string) int {
+	n, _ := strconv.Atoi(t)
+	if n == 12 {
+		return 12
+	}
+	return n / 10
+}
+
+// textToken reads staff text, <…> within maxText; a < without its > is skipped.
+func textToken(m string) (token, string) {
+	end := strings.IndexByte(m[:min(len(m), maxText)], '>')
+	if end < 0 {
+		return token{kind: tokSkip, text: m[:1]}, m[1:]
+	}
+	return token{kind: tokText, text: m[:end+1]}, m[end+1:]
+}
+
+// chordToken reads a chord symbol and the chord text written by hand after it.
+func chordToken(m string) (token, string) {
+	sym := chordRE.FindString(m)
+	if sym == "" {
+		sym = m[:1]
+	}
+	tok := token{kind: tokChord, text: sym}
+	rest := m[len(sym):]
+	if text, after, ok := customText(rest); ok {
+		tok.custom, rest = text, after
+	}
+	return tok, rest
+}
+
+// musicReader reads one song's music string into its board's sections of bars.
+type musicReader struct {
+	r *songReader
+	c *board.Content
+
+	sec      *board.Section // the section being read
+	bar      board.Bar      // the bar being read
+	cells    []string       // this bar's cells: chord symbols, "" for a beat that goes on
+	barBeats int            // this bar's meter
+
+	meterRead bool        // the first time signature is the board's
+	chordRead bool        // a chord was read: a time signature now is not the board's
+	times     int         // from <Nx>: the times the next end repeat is played
+	written   int         // bars written so far, in all sections
+	heard     [2][]string // the chords heard in the last two bars written (a % bar's are those before it)
+	textBar   bool        // the music starts with a bar of text alone (a count-in)
+	slashes   bool        // the first bar is slashes alone
+	barText   bool        // this bar has text
+	lastChord string      // the last chord written with its root, for W/B
+
+	qs     []qSign
+	als    []alEnding
+	closed map[int]bool // bars followed by ] or Z: where a last ending ends
+}
+
+// music reads the music string into sections of bars, at most the board's limits of them.
+func (r *songReader) music(c *board.Content, m string) error {
+	mr := &musicReader{r: r, c: c, barBeats: 4, closed: map[int]bool{}}
+	for len(m) > 0 {
+		if err := r.w.add(1); err != nil {
+			return err
+		}
+		var tok token
+		tok, m = nextToken(m)
+		if err := mr.step(tok); err != nil {
+			return err
+		}
+	}
+	return mr.finish()
+}
+
+// step reads one token.
+func (mr *musicReader) step(tok token) error {
+	switch tok.kind {
+	case tokSection:
+		if err := mr.endBar(false, false); err != nil {
+			return err
+		}
+		return mr.newSection(markSection(tok.text[1:]))
+	case tokMeter:
+		mr.meter(tok.n)
+	case tokRepeatStart:
+		err := mr.endBar(false, false)
+		mr.bar.RepeatStart = true
+		return err
+	case tokRepeatEnd:
+		return mr.endBar(true, false)
+	case tokBarLine:
+		return mr.barLine(tok.text[0])
+	case tokEnding:
+		mr.bar.Ending = tok.n
+	case tokSegno:
+		mr.bar.Mark = board.MarkSegno
+	case tokCoda:
+		mr.qs = append(mr.qs, qSign{at: mr.written, content: len(mr.cells) > 0 || mr.bar.Simile})
+	case tokText:
+		return mr.text(tok.text)
+	case tokSimile:
+		mr.bar.Simile = true
+	case tokTwoBars:
+		return mr.twoBars()
+	case tokNoChord:
+		mr.cells = append(mr.cells, board.NoChord)
+	case tokSlash:
+		mr.cells = append(mr.cells, "")
+	case tokAlternates:
+		err := mr.r.w.add(len(tok.text) - 1)
+		mr.r.note("alternates_left_out", "alternate chords in parentheses were left out")
+		return err
+	case tokChord:
+		return mr.chord(tok)
+	}
+	return nil
+}
+
+// finish ends the last bar and places what is read across bars: endings, codas, jumps to an ending.
+func (mr *musicReader) finish() error {
+	if err := mr.endBar(false, true); err != nil {
+		return err
+	}
+	if mr.written == 0 {
+		return errors.New("the song has no bars")
+	}
+	c := mr.c
+	if len(c.Sections[len(c.Sections)-1].Bars) == 0 {
+		c.Sections = c.Sections[:len(c.Sections)-1] // a label at the very end
+	}
+	fixEndings(c)
+	mr.r.codaSigns(c, mr.qs, mr.written)
+	mr.r.alEndings(c, mr.als, mr.closed)
+	return nil
+}
+
+// meter reads a time signature: the board's, before the first chord, and this bar's on.
+func (mr *musicReader) meter(beats int) {
+	if !mr.chordRead && !mr.meterRead {
+		mr.c.BeatsPerBar = beats
+	}
+	mr.meterRead = true
+	mr.barBeats = beats
+}
+
+// barLine ends the bar at | [ ] or Z; ] and Z also close a last ending.
+func (mr *musicReader) barLine(line byte) error {
+	err := mr.endBar(false, false)
+	if (line == ']' || line == 'Z') && mr.written > 0 {
+		mr.closed[mr.written-1] = true
+	}
+	return err
+}
+
+// text reads staff text: a repeat count, a jump or Fine, a section's full label, or words left out.
+func (mr *musicReader) text(t string) error {
+	err := mr.r.w.add(len(t))
+	mr.barText = true
+	words := strings.ToLower(strings.TrimSpace(strings.Trim(t, "<>*0123456789")))
+	if n, ok := repeatTimes(t[1 : len(t)-1]); ok {
+		mr.times = n
+	} else if mark, n, ok := textSign(words); ok {
+		mr.bar.Mark = mark
+		if n != 0 {
+			mr.als = append(mr.als, alEnding{at: mr.written, ending: n})
+		}
+	} else if label, ok := sectionLabel(mr.sec, mr.cells, t); ok {
+		mr.sec.Label = label // the full label Write puts beside a section's letter
+		mr.barText = false
+	} else if words != "" {
+		mr.r.note("text_left_out", "the text %q was left out", "text", strings.Trim(t, "<>"))
+	}
+	return err
+}
+
+// repeatTimes reads the times a repeat is played from staff text: 3x or x3.
+func repeatTimes(words string) (int, bool) {
+	n := timesRE.FindStringSubmatch(words)
+	switch {
+	case n == nil:
+		return 0, false
+	case n[1] == "":
+		return int(n[2][0] - '0'), true
+	}
+	return int(n[1][0] - '0'), true
+}
+
+// twoBars writes out r, the two bars before it again: two % bars would play the second of them twice.
+func (mr *musicReader) twoBars() error {
+	if err := mr.endBar(false, false); err != nil {
+		return err
+	}
+	before := mr.heard
+	if mr.written < 2 || before[0] == nil || before[1] == nil {
+		return errors.New("a two-bar repeat (r) has fewer than two bars of chords before it")
+	}
+	mr.r.note("two_bar_repeat", "a two-bar repeat (r) was written out as the two bars before it")
+	for _, chords := range before {
+		mr.cells = append([]string(nil), chords...)
+		if err := mr.endBar(false, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// chord reads a chord into the bar's next cell. W is an invisible root: the chord before goes on, and
+// W/B puts it over the bass B.
+func (mr *musicReader) chord(tok token) error {
+	sym := tok.text
+	if err := mr.r.w.add(len(sym)); err != nil {
+		return err
+	}
+	if sym[0] == 'W' {
+		base, _, _ := strings.Cut(mr.lastChord, "/")
+		if !strings.HasPrefix(sym, "W/") || base == "" {
+			return nil
+		}
+		sym = base + sym[1:]
+	} else {
+		mr.lastChord = sym
+	}
+	var mapped chord.Mapped
+	var err error
+	if tok.custom != "" {
+		mapped, err = mr.r.customChord(sym, tok.custom)
+	} else {
+		mapped, err = mr.r.chord(sym)
+	}
+	if err != nil {
+		return err
+	}
+	mr.cells = append(mr.cells, mapped.Symbol)
+	mr.chordRead = true
+	return nil
+}

@@ -1,0 +1,192 @@
+package ireal
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tele/board"
+)
+
+// TestNextToken: each sign of the music string is one token, and the music after it is what is left.
+func TestNextToken(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want token
+		rest string
+	}{
+		{"*A[C", token{kind: tokSection, text: "*A"}, "[C"},
+		{"*", token{kind: tokSkip, text: "*"}, ""},
+		{"T44C", token{kind: tokMeter, text: "T44", n: 4}, "C"},
+		{"T12C", token{kind: tokMeter, text: "T12", n: 12}, "C"},
+		{"T98", token{kind: tokMeter, text: "T98", n: 9}, ""},
+		{"T4|C", token{kind: tokMeter, text: "T4|", n: 0}, "C"}, // no number: 0 beats, as before
+		{"T4", token{kind: tokSkip, text: "T"}, "4"},
+		{"Tx", token{kind: tokSkip, text: "T"}, "x"},
+		{"{C", token{kind: tokRepeatStart, text: "{"}, "C"},
+		{"}", token{kind: tokRepeatEnd, text: "}"}, ""},
+		{"|", token{kind: tokBarLine, text: "|"}, ""},
+		{"[", token{kind: tokBarLine, text: "["}, ""},
+		{"]", token{kind: tokBarLine, text: "]"}, ""},
+		{"Z ", token{kind: tokBarLine, text: "Z"}, " "},
+		{"N2C", token{kind: tokEnding, text: "N2", n: 2}, "C"},
+		{"N0", token{kind: tokEnding, text: "N0", n: 0}, ""},
+		{"NC", token{kind: tokSkip, text: "N"}, "C"},
+		{"S", token{kind: tokSegno, text: "S"}, ""},
+		{"Q", token{kind: tokCoda, text: "Q"}, ""},
+		{"<D.C. al Fine>C", token{kind: tokText, text: "<D.C. al Fine>"}, "C"},
+		{"<open", token{kind: tokSkip, text: "<"}, "open"},
+		{"<" + strings.Repeat("a", maxText) + ">", token{kind: tokSkip, text: "<"}, strings.Repeat("a", maxText) + ">"},
+		{"x ", token{kind: tokSimile, text: "x"}, " "},
+		{"r|", token{kind: tokTwoBars, text: "r"}, "|"},
+		{"n", token{kind: tokNoChord, text: "n"}, ""},
+		{"p ", token{kind: tokSlash, text: "p"}, " "},
+		{"(Db7)C", token{kind: tokAlternates, text: "(Db7)"}, "C"},
+		{"(Db7", token{kind: tokAlternates, text: "(Db7"}, ""},
+		{"C^7 D", token{kind: tokChord, text: "C^7"}, " D"},
+		{"Bb-7/Ab|", token{kind: tokChord, text: "Bb-7/Ab"}, "|"},
+		{"C7sus", token{kind: tokChord, text: "C7sus"}, ""},
+		{"A*m*/G |", token{kind: tokChord, text: "A", custom: "m/G"}, " |"},
+		{"A*m *", token{kind: tokChord, text: "A"}, "*m *"},
+		{"W/B", token{kind: tokChord, text: "W/B"}, ""},
+		{"W", token{kind: tokChord, text: "W"}, ""},
+		{" ", token{kind: tokSkip, text: " "}, ""},
+		{",", token{kind: tokSkip, text: ","}, ""},
+		{"f", token{kind: tokSkip, text: "f"}, ""},
+		{"Y", token{kind: tokSkip, text: "Y"}, ""},
+		{"é", token{kind: tokSkip, text: "\xc3"}, "\xa9"},
+	} {
+		got, rest := nextToken(tc.in)
+		if got != tc.want || rest != tc.rest {
+			t.Errorf("nextToken(%q) = %+v, %q; want %+v, %q", tc.in, got, rest, tc.want, tc.rest)
+		}
+	}
+}
+
+// readMusic reads a music string alone, as readSong does, with the codes of its notes.
+func readMusic(m string) (board.Content, []string, error) {
+	r := &songReader{w: newWork(context.Background(), len(m)), notes: map[string]bool{}}
+	c := board.Content{Title: "T", Tempo: 120, BeatsPerBar: 4}
+	err := r.music(&c, m)
+	var codes []string
+	for _, nc := range r.codes {
+		codes = append(codes, nc.Code)
+	}
+	return c, codes, err
+}
+
+func bars(bb ...board.Bar) []board.Section { return []board.Section{{Bars: bb}} }
+
+// TestMusicBars: the music string's tokens end bars where a chart ends them, with what it writes in them.
+func TestMusicBars(t *testing.T) {
+	simile := board.Bar{Simile: true}
+	for _, tc := range []struct {
+		name, music string
+		beats       int // the board's beats per bar
+		sections    []board.Section
+		codes       []string
+	}{
+		{"bars of chords", "T44C |D- G7 |C Z", 4, bars(board.PlainBar("C"), board.PlainBar("Dm", "G7"), board.PlainBar("C")), nil},
+		{"no bar line at the end", "C |D", 4, bars(board.PlainBar("C"), board.PlainBar("D")), nil},
+		{"empty bars are no bars", "|||C ||| Z", 4, bars(board.PlainBar("C")), nil},
+		{"a slash bar goes on", "C |p p |x |D Z", 4, bars(board.PlainBar("C"), simile, simile, board.PlainBar("D")), nil},
+		{"a % bar with chords is its chords", "C |x D |", 4, bars(board.PlainBar("C"), board.PlainBar("D")), []string{"simile_with_chords"}},
+		{"N.C.", "n |C Z", 4, bars(board.PlainBar(board.NoChord), board.PlainBar("C")), nil},
+		{"four chords kept", "C D E F G |", 4, bars(board.PlainBar("C", "D", "E", "F")), []string{"bar_chords_cut"}},
+		{"chords at their beats", "C p p G7 |", 4, bars(board.Bar{Chords: []string{"C", "G7"}, Durations: []int{3, 1}}), nil},
+		{"the first meter is the board's", "T34C |T44D Z", 3, bars(board.PlainBar("C"), board.Bar{Chords: []string{"D"}, Beats: 4}), nil},
+		{"a meter after a chord is the bar's", "C |T34D Z", 4, bars(board.PlainBar("C"), board.Bar{Chords: []string{"D"}, Beats: 3}), nil},
+		{"sections", "*AC |*BD Z", 4, []board.Section{{Label: "A", Bars: []board.Bar{board.PlainBar("C")}}, {Label: "B", Bars: []board.Bar{board.PlainBar("D")}}}, nil},
+		{"intro and verse", "*iC |*VD Z", 4, []board.Section{
+			{Label: "Intro", Role: "intro", Bars: []board.Bar{board.PlainBar("C")}},
+			{Label: "Verse", Role: "verse", Bars: []board.Bar{board.PlainBar("D")}}}, nil},
+		{"a section without bars gives way", "*A*BC Z", 4, []board.Section{{Label: "B", Bars: []board.Bar{board.PlainBar("C")}}}, nil},
+		{"a label at the very end", "C Z*B", 4, bars(board.PlainBar("C")), nil},
+		{"a full label", "*P<Pre-Chorus>C Z", 4, []board.Section{{Label: "Pre-Chorus", Bars: []board.Bar{board.PlainBar("C")}}}, nil},
+		{"endings", "{C |N1D }N2E Z", 4, bars(board.Bar{Chords: []string{"C"}, RepeatStart: true},
+			board.Bar{Chords: []string{"D"}, Ending: 1, RepeatEnd: 2}, board.Bar{Chords: []string{"E"}, Ending: 2}), nil},
+		{"segno carries to the next bar", "S|C Z", 4, bars(board.Bar{Chords: []string{"C"}, Mark: board.MarkSegno}), nil},
+		{"a jump over an empty bar keeps it", "C |<D.C.> |D Z", 4, bars(board.PlainBar("C"), board.Bar{Simile: true, Mark: board.MarkDC}, board.PlainBar("D")), nil},
+		{"text after the last bar line is the last bar's", "C |D Z<Fine>", 4, bars(board.PlainBar("C"), board.Bar{Chords: []string{"D"}, Mark: board.MarkFine}), nil},
+		{"W/B: the chord before over B", "C7 W/E |", 4, bars(board.PlainBar("C7", "C7/E")), nil},
+		{"W alone goes on", "C7 W |", 4, bars(board.PlainBar("C7")), nil},
+		{"alternates left out", "C (Db7) |", 4, bars(board.PlainBar("C")), []string{"alternates_left_out"}},
+		{"text left out", "<solo>C |", 4, bars(board.PlainBar("C")), []string{"text_left_out"}},
+		{"a count-in of text", "<count>|x |C Z", 4, bars(board.PlainBar(board.NoChord), board.PlainBar(board.NoChord), board.PlainBar("C")),
+			[]string{"text_left_out", "count_in"}},
+		{"a count-in of slashes", "p p p p |x |C Z", 4, bars(board.PlainBar(board.NoChord), simile, board.PlainBar("C")), []string{"count_in"}},
+		{"two bars again", "C |D |r|", 4, bars(board.PlainBar("C"), board.PlainBar("D"), board.PlainBar("C"), board.PlainBar("D")), []string{"two_bar_repeat"}},
+		{"two bars again after %", "C |x |r|", 4, bars(board.PlainBar("C"), simile, board.PlainBar("C"), board.PlainBar("C")), []string{"two_bar_repeat"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, codes, err := readMusic(tc.music)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.BeatsPerBar != tc.beats || !reflect.DeepEqual(c.Sections, tc.sections) || !reflect.DeepEqual(codes, tc.codes) {
+				t.Errorf("%q:\nread %d beats %+v %v\nwant %d beats %+v %v", tc.music, c.BeatsPerBar, c.Sections, codes, tc.beats, tc.sections, tc.codes)
+			}
+		})
+	}
+}
+
+// TestRepeatCounts: <Nx> or <xN> is the count of the next end repeat; an end repeat without one is played
+// twice; an end repeat after an empty bar is the bar before's.
+func TestRepeatCounts(t *testing.T) {
+	for _, tc := range []struct {
+		music string
+		want  []int // each bar's end repeat
+	}{
+		{"{C }", []int{2}},
+		{"{C <4x>}", []int{4}},
+		{"{C <x3>}", []int{3}},
+		{"{C < 5 X >}", []int{5}},
+		{"{C <*12 4x>}", []int{4}},
+		{"<3x>{C |D }{E }", []int{0, 3, 2}},
+		{"{C <9x>}", []int{2}}, // 9 is no count: the text is left out
+		{"{C |D | }", []int{0, 2}},
+		{"{C |D <4x>| }", []int{0, 4}},
+		{"{C |D |<4x> }", []int{0, 4}},
+	} {
+		c, _, err := readMusic(tc.music)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.music, err)
+		}
+		var got []int
+		for _, b := range c.Sections[0].Bars {
+			got = append(got, b.RepeatEnd)
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: end repeats %v, want %v", tc.music, got, tc.want)
+		}
+	}
+}
+
+// TestMusicRefused: music that makes no board, or more than a board holds, is refused with why.
+func TestMusicRefused(t *testing.T) {
+	for _, tc := range []struct{ name, music, err string }{
+		{"no bars", "T44[ ]<words>Z", "the song has no bars"},
+		{"empty", "", "the song has no bars"},
+		{"two-bar repeat too early", "C |r|", "fewer than two bars of chords"},
+		{"two-bar repeat after a first % bar", "x |C |r", "fewer than two bars of chords"},
+		{"H is no root: skipped", "H |", "no bars"},
+		{"bars in all", strings.Repeat("*AC|C|C|C|C|C|C|C|C|C|C|C|C|C|C|C|", board.MaxBars/16) + "C|", "more bars than a board holds"},
+		{"all bars in one section", strings.Repeat("C|", board.MaxBarsPerSection) + "C|", "more bars than a board holds"},
+		{"sections", strings.Repeat("*AC|", board.MaxSections) + "*BC|", "more than 32 sections"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := readMusic(tc.music)
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("%v; want …%s…", err, tc.err)
+			}
+		})
+	}
+	// At the limits, the board is read.
+	for _, m := range []string{strings.Repeat("C|", board.MaxBarsPerSection), strings.Repeat("*AC|", board.MaxSections),
+		strings.Repeat("*A"+strings.Repeat("C|", 16), board.MaxBars/16)} {
+		if _, _, err := readMusic(m); err != nil {
+			t.Errorf("%.40q…: %v", m, err)
+		}
+	}
+}
