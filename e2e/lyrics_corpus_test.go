@@ -183,7 +183,7 @@ var lyricsJudged = map[string]string{
 	"chordpro-t-cho-cho003.cho":                          "a # in the words (\"comes out as A#7\") ends its line for ChordSheetJS, as if it began a comment; ChordPro comments are whole lines",
 	"chordpro-t-174_transpose.cho":                       "ChordSheetJS reads the [D] inside {c: Modulate to [D]…} as a line of words with a chord; the directive is a comment",
 	"chordsketch-corpus-formatting-06-span-attrs.cho":    "a # in the words (foreground=\"#FF5733\") ends its line for ChordSheetJS, as if it began a comment; ChordPro comments are whole lines",
-	"chordsketch-corpus-edge-cases-04-special-chars.cho": "ChordSheetJS drops a backslash inside the words as if it escaped the space after it; in ChordPro only a backslash at the end of a line means anything (the line goes on)",
+	"chordsketch-corpus-edge-cases-04-special-chars.cho": "ChordSheetJS drops the backslash of \"Backslash \\ and\" as if it escaped the space after it; a backslash escapes only [ ] { } # and itself, so before a space it is a character of the words",
 }
 
 // nbspWhy: ChordSheetJS leaves the no-break spaces of "home.     [G]\u00a0\u00a0…[D]" out of the words.
