@@ -211,7 +211,9 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		return Song{Title: c.Title, Err: err}, nil
 	}
 	r.oneOfEachSign(&c)
+	r.jumpsAsMusiciansRead(&c)
 	r.jumpsWhereIRealPlaysThem(&c)
+	r.strayEndings(&c)
 	r.repeatsAsMusiciansRead(&c)
 	// What is left can break a rule only where a sign has no jump, or stands where the jump cannot use
 	// it: each such sign is left out, at most once per kind of sign.
@@ -253,6 +255,7 @@ type songReader struct {
 	notes map[string]bool
 	list  []string
 	codes []board.NoteCode
+	ends  []int // the bars iReal Pro's player ends at (U), for an al Fine jump with no Fine
 }
 
 // note records a note once: its code, its English words (format, filled with the values of the name,
@@ -540,6 +543,8 @@ func (r *songReader) music(c *board.Content, m string) error {
 				} else {
 					times = int(n[1][0] - '0')
 				}
+			} else if mark, ok := r.cueJump(words, written); ok {
+				bar.Mark = mark
 			} else if mark, n, ok := textSign(words); ok {
 				bar.Mark = mark
 				if n != 0 {
@@ -552,6 +557,9 @@ func (r *songReader) music(c *board.Content, m string) error {
 				r.note("text_left_out", "the text %q was left out", "text", strings.Trim(t, "<>"))
 			}
 			m = m[len(t):]
+		case m[0] == 'U': // the bar iReal Pro's player ends at
+			r.ends = append(r.ends, written)
+			m = m[1:]
 		case m[0] == 'x':
 			bar.Simile = true
 			m = m[1:]
