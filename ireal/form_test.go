@@ -347,6 +347,13 @@ func TestChartsAsWritten(t *testing.T) {
 			codes:  []string{"ending_closed"},
 		},
 		{
+			name:   "a vamp inside ending 1 is no stray ending",
+			source: "the reading of ending 1 with no end repeat (Douce Ambience) must not take a vamp's start inside ending 1 for the ending's end",
+			music:  "T44*A{C |N1D |{E |F }G }|N2A Z",
+			played: "1 2 3 4 3 4 5 1 6",
+			chords: "C | D | E | F | G | A",
+		},
+		{
 			name:   "a start repeat that never ends",
 			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Prism, They All Laughed ({ with no }): 4 charts were refused",
 			music:  "T44*A{C |D |E |F Z",

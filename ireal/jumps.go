@@ -79,7 +79,7 @@ func (r *songReader) strayEndings(c *board.Content) {
 			continue
 		}
 		k := i
-		for k < len(flat) && flat[k].RepeatEnd == 0 && (k == i || flat[k].Ending == 0 && !flat[k].RepeatStart) {
+		for k < len(flat) && flat[k].RepeatEnd == 0 && (k == i || flat[k].Ending == 0) {
 			k++
 		}
 		switch {
