@@ -212,7 +212,9 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		return Song{Title: c.Title, Err: err}, nil
 	}
 	r.oneOfEachSign(&c)
+	r.jumpsAsMusiciansRead(&c)
 	r.jumpsWhereIRealPlaysThem(&c)
+	r.strayEndings(&c)
 	r.repeatsAsMusiciansRead(&c)
 	// What is left can break a rule only where a sign has no jump, or stands where the jump cannot use
 	// it: each such sign is left out, at most once per kind of sign.
@@ -254,6 +256,7 @@ type songReader struct {
 	notes map[string]bool
 	list  []string
 	codes []board.NoteCode
+	ends  []int // the bars iReal Pro's player ends at (U), for an al Fine jump with no Fine
 }
 
 // note records a note once: its code, its English words (format, filled with the values of the name,

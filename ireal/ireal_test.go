@@ -90,6 +90,13 @@ func FuzzParse(f *testing.F) {
 	// The form of content schema version 3: an ending reached by a jump, ending 1 across a section, a vamp.
 	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |N1D }|N2E ]*B[F <D.C. al 3rd ending>G |A ]|N3B |C Z")))
 	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |{D |E <3x>}N1F ]*B[G }|N2A <Fine>]*C[B <D.C. al 1st ending>Z")))
+	// Jumps as real books write them: al Fine with no Fine or with U, on cue, a Fine that leads to the coda,
+	// al ending to a later Fine or to To Coda, ending 1 closed with ] or never closed.
+	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A[C |D U|E <D.C. al Fine>Z")))
+	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A[C |D ]{E |<D.C. on cue>F }")))
+	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |D |<Fine>xQ }*B[E <D.C. al Fine>|n ]Q[F |G Z")))
+	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{SC |N1D }|N2E ,Q,]*B[F |N1G <D.S. al 2nd End.>]Q[A |B Z")))
+	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |N1D }|N2E <Fine>]*B[F |N1G ]|N2A <D.C. al 1st End.>]")))
 	files, _ := filepath.Glob("testdata/*.txt") // the real-world-style links of TestReadLinks
 	for _, file := range files {
 		data, err := os.ReadFile(file)

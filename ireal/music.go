@@ -16,7 +16,7 @@ import (
 type tokenKind int
 
 const (
-	tokSkip        tokenKind = iota // spaces, commas, f (fermata), Y (space), s and l (chord size), U, a < never closed, …
+	tokSkip        tokenKind = iota // spaces, commas, f (fermata), Y (space), s and l (chord size), a < never closed, …
 	tokSection                      // *A: a section; *i an intro, *V a verse
 	tokMeter                        // T44: a time signature (T12 is 12/8)
 	tokRepeatStart                  // {
@@ -32,6 +32,7 @@ const (
 	tokSlash                        // p: a cell the chord before goes on over
 	tokAlternates                   // (…): an alternate chord
 	tokChord                        // C^7, W/B, A*m* (with chord text)
+	tokPlayerEnd                    // U: the bar iReal Pro's player ends at
 )
 
 // token is one sign of the music string.
@@ -71,6 +72,7 @@ func nextToken(m string) (token, string) {
 var oneByteTokens = [256]tokenKind{
 	'{': tokRepeatStart, '}': tokRepeatEnd, '|': tokBarLine, '[': tokBarLine, ']': tokBarLine, 'Z': tokBarLine,
 	'S': tokSegno, 'Q': tokCoda, 'x': tokSimile, 'r': tokTwoBars, 'n': tokNoChord, 'p': tokSlash,
+	'U': tokPlayerEnd,
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
@@ -188,6 +190,8 @@ func (mr *musicReader) step(tok token) error {
 		return err
 	case tokChord:
 		return mr.chord(tok)
+	case tokPlayerEnd:
+		mr.r.ends = append(mr.r.ends, mr.written)
 	}
 	return nil
 }
@@ -235,6 +239,8 @@ func (mr *musicReader) text(t string) error {
 	words := strings.ToLower(strings.TrimSpace(strings.Trim(t, "<>*0123456789")))
 	if n, ok := repeatTimes(t[1 : len(t)-1]); ok {
 		mr.times = n
+	} else if mark, ok := mr.r.cueJump(words, mr.written); ok {
+		mr.bar.Mark = mark
 	} else if mark, n, ok := textSign(words); ok {
 		mr.bar.Mark = mark
 		if n != 0 {

@@ -104,6 +104,7 @@ func (r *songReader) alEndings(c *board.Content, als []alEnding, closed map[int]
 		switch {
 		case e > 0 && al.ending >= 2 && flat[e-1].RepeatEnd == 0:
 			r.jumpToEnding(flat, j, e, al.ending)
+		case e >= 0 && r.toCodaInEnding(flat, j, e, endOfEnding(flat, e, sectionStart, closed), al.ending):
 		case e >= 0:
 			r.fineInEnding(flat, j, endOfEnding(flat, e, sectionStart, closed), al.ending)
 		default:
@@ -154,9 +155,13 @@ func (r *songReader) jumpToEnding(flat []*board.Bar, j, e, n int) {
 // fineInEnding puts Fine on bar fine, the last of ending n, for the al Fine jump at bar j.
 func (r *songReader) fineInEnding(flat []*board.Bar, j, fine, n int) {
 	words := jumpWords(flat[j].Mark)
-	if k := slices.IndexFunc(flat, func(b *board.Bar) bool { return b.Mark == board.MarkFine }); k >= 0 && k <= fine && inEnding(flat, k, fine, n) {
+	k := slices.IndexFunc(flat, func(b *board.Bar) bool { return b.Mark == board.MarkFine })
+	if k >= 0 && k <= fine && inEnding(flat, k, fine, n) {
 		// The chart's own Fine stands in that ending (Cheese Cake: N2 … <Fine> ] … <D.C. al 2nd End.>).
 		r.note("al_ending_fine", "%s al ending %d was read as %s al Fine, with Fine at the end of ending %d (bar %d)", "jump", words, "ending", n, "fine", words, "ending2", n, "bar", k+1)
+		return
+	}
+	if k > fine && r.fineInLaterEnding(flat, j, fine, k, n) {
 		return
 	}
 	taken := slices.ContainsFunc(flat, func(b *board.Bar) bool { return b.Mark == board.MarkFine })
@@ -483,4 +488,43 @@ func (m *repeatMatcher) begin(i int) {
 	m.bars[m.from].RepeatStart = true
 	m.open, m.start, m.endings = true, m.from, false
 	m.r.note("repeat_from", "the repeat sign at bar %d has no start repeat: the repeat was read from bar %d, as musicians read it", "bar", i+1, "from", m.from+1)
+}
+
+// fineInLaterEnding keeps the al Fine jump at bar j to ending n, which ends at bar last, when the chart's
+// own Fine (bar k) stands in a later ending of the same repeat (Coquette: N1 … } N2 … <Fine> ] … <D.C.
+// al 1st End.>): the band plays the repeat again from ending n and ends at that Fine.
+func (r *songReader) fineInLaterEnding(flat []*board.Bar, j, last, k, n int) bool {
+	for i := last + 1; i <= k; i++ {
+		if flat[i].RepeatStart {
+			return false
+		}
+	}
+	later := 0
+	for i := k; i > last && later == 0; i-- {
+		later = flat[i].Ending
+	}
+	if later <= n {
+		return false
+	}
+	words := jumpWords(flat[j].Mark)
+	r.note("al_ending_later_fine", "%s al ending %d was read as al Fine: the chart's Fine stands in ending %d (bar %d), which follows it",
+		"jump", words, "ending", n, "later", later, "bar", k+1)
+	return true
+}
+
+// toCodaInEnding reads the jump at bar j to ending n (bars e to last) as al Coda when that ending holds
+// To Coda and a coda follows the jump (Douce Ambience: N2 … Q ] … <D.S. al 2nd End.> … ] Q …): the band
+// goes back, takes ending n and leaves there for the coda.
+func (r *songReader) toCodaInEnding(flat []*board.Bar, j, e, last, n int) bool {
+	if !slices.ContainsFunc(flat[e:last+1], func(b *board.Bar) bool { return b.Mark == board.MarkToCoda || b.ToCoda }) ||
+		!slices.ContainsFunc(flat[j+1:], func(b *board.Bar) bool { return b.Mark == board.MarkCoda }) {
+		return false
+	}
+	al := board.MarkDCAlCoda
+	if toSegno(flat[j].Mark) {
+		al = board.MarkDSAlCoda
+	}
+	flat[j].Mark = al
+	r.note("al_ending_coda", "%s al ending %d was read as %s: that ending holds To Coda, and the coda follows the jump", "jump", jumpWords(al), "ending", n, "read", string(al))
+	return true
 }

@@ -2,13 +2,16 @@
 // arguments the server sends beside each English note (docs/api.md), never in English on a Chinese page.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 globalThis.document ??= { documentElement: {}, querySelectorAll: () => [] };
 const { failureEntry, noteEntry, STRINGS } = await import('../web/static/import-notes.js');
 const { setLocale, t } = await import('../web/static/i18n.js');
 
-const goSource = ['ireal.go', 'signs.go'].map((f) => readFileSync(new URL(`../../ireal/${f}`, import.meta.url), 'utf8')).join('\n');
+// Every source file of the reader, so a note moved to another file is still checked.
+const irealDir = new URL('../../ireal/', import.meta.url);
+const goSource = readdirSync(irealDir).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'))
+  .map((f) => readFileSync(new URL(f, irealDir), 'utf8')).join('\n');
 const codes = [...new Set([...goSource.matchAll(/r\.note\("(\w+)"|Code: "(\w+)"/g)].map((m) => m[1] || m[2]))];
 
 // One example of each code's arguments, as the iReal Pro reader sends them.
@@ -22,6 +25,10 @@ const ARGS = {
   al_ending_jump: { jump: 'D.C.', ending: 3, bar: 24, ending2: 3 },
   rhythm_nearest: { bar: 2, written: 'C / / G7' }, jump_moved: { sign: 'ds-al-coda', from: 7, to: 16 },
   jump_al_coda: { sign: 'dc', bar: 16, read: 'dc-al-coda' }, repeat_from: { bar: 8, from: 1 }, repeat_start_left_out: { bar: 3 },
+  jump_on_cue: { sign: 'dc', bar: 44 }, fine_at_end_mark: { sign: 'dc-al-fine', bar: 32, fine: 31 },
+  al_fine_no_fine: { sign: 'ds-al-fine', bar: 71, read: 'ds' }, al_fine_coda: { sign: 'dc-al-fine', bar: 55, read: 'dc-al-coda', fine: 40 },
+  al_ending_later_fine: { jump: 'D.C.', ending: 1, later: 2, bar: 10 }, al_ending_coda: { jump: 'D.S.', ending: 2, read: 'ds-al-coda' },
+  ending_closed: { bar: 55, end: 56 }, ending_left_out: { bar: 29 },
 };
 
 const han = /[\u4e00-\u9fff]/;

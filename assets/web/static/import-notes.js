@@ -12,7 +12,8 @@ const sign = (id) => MARK_TEXT[id] || String(id ?? '');
 const NOTE_CODES = ['key_unknown', 'chord_nearest', 'chord_text_unknown', 'bar_chords_cut', 'text_left_out', 'two_bar_repeat',
   'alternates_left_out', 'rhythm_evened', 'simile_with_chords', 'count_in', 'sign_left_out', 'sign_left_out_place',
   'sign_repeated', 'al_ending_fine', 'al_ending_left_out', 'rhythm_nearest', 'jump_moved', 'jump_al_coda', 'repeat_from',
-  'repeat_start_left_out', 'al_ending_jump'];
+  'repeat_start_left_out', 'al_ending_jump', 'jump_on_cue', 'fine_at_end_mark', 'al_fine_no_fine', 'al_fine_coda',
+  'al_ending_later_fine', 'al_ending_coda', 'ending_closed', 'ending_left_out'];
 
 // FAILURE_CODES are the errors a song of a playlist (or a whole import) is refused with that have
 // words of their own (import.error.* in form-strings.js).
@@ -64,6 +65,14 @@ export const STRINGS = {
     'import.note.al_ending_fine': '{jump} al ending {ending} was read as {fine} al Fine, with Fine at the end of ending {ending2} (bar {bar})',
     'import.note.al_ending_left_out': '{jump} al ending {ending} was left out: the chart has no such ending, or a Fine or another sign where it ends',
     'import.note.al_ending_jump': '{jump} al ending {ending} was read at bar {bar}, right before ending {ending2}: after the jump the band plays the repeat again and takes that ending',
+    'import.note.jump_on_cue': 'the {sign} on cue at bar {bar} was read as a jump: Tele plays the vamp as written, then takes it',
+    'import.note.fine_at_end_mark': 'the {sign} at bar {bar} ends at bar {fine}, where the chart marks the end for iReal Pro’s player (U): Fine was put there',
+    'import.note.al_fine_no_fine': 'the {sign} at bar {bar} was read as {read}: the chart has no Fine, so the band plays on to the end',
+    'import.note.al_fine_coda': 'the {sign} at bar {bar} was read as {read}: the band leaves at the Fine (bar {fine}) for the coda written after the jump',
+    'import.note.al_ending_later_fine': '{jump} al ending {ending} was read as al Fine: the chart’s Fine stands in ending {later} (bar {bar}), which follows it',
+    'import.note.al_ending_coda': '{jump} al ending {ending} was read as {read}: that ending holds To Coda, and the coda follows the jump',
+    'import.note.ending_closed': 'ending 1 (bar {bar}) closes at bar {end}, right before ending 2: the band goes back there',
+    'import.note.ending_left_out': 'ending 1 at bar {bar} has no end repeat and no ending after it: its bars were read as plain bars',
     'import.reason.not_a_grid': 'the file has no grid and no lines of words',
     'import.reason.unreadable_chart': 'the chart could not be read',
     'import.reason.too_many_songs': 'too many songs at once',
@@ -96,6 +105,14 @@ export const STRINGS = {
     'import.note.al_ending_fine': '{jump} al 第 {ending} 房子读作 {fine} al Fine，Fine 在第 {ending2} 房子的末尾（第 {bar} 小节）',
     'import.note.al_ending_left_out': '{jump} al 第 {ending} 房子没有导入：谱中没有这个房子，或者它结束的地方已有 Fine 或别的记号',
     'import.note.al_ending_jump': '{jump} al 第 {ending} 房子读在第 {bar} 小节，紧挨第 {ending2} 房子之前：跳回之后乐队再奏一遍反复段，进入这个房子',
+    'import.note.jump_on_cue': '第 {bar} 小节的 {sign} on cue（听提示）读作跳转：Tele 按谱奏完这段循环，然后跳转',
+    'import.note.fine_at_end_mark': '第 {bar} 小节的 {sign} 在第 {fine} 小节结束，谱中在那里标了 iReal Pro 播放器的结束记号（U）：在那里加了 Fine',
+    'import.note.al_fine_no_fine': '第 {bar} 小节的 {sign} 读作 {read}：谱中没有 Fine，乐队一直奏到结尾',
+    'import.note.al_fine_coda': '第 {bar} 小节的 {sign} 读作 {read}：乐队在 Fine 处（第 {fine} 小节）转到跳转之后写的尾声',
+    'import.note.al_ending_later_fine': '{jump} al 第 {ending} 房子读作 al Fine：谱中的 Fine 在它后面的第 {later} 房子里（第 {bar} 小节）',
+    'import.note.al_ending_coda': '{jump} al 第 {ending} 房子读作 {read}：这个房子里有 To Coda，尾声在跳转之后',
+    'import.note.ending_closed': '第 1 房子（第 {bar} 小节）在第 {end} 小节结束，紧挨第 2 房子之前：乐队从那里反复',
+    'import.note.ending_left_out': '第 {bar} 小节的第 1 房子既没有反复结束记号，后面也没有别的房子：按普通小节读入',
     'import.reason.not_a_grid': '文件里既没有网格也没有歌词行',
     'import.reason.unreadable_chart': '无法读取这份和弦谱',
     'import.reason.too_many_songs': '一次导入的歌曲太多',
