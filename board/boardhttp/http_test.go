@@ -1,7 +1,6 @@
 package boardhttp_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -23,6 +22,7 @@ import (
 	"tele/board/boardhttp"
 	"tele/board/datadirtest"
 	"tele/server/servertest"
+	"tele/sse/ssetest"
 )
 
 // Every test here runs through the whole stack (server.Handler: access log, guard, router, handler,
@@ -449,24 +449,11 @@ func openEvents(t *testing.T, ctx context.Context, url string) (<-chan sseEvent,
 	ch := make(chan sseEvent, 16)
 	go func() {
 		defer close(ch)
-		sc := bufio.NewScanner(res.Body)
-		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case line == "":
-				if ev.name != "" || ev.data != "" {
-					ch <- ev
-				}
-				ev = sseEvent{}
-			case strings.HasPrefix(line, ":"):
-			case strings.HasPrefix(line, "event: "):
-				ev.name = line[len("event: "):]
-			case strings.HasPrefix(line, "data: "):
-				ev.data += line[len("data: "):]
+		ssetest.Read(res.Body, func(ev ssetest.Event) {
+			if ev.Name != "" || ev.Data != "" {
+				ch <- sseEvent{name: ev.Name, data: ev.Data}
 			}
-		}
+		})
 	}()
 	return ch, res
 }
