@@ -197,38 +197,38 @@ func TestPutBoard(t *testing.T) {
 	rev := func() string { b, _ := e.Store.Get("song"); return `"` + strconv.FormatInt(b.Revision, 10) + `"` }
 	good := func() http.Header { return servertest.PutHeader(song.Capability, rev()) }
 
-	put := writeRoute{path: func(id string) string { return "/api/boards/" + id }, body: edited, big: big, good: good, other: other.Capability}
-	tests := append(put.refusals(), []writeCase{
-		{name: "unknown-chord", body: invalid, header: good, wantStatus: 422, wantCode: "invalid_content", wantPath: "sections[0].bars[2][1]"},
-		{name: "tempo-out-of-range", body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":301`, 1), header: good, wantStatus: 422, wantCode: "invalid_content", wantPath: "tempo"},
-		{name: "unknown-field", body: strings.Replace(servertest.ValidContent, `{"title"`, `{"colour":"red","title"`, 1), header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "duplicate-key", body: strings.Replace(servertest.ValidContent, `{"title":"Test"`, `{"title":"Test","title":"Two"`, 1), header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "trailing-data", body: edited + ` x`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "two-objects", body: edited + edited, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "not-an-object", body: `[` + edited + `]`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "wrong-type", body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":"120"`, 1), header: good, wantStatus: 400, wantCode: "bad_json"},
+	put := servertest.WriteRoute{Path: func(id string) string { return "/api/boards/" + id }, Body: edited, Big: big, Good: good, Other: other.Capability}
+	tests := append(put.Refusals(), []servertest.WriteCase{
+		{Name: "unknown-chord", Body: invalid, Header: good, WantStatus: 422, WantCode: "invalid_content", WantPath: "sections[0].bars[2][1]"},
+		{Name: "tempo-out-of-range", Body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":301`, 1), Header: good, WantStatus: 422, WantCode: "invalid_content", WantPath: "tempo"},
+		{Name: "unknown-field", Body: strings.Replace(servertest.ValidContent, `{"title"`, `{"colour":"red","title"`, 1), Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "duplicate-key", Body: strings.Replace(servertest.ValidContent, `{"title":"Test"`, `{"title":"Test","title":"Two"`, 1), Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "trailing-data", Body: edited + ` x`, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "two-objects", Body: edited + edited, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "not-an-object", Body: `[` + edited + `]`, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "wrong-type", Body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":"120"`, 1), Header: good, WantStatus: 400, WantCode: "bad_json"},
 
 		// Order: the earlier check wins when several fail.
-		{name: "order-capability-before-body", body: `{"nonsense"`, header: headerWith(good, "Authorization", "Bearer wrong"), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-if-match-before-stale-body", body: `garbage`, header: headerWith(good, "If-Match", ""), wantStatus: 428, wantCode: "precondition_required"},
-		{name: "order-stale-before-body", body: invalid, header: headerWith(good, "If-Match", `"9"`), wantStatus: 412, wantCode: "revision_conflict"},
+		{Name: "order-capability-before-body", Body: `{"nonsense"`, Header: headerWith(good, "Authorization", "Bearer wrong"), WantStatus: 403, WantCode: "bad_capability"},
+		{Name: "order-if-match-before-stale-body", Body: `garbage`, Header: headerWith(good, "If-Match", ""), WantStatus: 428, WantCode: "precondition_required"},
+		{Name: "order-stale-before-body", Body: invalid, Header: headerWith(good, "If-Match", `"9"`), WantStatus: 412, WantCode: "revision_conflict"},
 
-		{name: "success", body: edited, header: good, wantStatus: 200},
-		{name: "success-again-on-new-revision", body: servertest.ValidContent, header: good, wantStatus: 200},
+		{Name: "success", Body: edited, Header: good, WantStatus: 200},
+		{Name: "success-again-on-new-revision", Body: servertest.ValidContent, Header: good, WantStatus: 200},
 	}...)
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := tt.path
+		t.Run(tt.Name, func(t *testing.T) {
+			path := tt.Path
 			if path == "" {
 				path = "/api/boards/song"
 			}
 			beforeBoard, _ := e.Store.Get("song")
 			before := e.Snapshot()
-			w := e.Do(st{Method: "PUT", Path: path, Body: tt.body, Header: tt.header(), Chunked: tt.chunked})
-			if w.Code != tt.wantStatus {
-				t.Fatalf("status = %d, want %d: %s", w.Code, tt.wantStatus, w.Body)
+			w := e.Do(st{Method: "PUT", Path: path, Body: tt.Body, Header: tt.Header(), Chunked: tt.Chunked})
+			if w.Code != tt.WantStatus {
+				t.Fatalf("status = %d, want %d: %s", w.Code, tt.WantStatus, w.Body)
 			}
-			if tt.wantStatus != 200 {
+			if tt.WantStatus != 200 {
 				wantWriteRefused(t, e, tt, before, w, beforeBoard.Revision)
 				return
 			}
@@ -243,7 +243,7 @@ func TestPutBoard(t *testing.T) {
 				t.Errorf("ETag = %q, want %q", got, want)
 			}
 			var sent, stored any
-			json.Unmarshal([]byte(tt.body), &sent)
+			json.Unmarshal([]byte(tt.Body), &sent)
 			json.Unmarshal(mustRead(t, filepath.Join(e.Dir, "boards", "song", strconv.FormatInt(after.Revision, 10)+".json")), &stored)
 			if c := stored.(map[string]any)["content"]; !reflect.DeepEqual(c, sent) {
 				t.Errorf("on disk %v, sent %v", c, sent)
@@ -546,17 +546,7 @@ func TestWriteFromTheSamePage(t *testing.T) {
 // headerWith returns a header maker: base's header with each name in kv set to the value after it, or
 // removed where that value is "".
 func headerWith(base func() http.Header, kv ...string) func() http.Header {
-	return func() http.Header {
-		h := base()
-		for i := 0; i < len(kv); i += 2 {
-			if kv[i+1] == "" {
-				h.Del(kv[i])
-			} else {
-				h.Set(kv[i], kv[i+1])
-			}
-		}
-		return h
-	}
+	return servertest.HeaderWith(base, kv...)
 }
 
 // wantRefused: a refused request left the data directory as it was before and answered with the error
