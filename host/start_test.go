@@ -64,27 +64,23 @@ func helloNote(protocol int, pi, board string) []byte {
 	return b
 }
 
-// freePort is a port nothing listens on now.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	return port
-}
-
-// busyPort is a port this test listens on until it ends.
-func busyPort(t *testing.T) int {
+// busyPort is a port this test listens on until it ends, or until it calls free.
+func busyPort(t *testing.T) (port int, free func()) {
 	t.Helper()
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	return ln.Addr().(*net.TCPAddr).Port
+	return ln.Addr().(*net.TCPAddr).Port, func() { ln.Close() }
+}
+
+// freePort is a port nothing listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	port, free := busyPort(t)
+	free()
+	return port
 }
 
 // unlocked fails the test unless the data directory's lock is free.
@@ -182,7 +178,7 @@ func TestStart(t *testing.T) {
 	}{
 		{"a bad greeting", nil, helloNote(2, "0.87.0", "songs"), FatalProtocol},
 		{"a Pi too old", nil, helloNote(1, "0.70.0", "songs"), FatalUnsupportedPi},
-		{"a fatal before listening", func(t *testing.T, c *Config) { c.Port = busyPort(t) }, helloNote(1, "0.87.0", "songs"), FatalPortInUse},
+		{"a fatal before listening", func(t *testing.T, c *Config) { c.Port, _ = busyPort(t) }, helloNote(1, "0.87.0", "songs"), FatalPortInUse},
 		{"a fatal after listening", func(t *testing.T, c *Config) {
 			c.Port = freePort(t)
 			c.Quota = store.Quota{MaxBoards: -1, MaxBytes: 1}

@@ -160,16 +160,22 @@ func TestReadSets(t *testing.T) {
 	}
 }
 
+// gigEnv is newEnv with set gig (of board a) and set other, and the headers of a good write to gig.
+func gigEnv(t *testing.T) (e *servertest.Env, other created, good func() http.Header) {
+	t.Helper()
+	e = newEnv(t)
+	g := createSet(t, e, `{"id":"gig","title":"Gig","boards":["a"]}`)
+	other = createSet(t, e, `{"id":"other","title":"Other"}`)
+	return e, other, func() http.Header {
+		return http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + g.Capability}, "If-Match": {`"1"`}}
+	}
+}
+
 // TestPutAndDeleteSet: the refusals of a write that are a set's own (the rules every write shares are
 // TestPutSetRefusals') and every refusal of a deletion, in the order of the board routes, each changing
 // nothing; then a write and a deletion that work.
 func TestPutAndDeleteSet(t *testing.T) {
-	e := newEnv(t)
-	g := createSet(t, e, `{"id":"gig","title":"Gig","boards":["a"]}`)
-	other := createSet(t, e, `{"id":"other","title":"Other"}`)
-	base := func() http.Header {
-		return http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + g.Capability}, "If-Match": {`"1"`}}
-	}
+	e, other, base := gigEnv(t)
 	good := func(kv ...string) http.Header { return servertest.HeaderWith(base, kv...)() }
 	const body = `{"title":"Gig 2","boards":["b","a"]}`
 	tests := []struct {

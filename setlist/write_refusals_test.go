@@ -1,7 +1,6 @@
 package setlist_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
@@ -13,12 +12,7 @@ import (
 // TestPutSetRefusals: a set's PUT refuses what a board's PUT refuses, in the same order, and every
 // refusal leaves the data directory as it was.
 func TestPutSetRefusals(t *testing.T) {
-	e := newEnv(t)
-	g := createSet(t, e, `{"id":"gig","title":"Gig","boards":["a"]}`)
-	other := createSet(t, e, `{"id":"other","title":"Other"}`)
-	good := func() http.Header {
-		return http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + g.Capability}, "If-Match": {`"1"`}}
-	}
+	e, other, good := gigEnv(t)
 	put := servertest.WriteRoute{
 		Path:  func(id string) string { return "/api/sets/" + id },
 		Body:  `{"title":"Gig 2","boards":["b","a"]}`,
