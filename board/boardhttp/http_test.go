@@ -382,16 +382,9 @@ type sseEvent struct {
 // the stream ends.
 func openEvents(t *testing.T, ctx context.Context, url string) (<-chan sseEvent, *http.Response) {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { res.Body.Close() })
-	servertest.CheckResponse(t, req.URL.Path, res)
-	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("stream: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	status, res, body := streamStatus(t, ctx, url)
+	if status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("stream: %d %s %s", status, res.Header.Get("Content-Type"), body)
 	}
 	ch := make(chan sseEvent, 16)
 	go func() {
