@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -21,6 +20,7 @@ import (
 	"tele/server"
 	"tele/server/servertest"
 	"tele/sse"
+	"tele/sse/ssetest"
 )
 
 const waitLimit = 10 * time.Second // only ever reached when a test fails
@@ -329,23 +329,11 @@ func readStream(res *http.Response) *stream {
 	s := &stream{res: res, events: make(chan sseEvent, 64), ended: make(chan struct{})}
 	go func() {
 		defer close(s.ended)
-		sc := bufio.NewScanner(res.Body)
-		sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case line == "":
-				if ev.Name != "" {
-					s.events <- ev
-				}
-				ev = sseEvent{}
-			case strings.HasPrefix(line, "event: "):
-				ev.Name = line[len("event: "):]
-			case strings.HasPrefix(line, "data: "):
-				ev.Data += line[len("data: "):]
+		ssetest.Read(res.Body, func(ev ssetest.Event) {
+			if ev.Name != "" {
+				s.events <- sseEvent{Name: ev.Name, Data: ev.Data}
 			}
-		}
+		})
 	}()
 	return s
 }

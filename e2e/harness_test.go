@@ -4,35 +4,21 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sync"
+	"tele/cmd/tele/teletest"
 	"testing"
 	"time"
 )
 
 // builtTele builds cmd/tele once per test process; every test that needs the binary shares it.
-var builtTele = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tele-e2e-bin-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "tele")
-	cmd := exec.Command("go", "build", "-o", bin, "../cmd/tele")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/tele: %v\n%s", err, out)
-	}
-	return bin, nil
-})
+var builtTele = teletest.NewBuilder("../cmd/tele")
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if bin, err := builtTele(); err == nil {
-		os.RemoveAll(filepath.Dir(bin))
-	}
+	builtTele.Remove()
 	if piPackageRoot != "" {
 		os.RemoveAll(piPackageRoot)
 	}
@@ -42,11 +28,7 @@ func TestMain(m *testing.M) {
 // teleBinary returns the path of the freshly built tele binary.
 func teleBinary(t testing.TB) string {
 	t.Helper()
-	bin, err := builtTele()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return builtTele.Binary(t)
 }
 
 // requireTool skips the test loudly when a tool is missing, or fails it when TELE_E2E_REQUIRED=1.
@@ -64,18 +46,6 @@ func requireTool(t testing.TB, what, path string) {
 	}
 	fmt.Fprintln(os.Stderr, "!!! "+msg)
 	t.Skip(msg)
-}
-
-// freePort asks the kernel for a free loopback port. The port is free when it returns; the caller
-// binds it soon after (tele serve refuses port 0 by design, so a test must pick one).
-func freePort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // Server is a running `tele serve`.
@@ -104,7 +74,7 @@ func startServe(t testing.TB, args ...string) *Server {
 func startServeIn(t testing.TB, data string, fresh bool, args ...string) *Server {
 	t.Helper()
 	bin := teleBinary(t)
-	port := freePort(t)
+	port := teletest.FreePort(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--port", fmt.Sprint(port), "--data", data}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	stdout, err := cmd.StdoutPipe()

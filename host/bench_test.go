@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"tele/projection"
+	"tele/sse/ssetest"
 	"testing"
 	"time"
 )
@@ -171,30 +171,11 @@ func setupHostBench(b *testing.B) (publish func(), last func() []byte) {
 // setupBareBench serves plain net/http SSE to 4 clients; write sends frame once to each and waits until
 // all 4 have read it.
 func setupBareBench(b *testing.B) (write func(frame []byte)) {
-	conns := make(chan chan []byte, benchClients)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(http.StatusOK)
-		io.WriteString(w, "event: hello\ndata: {}\n\n")
-		w.(http.Flusher).Flush()
-		in := make(chan []byte, 1)
-		conns <- in
-		for {
-			select {
-			case <-r.Context().Done():
-				return
-			case p := <-in:
-				if _, err := w.Write(p); err != nil {
-					return
-				}
-				w.(http.Flusher).Flush()
-			}
-		}
-	}))
+	srv := ssetest.NewBare(b, "event: hello\ndata: {}\n\n")
 	ctx, cancel := context.WithCancel(context.Background())
-	b.Cleanup(func() { cancel(); srv.Close() })
+	b.Cleanup(cancel)
 	got := make(chan []byte, 64)
-	var ins []chan []byte
+	var ins []chan<- []byte
 	for range benchClients {
 		req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL, nil)
 		resp, err := srv.Client().Do(req)
@@ -204,7 +185,7 @@ func setupBareBench(b *testing.B) (write func(frame []byte)) {
 		b.Cleanup(func() { resp.Body.Close() })
 		go benchEvents(resp.Body, got)
 		wait(b, got, "first event")
-		ins = append(ins, <-conns)
+		ins = append(ins, srv.Next())
 	}
 	return func(frame []byte) {
 		for _, in := range ins {

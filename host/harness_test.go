@@ -20,6 +20,7 @@ import (
 
 	"tele/board/store"
 	"tele/server/servertest"
+	"tele/sse/ssetest"
 )
 
 // fakeBridge plays the Pi bridge frame by frame over pipes, with host.Run in process.
@@ -339,27 +340,11 @@ func openSSE(t testing.TB, url string, cookie *http.Cookie) *sseClient {
 	c := &sseClient{resp: resp, events: make(chan sseEvent, 256), ended: make(chan struct{}), cancel: cancel}
 	go func() {
 		defer close(c.ended)
-		br := bufio.NewReaderSize(resp.Body, 1<<20)
-		var ev sseEvent
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
+		ssetest.Read(resp.Body, func(ev ssetest.Event) {
+			if ev.Name != "" || ev.Data != "" {
+				c.events <- sseEvent{name: ev.Name, data: ev.Data, at: time.Now()}
 			}
-			line = strings.TrimRight(line, "\n")
-			switch {
-			case line == "":
-				if ev.name != "" || ev.data != "" {
-					ev.at = time.Now()
-					c.events <- ev
-				}
-				ev = sseEvent{}
-			case strings.HasPrefix(line, "event: "):
-				ev.name = line[len("event: "):]
-			case strings.HasPrefix(line, "data: "):
-				ev.data += line[len("data: "):]
-			}
-		}
+		})
 	}()
 	t.Cleanup(func() { cancel(); resp.Body.Close(); <-c.ended })
 	return c

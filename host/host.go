@@ -12,10 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/url"
-	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -219,125 +216,6 @@ func (h *host) sendFatal(code, msg string) {
 type hello struct {
 	bridge, pi, board, sessionID string
 	edits                        string // the review mode the binding starts in
-}
-
-// start handles `hello`: validate, listen, open the store, make the binding and the gateway, serve, and
-// send `ready`. Any failure sends `fatal` and undoes what was done.
-func (h *host) start(note []byte) {
-	hl, code, msg := readHello(note)
-	if code != "" {
-		h.sendFatal(code, msg)
-		return
-	}
-	native, imitated, unsupported := piFeatures(hl.pi)
-	h.log.Info("host: hello", "bridge", hl.bridge, "pi", hl.pi, "native", strings.Join(native, ","),
-		"imitated", strings.Join(imitated, ","), "board", hl.board)
-	if unsupported != "" {
-		h.sendFatal(FatalUnsupportedPi, unsupported)
-		return
-	}
-
-	ok := false
-	defer func() {
-		if !ok { // undo a partial start; shutdown in Run skips what is nil
-			h.release()
-		}
-	}()
-
-	// Listen, then the data directory, then the example: see server.Start.
-	started, err := server.Start(server.Setup{Port: h.cfg.Port, DataDir: h.cfg.DataDir, Example: hl.board, Share: h.cfg.Share, Logger: h.log})
-	if err != nil {
-		switch le, locked := errors.AsType[*store.LockedError](err); {
-		case errors.Is(err, server.ErrPortInUse):
-			h.sendFatal(FatalPortInUse, fmt.Sprintf("port %d is in use: stop the program using it, or start Pi with --tele-port <0..65535> (or TELE_PORT) for another one", h.cfg.Port))
-		case locked:
-			h.sendFatal(FatalDataLocked, lockedMessage(le))
-		case errors.Is(err, server.ErrShareAddr):
-			h.sendFatal(FatalInternal, fmt.Sprintf("cannot share with the band: %v: give an address of this machine with TELE_SHARE_ADDR=<ip:port>", err))
-		default:
-			h.sendFatal(FatalInternal, err.Error())
-		}
-		return
-	}
-	h.started, h.store = started, started.Store
-	boards, port := started.Store, started.Port
-	if h.cfg.Quota != (store.Quota{}) {
-		if err := boards.SetQuota(h.cfg.Quota); err != nil {
-			h.sendFatal(FatalInternal, err.Error())
-			return
-		}
-	}
-	h.removeLeftovers()
-	if started.ExampleCreated {
-		h.log.Info("host: created the board from the teaching example", "board", hl.board)
-	}
-
-	// The binding is to this board, not to its id: a board made under the id after this one was deleted
-	// is someone else's.
-	instance, err := boards.Instance(hl.board)
-	if err != nil {
-		h.sendFatal(FatalInternal, fmt.Sprintf("cannot read the board: %v", err))
-		return
-	}
-
-	binding, err := pairing.NewBinding()
-	if err != nil {
-		h.sendFatal(FatalInternal, fmt.Sprintf("cannot make a binding: %v", err))
-		return
-	}
-	chatHub := sse.NewHub(sse.Options{
-		MaxPerTopic:    ChatStreamsPerBinding,
-		MaxQueuedBytes: ChatMaxQueuedBytes,
-		Heartbeat:      ChatHeartbeat,
-	})
-	h.chatHub = chatHub
-	gw := chat.NewGateway(chat.Config{
-		Board:         hl.board,
-		Binding:       binding,
-		Bridge:        bridge{conn: h.conn},
-		Capability:    func() (string, error) { return boundCapability(boards, hl.board, instance) },
-		Hub:           chatHub,
-		Logger:        h.log,
-		BridgeTimeout: h.cfg.BridgeTimeout,
-		Edits:         hl.edits,
-	})
-	serveCtx, serveStop := context.WithCancel(context.Background())
-	serveDone := make(chan error, 1)
-	go func() { serveDone <- started.Serve(serveCtx, gw, chatHub) }() // closes the hubs and the store
-	h.started, h.chatHub = nil, nil                                   // Serve owns them now
-
-	h.mu.Lock()
-	if h.phase != starting { // ended while starting (ctx): shut down what runs
-		h.serveStop, h.serveDone = serveStop, serveDone
-		h.binding, h.gateway = binding, gw
-		h.mu.Unlock()
-		ok = true
-		return
-	}
-	h.boardID, h.instance, h.port = hl.board, instance, port
-	h.binding, h.gateway = binding, gw
-	h.serveStop, h.serveDone = serveStop, serveDone
-	h.phase = running
-	h.mu.Unlock()
-	ok = true
-
-	ready := struct {
-		Protocol int      `json:"protocol"`
-		URL      string   `json:"url"`
-		Invite   string   `json:"invite"`
-		Binding  string   `json:"binding"`
-		Epoch    string   `json:"epoch"`
-		Native   []string `json:"native"` // the Pi events the bridge takes as they are; it imitates the rest
-	}{Protocol, h.boardURL(), h.inviteURL(), binding.ID(), binding.Epoch(), native}
-	if err := h.conn.Note("ready", ready); err != nil {
-		h.log.Warn("host: cannot send ready", "err", err.Error())
-		h.end("write_error")
-		return
-	}
-	if h.cfg.Share != "" {
-		h.log.Info("host: band view on http://" + h.cfg.Share + "/ (open the board and choose Share with the band)")
-	}
-	h.log.Info("host: ready", "addr", net.JoinHostPort("127.0.0.1", fmt.Sprint(port)), "board", hl.board, "data", h.cfg.DataDir, "pid", os.Getpid())
 }
 
 // release undoes a start that never reached serving; once serving, Serve releases everything.

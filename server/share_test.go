@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +19,7 @@ import (
 
 	"tele/server"
 	"tele/server/servertest"
+	"tele/sse/ssetest"
 )
 
 // shared is a running server with a share listener on 127.0.0.2 (Linux routes all of 127/8 to lo),
@@ -164,17 +164,11 @@ func (s *shared) openStream(addr, path string, h http.Header) *stream {
 	st := &stream{res: res, events: make(chan [2]string, 64)}
 	go func() {
 		defer close(st.events)
-		sc := bufio.NewScanner(res.Body)
-		sc.Buffer(nil, 1<<20)
-		var name string
-		for sc.Scan() {
-			switch l := sc.Text(); {
-			case strings.HasPrefix(l, "event: "):
-				name = strings.TrimPrefix(l, "event: ")
-			case strings.HasPrefix(l, "data: "):
-				st.events <- [2]string{name, strings.TrimPrefix(l, "data: ")}
+		ssetest.Read(res.Body, func(ev ssetest.Event) {
+			if ev.Name != "" {
+				st.events <- [2]string{ev.Name, ev.Data}
 			}
-		}
+		})
 	}()
 	s.t.Cleanup(func() { res.Body.Close() })
 	return st

@@ -3,7 +3,6 @@ package setlist
 import (
 	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -179,24 +178,13 @@ func readFile(path, id string) (*entry, error) {
 		return nil, fmt.Errorf("set file %s holds set %q", path, f.ID)
 	case f.Revision < 1:
 		return nil, fmt.Errorf("set file %s is damaged: revision %d", path, f.Revision)
-	case !validCapability(f.Capability):
+	case !store.ValidCapability(f.Capability):
 		return nil, fmt.Errorf("set file %s is damaged: its capability is not 32 bytes in base64url", path)
 	}
 	if err := Validate(f.Title, f.Boards); err != nil {
 		return nil, fmt.Errorf("set file %s breaks a rule: %v", path, err)
 	}
 	return &entry{set: Set{ID: id, Revision: f.Revision, Title: f.Title, Boards: f.Boards, UpdatedAt: t.UTC()}, capability: f.Capability}, nil
-}
-
-func validCapability(c string) bool {
-	b, err := base64.RawURLEncoding.Strict().DecodeString(c)
-	return err == nil && len(b) == 32
-}
-
-func newCapability() string {
-	var b [32]byte
-	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
-	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
 // newID returns a short random set id: 10 of [a-z2-7].
@@ -273,7 +261,7 @@ func (s *Store) Create(id, title string, boards []string) (Set, string, error) {
 	} else if s.sets[fold(id)] != nil {
 		return Set{}, "", ErrExists
 	}
-	e := &entry{set: Set{ID: id, Revision: 1, Title: title, Boards: slices.Clone(boards), UpdatedAt: stamp()}, capability: newCapability()}
+	e := &entry{set: Set{ID: id, Revision: 1, Title: title, Boards: slices.Clone(boards), UpdatedAt: stamp()}, capability: store.NewCapability()}
 	err := atomicfile.Create(s.path(id), e.file(), 0o600)
 	if err != nil && errors.As(err, new(*atomicfile.NotDurableError)) {
 		s.undo(id)

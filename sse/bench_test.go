@@ -3,10 +3,10 @@ package sse
 import (
 	"bufio"
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"tele/sse/ssetest"
 	"testing"
 )
 
@@ -81,33 +81,12 @@ func BenchmarkPublish4(b *testing.B) {
 }
 
 func BenchmarkBareSSE4(b *testing.B) {
-	conns := make(chan chan []byte, benchStreams)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.WriteHeader(http.StatusOK)
-		io.WriteString(w, "event: board\ndata: {}\n\n")
-		w.(http.Flusher).Flush()
-		in := make(chan []byte, 1)
-		conns <- in
-		for {
-			select {
-			case <-r.Context().Done():
-				return
-			case p := <-in:
-				if _, err := w.Write(p); err != nil {
-					return
-				}
-				w.(http.Flusher).Flush()
-			}
-		}
-	}))
-	b.Cleanup(srv.Close)
-
+	srv := ssetest.NewBare(b, "event: board\ndata: {}\n\n")
 	got := startBenchReaders(b, srv.Client(), srv.URL, benchStreams)
-	var ins []chan []byte
+	var ins []chan<- []byte
 	for range benchStreams {
 		<-got
-		ins = append(ins, <-conns)
+		ins = append(ins, srv.Next())
 	}
 	frame := Encode(Event{Name: "board", Data: benchPayload()})
 	b.SetBytes(int64(benchStreams * len(frame)))

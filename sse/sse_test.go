@@ -1,7 +1,6 @@
 package sse
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"tele/sse/ssetest"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -45,33 +45,10 @@ func newSSEReader(body io.Reader) *sseReader {
 	r := &sseReader{C: make(chan msg, 64)}
 	go func() {
 		defer close(r.C)
-		br := bufio.NewReaderSize(body, 128<<10)
-		var m msg
-		var data []string
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				r.mu.Lock()
-				r.err = err
-				r.mu.Unlock()
-				return
-			}
-			line = strings.TrimSuffix(line, "\n")
-			switch {
-			case line == "":
-				if m.Event != "" || len(data) > 0 || m.Comment != "" {
-					m.Data = strings.Join(data, "\n")
-					r.C <- m
-				}
-				m, data = msg{}, nil
-			case strings.HasPrefix(line, ":"):
-				m.Comment = strings.TrimSpace(line[1:])
-			case strings.HasPrefix(line, "event: "):
-				m.Event = line[len("event: "):]
-			case strings.HasPrefix(line, "data: "):
-				data = append(data, line[len("data: "):])
-			}
-		}
+		err := ssetest.Read(body, func(ev ssetest.Event) { r.C <- msg{Event: ev.Name, Data: ev.Data, Comment: ev.Comment} })
+		r.mu.Lock()
+		r.err = err
+		r.mu.Unlock()
 	}()
 	return r
 }

@@ -195,79 +195,44 @@ func TestRestoreBoard(t *testing.T) {
 	good := func() http.Header { return servertest.PutHeader(song.Capability, rev()) }
 	body := `{"revision":1}`
 	big := `{"revision":1` + strings.Repeat(" ", boardhttp.MaxRestoreBodyBytes) + `}`
-	tests := []struct {
-		name       string
-		path       string
-		body       string
-		header     func() http.Header
-		chunked    bool
-		wantStatus int
-		wantCode   string
-	}{
-		{name: "unknown-board", path: "/api/boards/nope/restore", body: body, header: good, wantStatus: 404, wantCode: "not_found"},
-		{name: "invalid-id", path: "/api/boards/a.b/restore", body: body, header: good, wantStatus: 404, wantCode: "not_found"},
-		{name: "text-plain", body: body, header: headerWith(good, "Content-Type", "text/plain"), wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "no-content-type", body: body, header: headerWith(good, "Content-Type", ""), wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "too-large-by-length", body: big, header: good, wantStatus: 413, wantCode: "too_large"},
-		{name: "too-large-chunked", body: big, chunked: true, header: good, wantStatus: 413, wantCode: "too_large"},
-		{name: "no-authorization", body: body, header: headerWith(good, "Authorization", ""), wantStatus: 401, wantCode: "unauthorized"},
-		{name: "wrong-capability", body: body, header: headerWith(good, "Authorization", "Bearer "+strings.Repeat("A", 43)), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "capability-of-another-board", body: body, header: headerWith(good, "Authorization", "Bearer "+other.Capability), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "no-if-match", body: body, header: headerWith(good, "If-Match", ""), wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-star", body: body, header: headerWith(good, "If-Match", "*"), wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-stale", body: body, header: headerWith(good, "If-Match", `"2"`), wantStatus: 412, wantCode: "revision_conflict"},
-		{name: "never-written", body: `{"revision":9}`, header: good, wantStatus: 404, wantCode: "revision_not_found"},
-		{name: "revision-zero", body: `{"revision":0}`, header: good, wantStatus: 404, wantCode: "revision_not_found"},
-		{name: "no-revision", body: `{}`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "revision-string", body: `{"revision":"1"}`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "unknown-field", body: `{"revision":1,"author":"pi"}`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "duplicate-key", body: `{"revision":1,"revision":2}`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "trailing-data", body: body + `x`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "foreign-origin", body: body, header: headerWith(good, "Origin", "http://evil.example"), wantStatus: 403, wantCode: "bad_origin"},
-		{name: "null-origin", body: body, header: headerWith(good, "Origin", "null"), wantStatus: 403, wantCode: "bad_origin"},
-		{name: "cross-site", body: body, header: headerWith(good, "Sec-Fetch-Site", "cross-site"), wantStatus: 403, wantCode: "cross_site"},
+	restore := servertest.WriteRoute{Path: func(id string) string { return "/api/boards/" + id + "/restore" }, Body: body, Big: big, Good: good, Other: other.Capability}
+	tests := append(restore.Refusals(), []servertest.WriteCase{
+		{Name: "never-written", Body: `{"revision":9}`, Header: good, WantStatus: 404, WantCode: "revision_not_found"},
+		{Name: "revision-zero", Body: `{"revision":0}`, Header: good, WantStatus: 404, WantCode: "revision_not_found"},
+		{Name: "no-revision", Body: `{}`, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "revision-string", Body: `{"revision":"1"}`, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "unknown-field", Body: `{"revision":1,"author":"pi"}`, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "duplicate-key", Body: `{"revision":1,"revision":2}`, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "trailing-data", Body: body + `x`, Header: good, WantStatus: 400, WantCode: "bad_json"},
 
-		{name: "order-unknown-board-before-content-type", path: "/api/boards/nope/restore", body: body, header: headerWith(good, "Content-Type", "text/plain"), wantStatus: 404, wantCode: "not_found"},
-		{name: "order-content-type-before-authorization", body: body, header: headerWith(good, "Content-Type", "text/plain", "Authorization", ""), wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "order-capability-before-stale", body: body, header: headerWith(good, "Authorization", "Bearer wrong", "If-Match", `"9"`), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-capability-before-unknown-revision", body: `{"revision":9}`, header: headerWith(good, "Authorization", "Bearer wrong"), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-stale-before-unknown-revision", body: `{"revision":9}`, header: headerWith(good, "If-Match", `"1"`), wantStatus: 412, wantCode: "revision_conflict"},
+		{Name: "order-capability-before-unknown-revision", Body: `{"revision":9}`, Header: headerWith(good, "Authorization", "Bearer wrong"), WantStatus: 403, WantCode: "bad_capability"},
+		{Name: "order-stale-before-unknown-revision", Body: `{"revision":9}`, Header: headerWith(good, "If-Match", `"1"`), WantStatus: 412, WantCode: "revision_conflict"},
 
-		{name: "success", body: body, header: good, wantStatus: 200},
-		{name: "restore-a-restore", body: `{"revision":4}`, header: good, wantStatus: 200},
-	}
+		{Name: "success", Body: body, Header: good, WantStatus: 200},
+		{Name: "restore-a-restore", Body: `{"revision":4}`, Header: good, WantStatus: 200},
+	}...)
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := tt.path
+		t.Run(tt.Name, func(t *testing.T) {
+			path := tt.Path
 			if path == "" {
 				path = "/api/boards/song/restore"
 			}
 			before := e.Snapshot()
 			beforeBoard, _ := e.Store.Get("song")
-			w := e.Do(st{Method: "POST", Path: path, Body: tt.body, Header: tt.header(), Chunked: tt.chunked})
-			if w.Code != tt.wantStatus {
-				t.Fatalf("status = %d, want %d: %s", w.Code, tt.wantStatus, w.Body)
+			w := e.Do(st{Method: "POST", Path: path, Body: tt.Body, Header: tt.Header(), Chunked: tt.Chunked})
+			if w.Code != tt.WantStatus {
+				t.Fatalf("status = %d, want %d: %s", w.Code, tt.WantStatus, w.Body)
 			}
 			if strings.Contains(w.Body.String(), song.Capability) || strings.Contains(w.Body.String(), `"capability":`) {
 				t.Fatal("the answer carries a capability")
 			}
-			if tt.wantStatus != 200 {
-				datadirtest.Same(t, tt.name, before, e.Snapshot())
-				if got := servertest.Code(w.Body.Bytes()); got != tt.wantCode {
-					t.Errorf("code = %q, want %q", got, tt.wantCode)
-				}
-				if tt.wantCode == "revision_conflict" {
-					var eb servertest.ErrorBody
-					json.Unmarshal(w.Body.Bytes(), &eb)
-					if eb.Error.CurrentRevision != beforeBoard.Revision {
-						t.Errorf("currentRevision %d", eb.Error.CurrentRevision)
-					}
-				}
+			if tt.WantStatus != 200 {
+				wantWriteRefused(t, e, tt, before, w, beforeBoard.Revision)
 				return
 			}
 			after, _ := e.Store.Get("song")
 			var req struct{ Revision int64 }
-			json.Unmarshal([]byte(tt.body), &req)
+			json.Unmarshal([]byte(tt.Body), &req)
 			src, _ := e.Store.GetRevision("song", req.Revision)
 			if after.Revision != beforeBoard.Revision+1 || after.Author != store.AuthorBrowser || after.RestoredFrom != req.Revision ||
 				!reflect.DeepEqual(after.Content, src.Content) {

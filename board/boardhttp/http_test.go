@@ -1,7 +1,6 @@
 package boardhttp_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -23,6 +22,7 @@ import (
 	"tele/board/boardhttp"
 	"tele/board/datadirtest"
 	"tele/server/servertest"
+	"tele/sse/ssetest"
 )
 
 // Every test here runs through the whole stack (server.Handler: access log, guard, router, handler,
@@ -197,95 +197,42 @@ func TestPutBoard(t *testing.T) {
 	rev := func() string { b, _ := e.Store.Get("song"); return `"` + strconv.FormatInt(b.Revision, 10) + `"` }
 	good := func() http.Header { return servertest.PutHeader(song.Capability, rev()) }
 
-	tests := []struct {
-		name       string
-		path       string
-		body       string
-		header     func() http.Header
-		chunked    bool
-		wantStatus int
-		wantCode   string
-		wantPath   string
-	}{
-		{name: "unknown-board", path: "/api/boards/nope", body: edited, header: good, wantStatus: 404, wantCode: "not_found"},
-		{name: "invalid-id", path: "/api/boards/a.b", body: edited, header: good, wantStatus: 404, wantCode: "not_found"},
-		{name: "text-plain", body: edited, header: headerWith(good, "Content-Type", "text/plain"), wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "no-content-type", body: edited, header: headerWith(good, "Content-Type", ""), wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "too-large-by-length", body: big, header: good, wantStatus: 413, wantCode: "too_large"},
-		{name: "too-large-chunked", body: big, chunked: true, header: good, wantStatus: 413, wantCode: "too_large"},
-		{name: "no-authorization", body: edited, header: headerWith(good, "Authorization", ""), wantStatus: 401, wantCode: "unauthorized"},
-		{name: "basic-authorization", body: edited, header: headerWith(good, "Authorization", "Basic "+song.Capability), wantStatus: 401, wantCode: "unauthorized"},
-		{name: "empty-bearer", body: edited, header: headerWith(good, "Authorization", "Bearer "), wantStatus: 401, wantCode: "unauthorized"},
-		{name: "wrong-capability", body: edited, header: headerWith(good, "Authorization", "Bearer "+strings.Repeat("A", 43)), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "capability-of-another-board", body: edited, header: headerWith(good, "Authorization", "Bearer "+other.Capability), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "no-if-match", body: edited, header: headerWith(good, "If-Match", ""), wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-star", body: edited, header: headerWith(good, "If-Match", "*"), wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-weak", body: edited, header: headerWith(good, "If-Match", `W/"1"`), wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-unquoted", body: edited, header: headerWith(good, "If-Match", `1`), wantStatus: 428, wantCode: "precondition_required"},
-		{name: "if-match-stale", body: edited, header: headerWith(good, "If-Match", `"7"`), wantStatus: 412, wantCode: "revision_conflict"},
-		{name: "if-match-zero", body: edited, header: headerWith(good, "If-Match", `"0"`), wantStatus: 412, wantCode: "revision_conflict"},
-		{name: "unknown-chord", body: invalid, header: good, wantStatus: 422, wantCode: "invalid_content", wantPath: "sections[0].bars[2][1]"},
-		{name: "tempo-out-of-range", body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":301`, 1), header: good, wantStatus: 422, wantCode: "invalid_content", wantPath: "tempo"},
-		{name: "unknown-field", body: strings.Replace(servertest.ValidContent, `{"title"`, `{"colour":"red","title"`, 1), header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "duplicate-key", body: strings.Replace(servertest.ValidContent, `{"title":"Test"`, `{"title":"Test","title":"Two"`, 1), header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "trailing-data", body: edited + ` x`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "two-objects", body: edited + edited, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "not-an-object", body: `[` + edited + `]`, header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "wrong-type", body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":"120"`, 1), header: good, wantStatus: 400, wantCode: "bad_json"},
-		{name: "foreign-origin", body: edited, header: headerWith(good, "Origin", "http://evil.example"), wantStatus: 403, wantCode: "bad_origin"},
-		{name: "null-origin", body: edited, header: headerWith(good, "Origin", "null"), wantStatus: 403, wantCode: "bad_origin"},
+	put := servertest.WriteRoute{Path: func(id string) string { return "/api/boards/" + id }, Body: edited, Big: big, Good: good, Other: other.Capability}
+	tests := append(put.Refusals(), []servertest.WriteCase{
+		{Name: "unknown-chord", Body: invalid, Header: good, WantStatus: 422, WantCode: "invalid_content", WantPath: "sections[0].bars[2][1]"},
+		{Name: "tempo-out-of-range", Body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":301`, 1), Header: good, WantStatus: 422, WantCode: "invalid_content", WantPath: "tempo"},
+		{Name: "unknown-field", Body: strings.Replace(servertest.ValidContent, `{"title"`, `{"colour":"red","title"`, 1), Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "duplicate-key", Body: strings.Replace(servertest.ValidContent, `{"title":"Test"`, `{"title":"Test","title":"Two"`, 1), Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "trailing-data", Body: edited + ` x`, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "two-objects", Body: edited + edited, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "not-an-object", Body: `[` + edited + `]`, Header: good, WantStatus: 400, WantCode: "bad_json"},
+		{Name: "wrong-type", Body: strings.Replace(servertest.ValidContent, `"tempo":120`, `"tempo":"120"`, 1), Header: good, WantStatus: 400, WantCode: "bad_json"},
 
 		// Order: the earlier check wins when several fail.
-		{name: "order-origin-before-unknown-board", path: "/api/boards/nope", body: edited, header: headerWith(good, "Origin", "http://evil.example"), wantStatus: 403, wantCode: "bad_origin"},
-		{name: "order-unknown-board-before-content-type", path: "/api/boards/nope", body: edited, header: headerWith(good, "Content-Type", "text/plain"), wantStatus: 404, wantCode: "not_found"},
-		{name: "order-content-type-before-authorization", body: edited, header: headerWith(good, "Content-Type", "text/plain", "Authorization", ""), wantStatus: 415, wantCode: "unsupported_media_type"},
-		{name: "order-length-before-authorization", body: big, header: headerWith(good, "Authorization", ""), wantStatus: 413, wantCode: "too_large"},
-		{name: "order-authorization-before-if-match", body: edited, header: headerWith(good, "Authorization", "", "If-Match", ""), wantStatus: 401, wantCode: "unauthorized"},
-		{name: "order-capability-before-stale", body: edited, header: headerWith(good, "Authorization", "Bearer wrong", "If-Match", `"9"`), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-capability-before-body", body: `{"nonsense"`, header: headerWith(good, "Authorization", "Bearer wrong"), wantStatus: 403, wantCode: "bad_capability"},
-		{name: "order-if-match-before-stale-body", body: `garbage`, header: headerWith(good, "If-Match", ""), wantStatus: 428, wantCode: "precondition_required"},
-		{name: "order-stale-before-body", body: invalid, header: headerWith(good, "If-Match", `"9"`), wantStatus: 412, wantCode: "revision_conflict"},
-		{name: "order-chunked-size-after-stale", body: big, chunked: true, header: headerWith(good, "If-Match", `"9"`), wantStatus: 412, wantCode: "revision_conflict"},
+		{Name: "order-capability-before-body", Body: `{"nonsense"`, Header: headerWith(good, "Authorization", "Bearer wrong"), WantStatus: 403, WantCode: "bad_capability"},
+		{Name: "order-if-match-before-stale-body", Body: `garbage`, Header: headerWith(good, "If-Match", ""), WantStatus: 428, WantCode: "precondition_required"},
+		{Name: "order-stale-before-body", Body: invalid, Header: headerWith(good, "If-Match", `"9"`), WantStatus: 412, WantCode: "revision_conflict"},
 
-		{name: "success", body: edited, header: good, wantStatus: 200},
-		{name: "success-again-on-new-revision", body: servertest.ValidContent, header: good, wantStatus: 200},
-	}
+		{Name: "success", Body: edited, Header: good, WantStatus: 200},
+		{Name: "success-again-on-new-revision", Body: servertest.ValidContent, Header: good, WantStatus: 200},
+	}...)
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := tt.path
+		t.Run(tt.Name, func(t *testing.T) {
+			path := tt.Path
 			if path == "" {
 				path = "/api/boards/song"
 			}
 			beforeBoard, _ := e.Store.Get("song")
 			before := e.Snapshot()
-			w := e.Do(st{Method: "PUT", Path: path, Body: tt.body, Header: tt.header(), Chunked: tt.chunked})
-			if w.Code != tt.wantStatus {
-				t.Fatalf("status = %d, want %d: %s", w.Code, tt.wantStatus, w.Body)
+			w := e.Do(st{Method: "PUT", Path: path, Body: tt.Body, Header: tt.Header(), Chunked: tt.Chunked})
+			if w.Code != tt.WantStatus {
+				t.Fatalf("status = %d, want %d: %s", w.Code, tt.WantStatus, w.Body)
 			}
-			after, _ := e.Store.Get("song")
-			if tt.wantStatus != 200 {
-				datadirtest.Same(t, tt.name, before, e.Snapshot())
-				if after.Revision != beforeBoard.Revision {
-					t.Errorf("revision moved %d → %d", beforeBoard.Revision, after.Revision)
-				}
-				var eb servertest.ErrorBody
-				if err := json.Unmarshal(w.Body.Bytes(), &eb); err != nil {
-					t.Fatalf("error body %q: %v", w.Body, err)
-				}
-				if eb.Error.Code != tt.wantCode {
-					t.Errorf("code = %q, want %q (%s)", eb.Error.Code, tt.wantCode, eb.Error.Message)
-				}
-				if tt.wantPath != "" && (eb.Error.Path != tt.wantPath || eb.Error.Rule == "") {
-					t.Errorf("path = %q rule = %q, want path %q and a rule", eb.Error.Path, eb.Error.Rule, tt.wantPath)
-				}
-				if tt.wantStatus == 412 && eb.Error.CurrentRevision != beforeBoard.Revision {
-					t.Errorf("currentRevision = %d, want %d", eb.Error.CurrentRevision, beforeBoard.Revision)
-				}
-				if tt.wantStatus == 401 && w.Header().Get("WWW-Authenticate") == "" {
-					t.Errorf("401 without WWW-Authenticate")
-				}
+			if tt.WantStatus != 200 {
+				wantWriteRefused(t, e, tt, before, w, beforeBoard.Revision)
 				return
 			}
+			after, _ := e.Store.Get("song")
 			if after.Revision != beforeBoard.Revision+1 {
 				t.Fatalf("revision %d → %d", beforeBoard.Revision, after.Revision)
 			}
@@ -296,7 +243,7 @@ func TestPutBoard(t *testing.T) {
 				t.Errorf("ETag = %q, want %q", got, want)
 			}
 			var sent, stored any
-			json.Unmarshal([]byte(tt.body), &sent)
+			json.Unmarshal([]byte(tt.Body), &sent)
 			json.Unmarshal(mustRead(t, filepath.Join(e.Dir, "boards", "song", strconv.FormatInt(after.Revision, 10)+".json")), &stored)
 			if c := stored.(map[string]any)["content"]; !reflect.DeepEqual(c, sent) {
 				t.Errorf("on disk %v, sent %v", c, sent)
@@ -435,38 +382,18 @@ type sseEvent struct {
 // the stream ends.
 func openEvents(t *testing.T, ctx context.Context, url string) (<-chan sseEvent, *http.Response) {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { res.Body.Close() })
-	servertest.CheckResponse(t, req.URL.Path, res)
-	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
-		t.Fatalf("stream: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	status, res, body := streamStatus(t, ctx, url)
+	if status != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("stream: %d %s %s", status, res.Header.Get("Content-Type"), body)
 	}
 	ch := make(chan sseEvent, 16)
 	go func() {
 		defer close(ch)
-		sc := bufio.NewScanner(res.Body)
-		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case line == "":
-				if ev.name != "" || ev.data != "" {
-					ch <- ev
-				}
-				ev = sseEvent{}
-			case strings.HasPrefix(line, ":"):
-			case strings.HasPrefix(line, "event: "):
-				ev.name = line[len("event: "):]
-			case strings.HasPrefix(line, "data: "):
-				ev.data += line[len("data: "):]
+		ssetest.Read(res.Body, func(ev ssetest.Event) {
+			if ev.Name != "" || ev.Data != "" {
+				ch <- sseEvent{name: ev.Name, data: ev.Data}
 			}
-		}
+		})
 	}()
 	return ch, res
 }
@@ -612,17 +539,7 @@ func TestWriteFromTheSamePage(t *testing.T) {
 // headerWith returns a header maker: base's header with each name in kv set to the value after it, or
 // removed where that value is "".
 func headerWith(base func() http.Header, kv ...string) func() http.Header {
-	return func() http.Header {
-		h := base()
-		for i := 0; i < len(kv); i += 2 {
-			if kv[i+1] == "" {
-				h.Del(kv[i])
-			} else {
-				h.Set(kv[i], kv[i+1])
-			}
-		}
-		return h
-	}
+	return servertest.HeaderWith(base, kv...)
 }
 
 // wantRefused: a refused request left the data directory as it was before and answered with the error

@@ -83,7 +83,7 @@ func (s *Store) NewClaim(id string) (code string, expires time.Time, err error) 
 	if n >= maxClaimsPerBoard {
 		delete(cb.codes, oldest)
 	}
-	code = newCapability() // 32 random bytes, base64url, like a key
+	code = NewCapability() // 32 random bytes, base64url, like a key
 	expires = now.Add(ClaimLife)
 	cb.codes[code] = claim{board: id, expires: expires}
 	return code, expires, nil

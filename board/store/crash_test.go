@@ -203,9 +203,9 @@ func (sl *shortLived) check(s *Store) error {
 	case "":
 		ok = exists == sl.exists && (!exists || key == sl.key)
 	case "creating":
-		ok = !exists || len(key) == len(newCapability())
+		ok = !exists || len(key) == len(NewCapability())
 	case "rotating":
-		ok = exists && (key == sl.key || len(key) == len(newCapability()))
+		ok = exists && (key == sl.key || len(key) == len(NewCapability()))
 	case "deleting":
 		ok = !exists || key == sl.key
 	}

@@ -185,7 +185,7 @@ func TestReadCapability(t *testing.T) {
 		t.Fatal("ReadCapability created the directory")
 	}
 	// An orphan capability (a creation that never wrote its board) is no board.
-	os.WriteFile(filepath.Join(dir, "caps", "orphan"), []byte(newCapability()), 0o600)
+	os.WriteFile(filepath.Join(dir, "caps", "orphan"), []byte(NewCapability()), 0o600)
 	if _, err := ReadCapability(dir, "orphan"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("orphan: %v", err)
 	}
@@ -268,7 +268,7 @@ func TestOpenSetsAsideDamagedBoards(t *testing.T) {
 				s0.Create("ok", board.Example(), AuthorBrowser)
 				s0.Close()
 				os.MkdirAll(filepath.Join(dir, "boards", "x"), 0o700)
-				os.WriteFile(filepath.Join(dir, "caps", "x"), []byte(newCapability()), 0o600)
+				os.WriteFile(filepath.Join(dir, "caps", "x"), []byte(NewCapability()), 0o600)
 				if withOlder {
 					os.WriteFile(revFile(dir, "x", 2), valid(2), 0o600)
 				}

@@ -317,7 +317,7 @@ func seedRevisions(t testing.TB, dir, id string, n int64, revision func(rev int6
 		t.Fatal(err)
 	}
 	os.MkdirAll(filepath.Join(dir, "caps"), 0o700)
-	if err := os.WriteFile(filepath.Join(dir, "caps", id), []byte(newCapability()), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "caps", id), []byte(NewCapability()), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -355,7 +355,7 @@ func writeLegacy(t *testing.T, dir, id string, rev int64, c board.Content, at ti
 func TestOpenMigratesThePreviousLayout(t *testing.T) {
 	dir := t.TempDir()
 	at := time.Date(2026, 11, 30, 8, 9, 10, 123_000_000, time.UTC)
-	capA, capB := newCapability(), newCapability()
+	capA, capB := NewCapability(), NewCapability()
 	writeLegacy(t, dir, "alpha", 7, content("Alpha"), at, capA)
 	writeLegacy(t, dir, "beta", 1, board.Example(), at.Add(time.Hour), capB)
 
@@ -420,7 +420,7 @@ func TestOpenMigratesThePreviousLayout(t *testing.T) {
 func TestOpenFinishesAnInterruptedMigration(t *testing.T) {
 	dir := t.TempDir()
 	at := time.Date(2026, 11, 30, 8, 9, 10, 0, time.UTC)
-	capability := newCapability()
+	capability := NewCapability()
 	old := writeLegacy(t, dir, "m", 3, content("Three"), at, capability)
 	os.MkdirAll(filepath.Join(dir, "boards", "m"), 0o700)
 	migrated := Board{ID: "m", Revision: 3, Content: content("Three"), UpdatedAt: at, Author: AuthorTele}
@@ -459,7 +459,7 @@ func TestOpenRepairsInterruptedWrites(t *testing.T) {
 	os.Remove(revFile(dir, "g", 2)) // a prune removed 1 and 2, and 1's removal was lost
 	os.WriteFile(filepath.Join(dir, "boards", "g", ".7.json.tmp-1"), []byte(`{"id":`), 0o600)
 	os.MkdirAll(filepath.Join(dir, "boards", "empty"), 0o700)
-	os.WriteFile(filepath.Join(dir, "caps", "empty"), []byte(newCapability()), 0o600)
+	os.WriteFile(filepath.Join(dir, "caps", "empty"), []byte(NewCapability()), 0o600)
 	os.WriteFile(filepath.Join(dir, "boards", "g", "notes.txt"), []byte("x"), 0o600)
 
 	s2 := openT(t, dir, Options{})

@@ -113,7 +113,7 @@ func (s *Store) load() error {
 		if e.key() != "" {
 			continue
 		}
-		c := newCapability()
+		c := NewCapability()
 		if err := atomicfile.Replace(filepath.Join(s.capsDir, id), []byte(c), 0o600); err != nil {
 			return fmt.Errorf("board %q has no capability file and a new one cannot be written: %v", id, err)
 		}

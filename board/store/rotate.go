@@ -39,7 +39,7 @@ func (s *Store) Rotate(id string) (string, error) {
 		return "", ErrNotFound
 	}
 	old := e.key()
-	c := newCapability()
+	c := NewCapability()
 	path := filepath.Join(s.capsDir, id)
 	if err := atomicfile.Replace(path, []byte(c), 0o600); err != nil {
 		if errors.As(err, new(*atomicfile.NotDurableError)) {

@@ -244,16 +244,24 @@ func readCapabilityFile(path string) (string, error) {
 		return "", err
 	}
 	c := string(bytes.TrimSpace(data))
-	if b, err := base64.RawURLEncoding.Strict().DecodeString(c); err != nil || len(b) != 32 {
+	if !ValidCapability(c) {
 		return "", fmt.Errorf("capability file %s is damaged: want 32 bytes in base64url", path)
 	}
 	return c, nil
 }
 
-func newCapability() string {
+// NewCapability makes a write capability: 32 random bytes in base64url. Sets have theirs of this form too
+// (package setlist), so one rule makes and checks both.
+func NewCapability() string {
 	var b [32]byte
 	_, _ = rand.Read(b[:]) // never fails (crypto/rand)
 	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// ValidCapability tells whether c has the form NewCapability makes.
+func ValidCapability(c string) bool {
+	b, err := base64.RawURLEncoding.Strict().DecodeString(c)
+	return err == nil && len(b) == 32
 }
 
 // newID returns a short random board id: 10 of [a-z2-7], about 50 bits.
@@ -462,7 +470,7 @@ func (s *Store) CreateAll(items []NewBoard, author Author) ([]Made, error) {
 // createOne writes board id's capability and first revision. The caller holds createMu and puts the
 // entry in the store.
 func (s *Store) createOne(id string, c board.Content, author Author) (*entry, Board, string, error) {
-	capability := newCapability()
+	capability := NewCapability()
 	e := &entry{dir: filepath.Join(s.boardsDir, id)}
 	e.setKey(capability)
 	e.hist.oldest = 1

@@ -12,35 +12,22 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"tele/cmd/tele/teletest"
 	"tele/server/servertest"
 )
 
 // These tests run the real binary, built once per test process.
 
-var builtBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tele-cli-bin-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "tele")
-	// -buildvcs=true, as `make build`: stamp the revision whatever GOFLAGS say.
-	out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})
+// -buildvcs=true, as `make build`: stamp the revision whatever GOFLAGS say.
+var builtBinary = teletest.NewBuilder(".", "-buildvcs=true")
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if bin, err := builtBinary(); err == nil {
-		os.RemoveAll(filepath.Dir(bin))
-	}
+	builtBinary.Remove()
 	os.Exit(code)
 }
 
@@ -49,11 +36,7 @@ func teleBin(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin, err := builtBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return builtBinary.Binary(t)
 }
 
 // cleanEnv is the test process's environment without TELE_* and with HOME set to a fresh directory.
@@ -96,16 +79,7 @@ func runTele(t *testing.T, env []string, args ...string) result {
 	return result{cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
 }
 
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
+func freePort(t *testing.T) int { return teletest.FreePort(t) }
 
 // serveProc is a running `tele serve`.
 type serveProc struct {

@@ -77,42 +77,16 @@ func parseCommand(args []string, env *Env, allowZero bool, own func(*flag.FlagSe
 	if err != nil {
 		return Settings{}, nil, err
 	}
-	value := func(name string) (string, bool) {
-		if v := shared[name]; v != nil {
-			return *v, true
-		}
-		return "", false
-	}
-	portVal, portSet := value("port")
-	dataVal, dataSet := value("data")
-	shareVal, shareSet := value("share-addr")
-	quotaVals := map[string]string{} // flag → value
-	for _, name := range []string{"max-boards", "max-bytes"} {
-		if v, ok := value(name); ok {
-			quotaVals["--"+name] = v
-		}
-	}
-
-	s := Settings{Port: defaultPort, PortSource: "default", DataSource: "default", ShareSource: "default"}
-	if shareSet {
-		s.ShareSource = "--share-addr"
-	} else if v := env.Getenv(envShareAddr); v != "" {
-		shareVal, shareSet, s.ShareSource = v, true, envShareAddr
-	}
-	if shareSet {
+	s := Settings{Port: defaultPort}
+	var shareVal, portVal, dataVal string
+	var shareSet, portSet, dataSet bool
+	if shareVal, s.ShareSource, shareSet = setting(shared, env, "share-addr", envShareAddr); shareSet {
 		if _, err := band.ParseAddr(shareVal); err != nil {
 			return Settings{}, nil, usagef("bad share address %q (from %s): %v", shareVal, s.ShareSource, err)
 		}
 		s.ShareAddr = shareVal
 	}
-	if !portSet {
-		if v := env.Getenv(envPort); v != "" {
-			portVal, portSet, s.PortSource = v, true, envPort
-		}
-	} else {
-		s.PortSource = "--port"
-	}
-	if portSet {
+	if portVal, s.PortSource, portSet = setting(shared, env, "port", envPort); portSet {
 		p, err := parsePort(portVal, allowZero)
 		if err != nil {
 			return Settings{}, nil, usagef("bad port %q (from %s): %v", portVal, s.PortSource, err)
@@ -120,13 +94,7 @@ func parseCommand(args []string, env *Env, allowZero bool, own func(*flag.FlagSe
 		s.Port = p
 	}
 
-	if !dataSet {
-		if v := env.Getenv(envData); v != "" {
-			dataVal, dataSet, s.DataSource = v, true, envData
-		}
-	} else {
-		s.DataSource = "--data"
-	}
+	dataVal, s.DataSource, dataSet = setting(shared, env, "data", envData)
 	dir, err := resolveDataDir(dataVal, dataSet, env)
 	if err != nil {
 		if dataSet {
@@ -135,22 +103,32 @@ func parseCommand(args []string, env *Env, allowZero bool, own func(*flag.FlagSe
 		return Settings{}, nil, usagef("bad data directory (default ~/%s): %v", defaultDataDir, err)
 	}
 	s.DataDir = dir
-	if s.Quota, err = parseQuota(quotaVals, env); err != nil {
+	if s.Quota, err = parseQuota(shared, env); err != nil {
 		return Settings{}, nil, err
 	}
 	return s, rest, nil
 }
 
+// setting is the value of shared flag name and where it came from: the flag beats the environment
+// variable, which beats the default (set is then false).
+func setting(shared map[string]*string, env *Env, name, envName string) (val, source string, set bool) {
+	if v := shared[name]; v != nil {
+		return *v, "--" + name, true
+	}
+	if v := env.Getenv(envName); v != "" {
+		return v, envName, true
+	}
+	return "", "default", false
+}
+
 // parseQuota reads --max-boards and --max-bytes (flags beat TELE_MAX_BOARDS and TELE_MAX_BYTES, which
 // beat the store's defaults). Bytes may carry a binary suffix: K, M, G or T (4G is 4 GiB).
-func parseQuota(flags map[string]string, env *Env) (store.Quota, error) {
+func parseQuota(shared map[string]*string, env *Env) (store.Quota, error) {
 	q := store.Quota{MaxBoards: store.DefaultMaxBoards, MaxBytes: store.DefaultMaxBytes}
 	for _, st := range []struct{ flag, env string }{{"--max-boards", envMaxBoards}, {"--max-bytes", envMaxBytes}} {
-		val, from := flags[st.flag], st.flag
-		if _, set := flags[st.flag]; !set {
-			if val, from = env.Getenv(st.env), st.env; val == "" {
-				continue
-			}
+		val, from, set := setting(shared, env, st.flag[2:], st.env)
+		if !set {
+			continue
 		}
 		n, ok := parseCount(val, st.flag == "--max-bytes")
 		if !ok {
