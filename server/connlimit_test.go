@@ -15,9 +15,21 @@ import (
 	"tele/server/servertest"
 )
 
-// serveLimited serves e's handler with server.LimitConnections(limit) on ln until the test ends.
-func serveLimited(t *testing.T, e *servertest.Env, ln net.Listener, limit int) {
+// serveLimited serves e's handler with server.LimitConnections(limit) on ln until the test ends. The
+// returned channel hears each time a connection turns idle, after the limiter has seen it: the server
+// says so after the client has read its answer, so a test that needs the limiter to know a connection
+// is idle waits for this.
+func serveLimited(t *testing.T, e *servertest.Env, ln net.Listener, limit int) <-chan struct{} {
 	srv := server.NewHTTPServer(e.Handler)
+	idle := make(chan struct{}, 64*limit)
+	srv.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateIdle {
+			select {
+			case idle <- struct{}{}:
+			default:
+			}
+		}
+	}
 	limited := server.LimitConnections(srv, ln, limit)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(limited) }()
@@ -27,6 +39,7 @@ func serveLimited(t *testing.T, e *servertest.Env, ln net.Listener, limit int) {
 			t.Errorf("Serve: %v", err)
 		}
 	})
+	return idle
 }
 
 // keepAlive sends one request on c and reads its answer, leaving c open and idle.
@@ -56,7 +69,7 @@ func TestConnectionLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serveLimited(t, e, ln, limit)
+	idle := serveLimited(t, e, ln, limit)
 	addr := ln.Addr().String()
 
 	closed := make(chan int, 2*limit)
@@ -71,6 +84,7 @@ func TestConnectionLimit(t *testing.T) {
 		r := bufio.NewReader(c)
 		if i < limit {
 			keepAlive(t, c, r) // idle keep-alive connections
+			<-idle             // and the limiter knows it before the next one comes
 		}
 		go func() { // the server closing the connection ends this read
 			_, _ = io.Copy(io.Discard, r)
