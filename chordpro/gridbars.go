@@ -158,9 +158,10 @@ func (r *reader) fillBar(g *gridReading, bar *board.Bar, cells *barCells, line i
 // voltas reads endings written without repeat signs (|1 … |2 …, as ChordPro lets a grid write them) as
 // the repeat they stand for: it starts after the last end repeat before ending 1 (or at the grid's first
 // bar) and ends on ending 1's last bar. An ending right after a D.C. or D.S. is the one the jump leads to
-// (content schema version 3): the ending before it does not go back.
+// (content schema version 3): the ending before it does not go back. A repeat still open at the end of a
+// grid goes on in the next (r.repeatOpen): an ending 1 that starts a grid belongs to it.
 func (r *reader) voltas(s *gridSection) {
-	open, after, ending := false, 0, 0
+	open, after, ending := r.repeatOpen, 0, 0
 	for i := range s.bars {
 		g := &s.bars[i]
 		if g.repeatStart {
@@ -182,6 +183,7 @@ func (r *reader) voltas(s *gridSection) {
 			open = i+1 < len(s.bars) && s.bars[i+1].ending > 1 // the next ending belongs to this repeat
 		}
 	}
+	r.repeatOpen = open
 }
 
 // closesEnding reports whether bars[i] starts the ending after the one being read (ending) with no end
@@ -202,16 +204,27 @@ func chordsAt(bars []board.Bar, i int) []string {
 	return append([]string(nil), bars[i].Chords...)
 }
 
-// cellsPerBar is how many cells a bar of the board's meter has in this grid: the most common count of
-// cells in a bar, the meter's beats first among counts as common. (The grid's shape only lays the cells out on the page: a 4/4 grid of shape 4x8 with
-// four cells a bar has 4-beat bars.)
+// cellsPerBar is how many cells a bar of the grid's meter has: the most common count of cells in a
+// bar, the meter's beats first among counts as common. (The grid's shape only lays the cells out on the
+// page: a 4/4 grid of shape 4x8 with four cells a bar has 4-beat bars.)
 func cellsPerBar(s *gridSection, beatsPerBar int) int {
+	counts := make([]int, len(s.bars))
+	for i, b := range s.bars {
+		counts[i] = len(b.cells)
+	}
+	return commonest(counts, beatsPerBar)
+}
+
+// commonest is the most common of ns; among those as common, prefer, else the smaller; 0 for none. The
+// writer chooses a grid's meter by this rule too (gridMeter), so that the reader's count of cells gives
+// each bar its beats back.
+func commonest(ns []int, prefer int) int {
 	count := map[int]int{}
 	best, bestN := 0, 0
-	for _, b := range s.bars {
-		count[len(b.cells)]++
-		if c := count[len(b.cells)]; c > bestN || c == bestN && best != beatsPerBar && (len(b.cells) < best || len(b.cells) == beatsPerBar) {
-			best, bestN = len(b.cells), c
+	for _, n := range ns {
+		count[n]++
+		if c := count[n]; c > bestN || c == bestN && best != prefer && (n < best || n == prefer) {
+			best, bestN = n, c
 		}
 	}
 	return best

@@ -21,6 +21,8 @@ type reader struct {
 	shifts    map[int]bool     // every {transpose} a chord was read under
 	grids     int              // grids read so far
 	lines     int              // lines of words read so far
+	// A repeat opened in a grid read so far and not yet closed: its endings may start a later grid.
+	repeatOpen bool
 }
 
 // note says once what was not taken over as written: in English, and as a code with its arguments.
