@@ -201,10 +201,15 @@ func (r *reader) rightMargin(last *gridBar, right string) {
 		return
 	}
 	for mark, words := range rightSign {
-		if strings.EqualFold(rest, words) {
-			last.mark = mark
+		if !strings.EqualFold(rest, words) {
+			continue
+		}
+		if mark == board.MarkToCoda && last.mark != "" {
+			last.toCoda = true // To Coda on a bar that has a Segno or Coda of the left margin
 			return
 		}
+		last.mark = mark
+		return
 	}
 	r.note("margin_left_out", map[string]any{"text": rest}, "the margin text %q was left out", rest)
 }

@@ -131,6 +131,7 @@ func TestRightMargin(t *testing.T) {
 		{"d.s. al coda", gridBar{}, gridBar{mark: board.MarkDSAlCoda}},
 		{"Fine To Coda", gridBar{}, gridBar{mark: board.MarkFine, toCoda: true}},
 		{"To Coda", gridBar{}, gridBar{mark: board.MarkToCoda}},
+		{"To Coda", gridBar{mark: board.MarkSegno}, gridBar{mark: board.MarkSegno, toCoda: true}}, // Segno in the left margin
 		{"ritard", gridBar{}, gridBar{}},
 	} {
 		r := newState().r
