@@ -1,6 +1,7 @@
 package chordpro
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -26,8 +27,12 @@ import (
 //   - A chord is mapped onto the catalogue as a grid's chord is; a bracket that is not a chord ([x2],
 //     [*Rit.]) is left out, and two chords with nothing between them ([Am][G]) get a space between
 //     them, since two chords never stand at one place; each said in a note.
-//   - \[ \] \{ \} \# and \\ in a line are the character after the backslash (Tele writes them so for
-//     words that hold them).
+//   - \[ \] \{ \} \# \< and \\ in a line are the character after the backslash (Tele writes them so for
+//     words that hold them; \< only where the words would read as markup).
+//   - Text markup (<b>, </i>, <span …>, …) is left out of the words, with a note: a board keeps plain words.
+//   - A {comment} standing alone between sections is a section of one line of its words, where it stands,
+//     with a note: a board has no comments. (One before any section is the description; one just before
+//     lines outside any section is their label; one inside a section or grid is left out, with a note.)
 //
 // A section written right after a grid with the attribute grid="above" holds the words of that grid's
 // section: Tele writes a section with bars and lines so.
@@ -74,10 +79,13 @@ func (r *reader) lyricLine(raw string) board.Line {
 	for i := 0; i < len(raw) && units <= board.MaxLineUnits; { // the rest of a line too long is cut
 		c := raw[i]
 		switch {
-		case c == '\\' && i+1 < len(raw) && strings.IndexByte(`[]{}#\`, raw[i+1]) >= 0:
+		case c == '\\' && i+1 < len(raw) && strings.IndexByte(`[]{}#\<`, raw[i+1]) >= 0:
 			text.WriteByte(raw[i+1])
 			units++
 			i += 2
+			continue
+		case c == '<' && markupTag(raw[i:]) > 0:
+			i += r.markupLeftOut(raw[i:])
 			continue
 		case c == '[':
 			end := strings.IndexByte(raw[i+1:], ']')
@@ -128,6 +136,25 @@ func (r *reader) tabLine(raw string) board.Line {
 	return board.Line{Text: raw}
 }
 
+// markupRE is a tag of ChordPro's text markup (<b>, </i>, <span size="large">, …), which a board's
+// plain words do not keep.
+var markupRE = regexp.MustCompile(`^</?(?i:b|i|u|s|tt|big|small|sup|sub|span)(\s[^<>]*)?>`)
+
+// markupTag is the length of the markup tag s starts with; 0 when it starts with none.
+func markupTag(s string) int {
+	if len(s) < 3 || s[0] != '<' {
+		return 0
+	}
+	return len(markupRE.FindString(s))
+}
+
+// markupLeftOut says that the markup tag s starts with was left out of the words; it is its length.
+func (r *reader) markupLeftOut(s string) int {
+	tag := s[:markupTag(s)]
+	r.note("markup_left_out", map[string]any{"tag": tag}, "the text markup %s was left out of the words: a board keeps plain words", tag)
+	return len(tag)
+}
+
 // escapeText writes a line's words so that lyricLine reads them back: a backslash before [ ] { } # \.
 func escapeText(s string) string {
 	if !strings.ContainsAny(s, `[]{}#\`) {
@@ -147,10 +174,13 @@ func escapeText(s string) string {
 func writeLine(b *strings.Builder, l board.Line) {
 	k := 0
 	units := 0
-	for _, ch := range l.Text {
+	for i, ch := range l.Text {
 		for k < len(l.Chords) && l.Chords[k].At == units {
 			b.WriteString("[" + l.Chords[k].Chord + "]")
 			k++
+		}
+		if ch == '<' && markupTag(l.Text[i:]) > 0 {
+			b.WriteByte('\\') // words that read as markup are words: \< keeps them
 		}
 		b.WriteString(escapeText(string(ch)))
 		units += utf16count.Of(string(ch))

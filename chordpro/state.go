@@ -85,9 +85,27 @@ func (s *state) flushComment() {
 	if len(s.parts) == 0 && s.lyr == nil {
 		s.desc = append(s.desc, *s.comment)
 	} else {
-		s.r.note("comment_left_out", map[string]any{"text": *s.comment}, "the comment %q was left out", *s.comment)
+		s.commentLine(*s.comment)
 	}
 	s.comment = nil
+}
+
+// commentLine keeps a {comment} standing alone between sections where the file has it: a board has no
+// comment of its own, so it is a section of one line of its words, as written (no chords or markup read
+// in it), and the reader says so.
+func (s *state) commentLine(text string) {
+	l := &lyricSection{tab: true}
+	s.r.addLine(l, strings.Map(func(c rune) rune {
+		if c == '\n' || c == '\r' {
+			return ' ' // an escaped line break: the words stay one line
+		}
+		return c
+	}, text))
+	if len(l.sec.Lines) == 0 {
+		return // past the board's lines: addLine said so
+	}
+	s.parts = append(s.parts, part{lyrics: l})
+	s.r.note("comment_as_line", map[string]any{"text": text}, "the comment %q was kept as a line of words where it stands: a board has no comments", text)
 }
 
 // readLine reads one line of the file: a directive, a row of a grid, or a line of words.
