@@ -72,52 +72,32 @@ type lyricSection struct {
 // lyricLine reads one line of words: its text and chords. A line longer than a board's line is cut,
 // with a note.
 func (r *reader) lyricLine(raw string) board.Line {
-	var text strings.Builder
-	var chords []board.LineChord
-	units := 0
-	lastChordAt := -1
-	for i := 0; i < len(raw) && units <= board.MaxLineUnits; { // the rest of a line too long is cut
+	var w lineWords
+	for i := 0; i < len(raw) && w.units <= board.MaxLineUnits; { // the rest of a line too long is cut
 		c := raw[i]
 		switch {
 		case c == '\\' && i+1 < len(raw) && strings.IndexByte(`[]{}#\<`, raw[i+1]) >= 0:
-			text.WriteByte(raw[i+1])
-			units++
+			w.text.WriteByte(raw[i+1])
+			w.units++
 			i += 2
 			continue
 		case c == '<' && markupTag(raw[i:]) > 0:
 			i += r.markupLeftOut(raw[i:])
 			continue
-		case c == '[':
+		case c == '[' && strings.IndexByte(raw[i+1:], ']') >= 0: // a lone [ is a character of the words
 			end := strings.IndexByte(raw[i+1:], ']')
-			if end < 0 {
-				break // a lone [ is a character of the words
+			if sym, ok := r.bracketChord(raw[i+1 : i+1+end]); ok {
+				w.addChord(r, sym)
 			}
-			sym := raw[i+1 : i+1+end]
 			i += end + 2
-			m, ok := chord.Map(transposed(strings.TrimSpace(sym), r.transpose))
-			if !ok || strings.TrimSpace(sym) == "" {
-				r.note("chord_left_out", map[string]any{"text": sym}, "[%s] is not a chord and was left out", sym)
-				continue
-			}
-			if !m.Exact {
-				r.note("chord_nearest", map[string]any{"from": sym, "to": m.Symbol}, "%s became %s, the nearest chord in Tele's catalogue", sym, m.Symbol)
-			}
-			if units == lastChordAt {
-				text.WriteByte(' ')
-				units++
-				r.note("chords_spaced", nil, "chords written with nothing between them ([Am][G]) were given a space between them")
-			}
-			chords = append(chords, board.LineChord{At: units, Chord: m.Symbol})
-			r.shifts[r.transpose] = true
-			lastChordAt = units
 			continue
 		}
 		ch, size := utf8.DecodeRuneInString(raw[i:])
-		text.WriteString(raw[i : i+size])
-		units += utf16count.Of(string(ch))
+		w.text.WriteString(raw[i : i+size])
+		w.units += utf16count.Of(string(ch))
 		i += size
 	}
-	l, cut := board.Line{Text: text.String(), Chords: chords}.Fit()
+	l, cut := board.Line{Text: w.text.String(), Chords: w.chords}.Fit()
 	if cut {
 		r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
 	}
@@ -125,6 +105,41 @@ func (r *reader) lyricLine(raw string) board.Line {
 		l.Chords = nil
 	}
 	return l
+}
+
+// lineWords is a line of words being read: its text, its chords, and where it is in UTF-16 units.
+type lineWords struct {
+	text        strings.Builder
+	chords      []board.LineChord
+	units       int
+	lastChordAt int // where the last chord stands, +1 (0: none yet)
+}
+
+// addChord puts a chord where the line is; two chords with nothing between them get a space between
+// them, since two chords never stand at one place.
+func (w *lineWords) addChord(r *reader, sym string) {
+	if w.lastChordAt == w.units+1 {
+		w.text.WriteByte(' ')
+		w.units++
+		r.note("chords_spaced", nil, "chords written with nothing between them ([Am][G]) were given a space between them")
+	}
+	w.chords = append(w.chords, board.LineChord{At: w.units, Chord: sym})
+	r.shifts[r.transpose] = true
+	w.lastChordAt = w.units + 1
+}
+
+// bracketChord reads the chord of a bracket in words ([G7]) onto the catalogue, with the {transpose} in
+// force; a bracket that is no chord ([x2]) is left out, with a note.
+func (r *reader) bracketChord(sym string) (string, bool) {
+	m, ok := chord.Map(transposed(strings.TrimSpace(sym), r.transpose))
+	if !ok || strings.TrimSpace(sym) == "" {
+		r.note("chord_left_out", map[string]any{"text": sym}, "[%s] is not a chord and was left out", sym)
+		return "", false
+	}
+	if !m.Exact {
+		r.note("chord_nearest", map[string]any{"from": sym, "to": m.Symbol}, "%s became %s, the nearest chord in Tele's catalogue", sym, m.Symbol)
+	}
+	return m.Symbol, true
 }
 
 // tabLine keeps a line of a tab as its text, cut to a board's line.
