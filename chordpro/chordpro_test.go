@@ -112,6 +112,11 @@ func FuzzRead(f *testing.F) {
 	// The form of content schema version 3: an ending the D.C. leads to, ending 1 across two grids.
 	f.Add([]byte("{start_of_grid}\n|: C . . . |1 D . . . :|2 E . . . | F . . . D.C. |3 G . . . |.\n{end_of_grid}\n"))
 	f.Add([]byte("{start_of_grid}\n|: C . . . |1 D . . . |\n{end_of_grid}\n{start_of_grid}\n| E . . . :|2 F . . . |.\n{end_of_grid}\n"))
+	// A repeat open across grids, its ending 1 starting the next; a grid under a {time} of its most common bar.
+	f.Add([]byte("{start_of_grid}\n|: C . . . |\n{end_of_grid}\n{start_of_grid}\n|1 D . . . :|\n|2 E . . . |.\n{end_of_grid}\n"))
+	f.Add([]byte("{time: 4/4}\n{start_of_grid}\n| C . . . |\n{end_of_grid}\n{time: 3/4}\n{start_of_grid}\n| F . . | G . . | C . . . |.\n{end_of_grid}\n"))
+	// A comment between sections, kept as a line; markup in words, and words that look like it.
+	f.Add([]byte("{sov}\na\n{eov}\n{c: Repeat <b>x2</b> [D]}\n[C]<i>it</i>al \\<b> a<3\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var c board.Content
 		var err error

@@ -1,6 +1,7 @@
 package chordpro
 
 import (
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -26,8 +27,12 @@ import (
 //   - A chord is mapped onto the catalogue as a grid's chord is; a bracket that is not a chord ([x2],
 //     [*Rit.]) is left out, and two chords with nothing between them ([Am][G]) get a space between
 //     them, since two chords never stand at one place; each said in a note.
-//   - \[ \] \{ \} \# and \\ in a line are the character after the backslash (Tele writes them so for
-//     words that hold them).
+//   - \[ \] \{ \} \# \< and \\ in a line are the character after the backslash (Tele writes them so for
+//     words that hold them; \< only where the words would read as markup).
+//   - Text markup (<b>, </i>, <span …>, …) is left out of the words, with a note: a board keeps plain words.
+//   - A {comment} standing alone between sections is a section of one line of its words, where it stands,
+//     with a note: a board has no comments. (One before any section is the description; one just before
+//     lines outside any section is their label; one inside a section or grid is left out, with a note.)
 //
 // A section written right after a grid with the attribute grid="above" holds the words of that grid's
 // section: Tele writes a section with bars and lines so.
@@ -67,49 +72,32 @@ type lyricSection struct {
 // lyricLine reads one line of words: its text and chords. A line longer than a board's line is cut,
 // with a note.
 func (r *reader) lyricLine(raw string) board.Line {
-	var text strings.Builder
-	var chords []board.LineChord
-	units := 0
-	lastChordAt := -1
-	for i := 0; i < len(raw) && units <= board.MaxLineUnits; { // the rest of a line too long is cut
+	var w lineWords
+	for i := 0; i < len(raw) && w.units <= board.MaxLineUnits; { // the rest of a line too long is cut
 		c := raw[i]
 		switch {
-		case c == '\\' && i+1 < len(raw) && strings.IndexByte(`[]{}#\`, raw[i+1]) >= 0:
-			text.WriteByte(raw[i+1])
-			units++
+		case c == '\\' && i+1 < len(raw) && strings.IndexByte(`[]{}#\<`, raw[i+1]) >= 0:
+			w.text.WriteByte(raw[i+1])
+			w.units++
 			i += 2
 			continue
-		case c == '[':
+		case c == '<' && markupTag(raw[i:]) > 0:
+			i += r.markupLeftOut(raw[i:])
+			continue
+		case c == '[' && strings.IndexByte(raw[i+1:], ']') >= 0: // a lone [ is a character of the words
 			end := strings.IndexByte(raw[i+1:], ']')
-			if end < 0 {
-				break // a lone [ is a character of the words
+			if sym, ok := r.bracketChord(raw[i+1 : i+1+end]); ok {
+				w.addChord(r, sym)
 			}
-			sym := raw[i+1 : i+1+end]
 			i += end + 2
-			m, ok := chord.Map(transposed(strings.TrimSpace(sym), r.transpose))
-			if !ok || strings.TrimSpace(sym) == "" {
-				r.note("chord_left_out", map[string]any{"text": sym}, "[%s] is not a chord and was left out", sym)
-				continue
-			}
-			if !m.Exact {
-				r.note("chord_nearest", map[string]any{"from": sym, "to": m.Symbol}, "%s became %s, the nearest chord in Tele's catalogue", sym, m.Symbol)
-			}
-			if units == lastChordAt {
-				text.WriteByte(' ')
-				units++
-				r.note("chords_spaced", nil, "chords written with nothing between them ([Am][G]) were given a space between them")
-			}
-			chords = append(chords, board.LineChord{At: units, Chord: m.Symbol})
-			r.shifts[r.transpose] = true
-			lastChordAt = units
 			continue
 		}
 		ch, size := utf8.DecodeRuneInString(raw[i:])
-		text.WriteString(raw[i : i+size])
-		units += utf16count.Of(string(ch))
+		w.text.WriteString(raw[i : i+size])
+		w.units += utf16count.Of(string(ch))
 		i += size
 	}
-	l, cut := board.Line{Text: text.String(), Chords: chords}.Fit()
+	l, cut := board.Line{Text: w.text.String(), Chords: w.chords}.Fit()
 	if cut {
 		r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
 	}
@@ -119,6 +107,41 @@ func (r *reader) lyricLine(raw string) board.Line {
 	return l
 }
 
+// lineWords is a line of words being read: its text, its chords, and where it is in UTF-16 units.
+type lineWords struct {
+	text        strings.Builder
+	chords      []board.LineChord
+	units       int
+	lastChordAt int // where the last chord stands, +1 (0: none yet)
+}
+
+// addChord puts a chord where the line is; two chords with nothing between them get a space between
+// them, since two chords never stand at one place.
+func (w *lineWords) addChord(r *reader, sym string) {
+	if w.lastChordAt == w.units+1 {
+		w.text.WriteByte(' ')
+		w.units++
+		r.note("chords_spaced", nil, "chords written with nothing between them ([Am][G]) were given a space between them")
+	}
+	w.chords = append(w.chords, board.LineChord{At: w.units, Chord: sym})
+	r.shifts[r.transpose] = true
+	w.lastChordAt = w.units + 1
+}
+
+// bracketChord reads the chord of a bracket in words ([G7]) onto the catalogue, with the {transpose} in
+// force; a bracket that is no chord ([x2]) is left out, with a note.
+func (r *reader) bracketChord(sym string) (string, bool) {
+	m, ok := chord.Map(transposed(strings.TrimSpace(sym), r.transpose))
+	if !ok || strings.TrimSpace(sym) == "" {
+		r.note("chord_left_out", map[string]any{"text": sym}, "[%s] is not a chord and was left out", sym)
+		return "", false
+	}
+	if !m.Exact {
+		r.note("chord_nearest", map[string]any{"from": sym, "to": m.Symbol}, "%s became %s, the nearest chord in Tele's catalogue", sym, m.Symbol)
+	}
+	return m.Symbol, true
+}
+
 // tabLine keeps a line of a tab as its text, cut to a board's line.
 func (r *reader) tabLine(raw string) board.Line {
 	if utf16count.Of(raw) > board.MaxLineUnits {
@@ -126,6 +149,25 @@ func (r *reader) tabLine(raw string) board.Line {
 		raw = utf16count.Cut(raw, board.MaxLineUnits)
 	}
 	return board.Line{Text: raw}
+}
+
+// markupRE is a tag of ChordPro's text markup (<b>, </i>, <span size="large">, …), which a board's
+// plain words do not keep.
+var markupRE = regexp.MustCompile(`^</?(?i:b|i|u|s|tt|big|small|sup|sub|span)(\s[^<>]*)?>`)
+
+// markupTag is the length of the markup tag s starts with; 0 when it starts with none.
+func markupTag(s string) int {
+	if len(s) < 3 || s[0] != '<' {
+		return 0
+	}
+	return len(markupRE.FindString(s))
+}
+
+// markupLeftOut says that the markup tag s starts with was left out of the words; it is its length.
+func (r *reader) markupLeftOut(s string) int {
+	tag := s[:markupTag(s)]
+	r.note("markup_left_out", map[string]any{"tag": tag}, "the text markup %s was left out of the words: a board keeps plain words", tag)
+	return len(tag)
 }
 
 // escapeText writes a line's words so that lyricLine reads them back: a backslash before [ ] { } # \.
@@ -147,10 +189,13 @@ func escapeText(s string) string {
 func writeLine(b *strings.Builder, l board.Line) {
 	k := 0
 	units := 0
-	for _, ch := range l.Text {
+	for i, ch := range l.Text {
 		for k < len(l.Chords) && l.Chords[k].At == units {
 			b.WriteString("[" + l.Chords[k].Chord + "]")
 			k++
+		}
+		if ch == '<' && markupTag(l.Text[i:]) > 0 {
+			b.WriteByte('\\') // words that read as markup are words: \< keeps them
 		}
 		b.WriteString(escapeText(string(ch)))
 		units += utf16count.Of(string(ch))

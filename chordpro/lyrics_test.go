@@ -24,6 +24,7 @@ func lyricBoard() board.Content {
 				{Text: "中文歌词 😀 end", Chords: []board.LineChord{{At: 1, Chord: "C#m7b5"}, {At: 5, Chord: "F#"}, {At: 7, Chord: "N.C."}}},
 				{Text: "{not a directive}"},
 				{Text: "# not a comment"},
+				{Text: "<b>words</b> like <span x=\"1\">markup</span>, a < b", Chords: []board.LineChord{{At: 0, Chord: "E"}}},
 			}},
 			{Label: "Chorus", Role: "chorus", Bars: []board.Bar{board.PlainBar("G", "A")}, Lines: []board.Line{{Text: "la la", Chords: []board.LineChord{{At: 0, Chord: "G"}, {At: 3, Chord: "A"}}}}},
 			{Label: "Again", Recall: "chorus"},
@@ -76,6 +77,17 @@ func TestLyricsRead(t *testing.T) {
 		{"a recall before any chorus", "{title: T}\n{chorus}\n{sov}\na\n{eov}\n", []board.Section{{Role: "verse", Lines: []board.Line{{Text: "a"}}}}, []string{"{chorus} before any chorus was left out"}},
 		{"an unended section", "{title: T}\n{sov}\na\n", []board.Section{{Role: "verse", Lines: []board.Line{{Text: "a"}}}}, []string{"the verse section had no end"}},
 		{"a nearest chord, a transpose", "{title: T}\n{transpose: 2}\n[Cmaj7b9]x [A7]y\n", []board.Section{{Lines: []board.Line{{Text: "x y", Chords: []board.LineChord{{At: 0, Chord: "Dmaj7"}, {At: 2, Chord: "B7"}}}}}}, []string{"became Dmaj7", "moved 2 semitones"}},
+		{"a comment between sections is a line where it stands", "{title: T}\n{sov}\na\n{eov}\n{c: Repeat [D] x2}\n{soc}\nb\n{eoc}\n{ci: Fine}\n", []board.Section{
+			{Role: "verse", Lines: []board.Line{{Text: "a"}}},
+			{Lines: []board.Line{{Text: "Repeat [D] x2"}}},
+			{Role: "chorus", Lines: []board.Line{{Text: "b"}}},
+			{Lines: []board.Line{{Text: "Fine"}}},
+		}, []string{`the comment "Repeat [D] x2" was kept as a line of words`, `the comment "Fine" was kept`}},
+		{"a comment inside a section is left out", "{title: T}\n{sov}\na\n{c: softly}\n{eov}\n", []board.Section{{Role: "verse", Lines: []board.Line{{Text: "a"}}}},
+			[]string{`the comment "softly" was left out`}},
+		{"markup is left out of the words", "{title: T}\n[C]<b>Bold</b> and <span color=\"red\">red</span>, a<3 \\<i>\n", []board.Section{
+			{Lines: []board.Line{{Text: "Bold and red, a<3 <i>", Chords: []board.LineChord{{At: 0, Chord: "C"}}}}},
+		}, []string{"markup <b> was left out", "markup </b>", `markup <span color="red">`, "markup </span>"}},
 		{"unknown directives are notes", "{title: T}\n{x_custom: 1}\n{start_of_abc}\nX:1\n{end_of_abc}\nla\n", []board.Section{{Lines: []board.Line{{Text: "la"}}}}, []string{"{x_custom} was left out", "start_of_abc section was left out"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

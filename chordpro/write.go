@@ -8,7 +8,8 @@
 //
 // The meter: a board holds beats per bar (and a bar's own beats) but no note value, and its tempo counts
 // those beats, so {time} is always N/4 with N the board's beats per bar; a bar in another meter is
-// written with as many cells as it has beats (the grid's shape says the board's). A file's {time: 6/8}
+// written with as many cells as it has beats (the grid's shape says the board's), and a section whose
+// most common bar is in another meter under a {time} of that meter. A file's {time: 6/8}
 // reads as 6 beats per bar, and the reader says so.
 //
 // A bar is as many cells as it has beats (its own meter, or the board's); its chords share them
@@ -21,6 +22,7 @@
 package chordpro
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -73,9 +75,10 @@ func Write(c board.Content) []byte {
 			writeLyrics(&b, s, false)
 			continue
 		}
-		// A section whose every bar is in another meter is written under its own {time}, so that its
-		// grid reads as bars of that meter and not as short bars of the board's.
-		if m := sectionMeter(s, c.BeatsPerBar); m != time {
+		// A grid is read with its most common bar as a bar of the meter in force (cellsPerBar), so a
+		// section whose most common bar is in another meter is written under a {time} of that meter:
+		// its bars then read back with their own beats, not as short or long bars of the one before.
+		if m := gridMeter(s, c.BeatsPerBar, time); m != time {
 			b.WriteString("\n")
 			directive(&b, "time", fmt.Sprintf("%d/4", m))
 			time = m
@@ -98,18 +101,14 @@ func Write(c board.Content) []byte {
 	return []byte(b.String())
 }
 
-// sectionMeter is the beats of every bar of s when they all have the same meter, else the board's.
-func sectionMeter(s board.Section, boardBeats int) int {
-	m := s.Bars[0].Beats
-	for _, bar := range s.Bars {
-		if bar.Beats != m {
-			return boardBeats
-		}
+// gridMeter is the meter a section's grid is written under: the most common beats of its bars, the
+// meter in force (time) first among beats as common, as the reader counts cells (cellsPerBar).
+func gridMeter(s board.Section, boardBeats, time int) int {
+	beats := make([]int, len(s.Bars))
+	for i, bar := range s.Bars {
+		beats[i] = cmp.Or(bar.Beats, boardBeats)
 	}
-	if m == 0 {
-		return boardBeats
-	}
-	return m
+	return commonest(beats, time)
 }
 
 func directive(b *strings.Builder, name, value string) {

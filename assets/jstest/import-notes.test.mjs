@@ -70,3 +70,22 @@ test('a note with no code of its own keeps the reader’s words; a refusal is sa
     setLocale('en');
   }
 });
+
+test('the ChordPro reader’s notes of a comment kept as a line and of markup left out are said in both languages', () => {
+  const args = { comment_as_line: { text: 'Repeat x2' }, markup_left_out: { tag: '<b>' } };
+  try {
+    setLocale('zh-CN');
+    for (const [code, a] of Object.entries(args)) {
+      const entry = noteEntry('the English note', { code, args: a });
+      assert.equal(entry[0], `import.note.${code}`);
+      assert.ok(STRINGS.en[entry[0]] && STRINGS['zh-CN'][entry[0]], `${code} in both dictionaries`);
+      assert.match(t(...entry), han);
+    }
+    assert.equal(t(...noteEntry('', { code: 'markup_left_out', args: args.markup_left_out })), '歌词里的格式标记 <b> 没有导入：和弦谱只保留纯文字');
+    setLocale('en');
+    assert.equal(t(...noteEntry('', { code: 'comment_as_line', args: args.comment_as_line })),
+      'the comment “Repeat x2” was kept as a line of words where it stands: a board has no comments');
+  } finally {
+    setLocale('en');
+  }
+});

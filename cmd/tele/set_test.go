@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,6 +66,21 @@ func TestCLISet(t *testing.T) {
 	r = runTele(t, env, "set", "export", "friday", "--data", data)
 	if want := chordpro.WriteSongbook([]board.Content{leaves.Content, welcome.Content, leaves.Content}); r.code != 0 || r.stdout != string(want) {
 		t.Fatalf("set export: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// The songbook imports back as its three songs, each the board it was.
+	book, other := filepath.Join(t.TempDir(), "friday.cho"), filepath.Join(t.TempDir(), "data")
+	os.WriteFile(book, []byte(r.stdout), 0o600)
+	r = runTele(t, env, "board", "import", book, "--data", other)
+	links := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 0 || len(links) != 3 {
+		t.Fatalf("import the songbook: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	for i, want := range []board.Content{leaves.Content, welcome.Content, leaves.Content} {
+		_, link, _ := strings.Cut(links[i], "/b/")
+		id, _, _ := strings.Cut(link, "#")
+		if b, err := store.ReadBoard(other, id); err != nil || !reflect.DeepEqual(b.Content, want) {
+			t.Errorf("song %d (%s): %v\n%+v\nwant %+v", i+1, id, err, b.Content, want)
+		}
 	}
 	r = runTele(t, env, "set", "export", "friday", "--format", "ireal", "--data", data)
 	songs, err := ireal.Parse([]byte(r.stdout))

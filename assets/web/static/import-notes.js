@@ -13,7 +13,7 @@ const NOTE_CODES = ['key_unknown', 'chord_nearest', 'chord_text_unknown', 'bar_c
   'alternates_left_out', 'rhythm_evened', 'simile_with_chords', 'count_in', 'sign_left_out', 'sign_left_out_place',
   'sign_repeated', 'al_ending_fine', 'al_ending_left_out', 'rhythm_nearest', 'jump_moved', 'jump_al_coda', 'repeat_from',
   'repeat_start_left_out', 'al_ending_jump', 'jump_on_cue', 'fine_at_end_mark', 'al_fine_no_fine', 'al_fine_coda',
-  'al_ending_later_fine', 'al_ending_coda', 'ending_closed', 'ending_left_out'];
+  'al_ending_later_fine', 'al_ending_coda', 'ending_closed', 'ending_left_out', 'comment_as_line', 'markup_left_out'];
 
 // FAILURE_CODES are the errors a song of a playlist (or a whole import) is refused with that have
 // words of their own (import.error.* in form-strings.js).
@@ -73,6 +73,8 @@ export const STRINGS = {
     'import.note.al_ending_coda': '{jump} al ending {ending} was read as {read}: that ending holds To Coda, and the coda follows the jump',
     'import.note.ending_closed': 'ending 1 (bar {bar}) closes at bar {end}, right before ending 2: the band goes back there',
     'import.note.ending_left_out': 'ending 1 at bar {bar} has no end repeat and no ending after it: its bars were read as plain bars',
+    'import.note.comment_as_line': 'the comment “{text}” was kept as a line of words where it stands: a board has no comments',
+    'import.note.markup_left_out': 'the text markup {tag} was left out of the words: a board keeps plain words',
     'import.reason.not_a_grid': 'the file has no grid and no lines of words',
     'import.reason.unreadable_chart': 'the chart could not be read',
     'import.reason.too_many_songs': 'too many songs at once',
@@ -113,6 +115,8 @@ export const STRINGS = {
     'import.note.al_ending_coda': '{jump} al 第 {ending} 房子读作 {read}：这个房子里有 To Coda，尾声在跳转之后',
     'import.note.ending_closed': '第 1 房子（第 {bar} 小节）在第 {end} 小节结束，紧挨第 2 房子之前：乐队从那里反复',
     'import.note.ending_left_out': '第 {bar} 小节的第 1 房子既没有反复结束记号，后面也没有别的房子：按普通小节读入',
+    'import.note.comment_as_line': '注释“{text}”作为一行歌词保留在原处：和弦谱里没有注释',
+    'import.note.markup_left_out': '歌词里的格式标记 {tag} 没有导入：和弦谱只保留纯文字',
     'import.reason.not_a_grid': '文件里既没有网格也没有歌词行',
     'import.reason.unreadable_chart': '无法读取这份和弦谱',
     'import.reason.too_many_songs': '一次导入的歌曲太多',
