@@ -89,3 +89,46 @@ test('the ChordPro reader’s notes of a comment kept as a line and of markup le
     setLocale('en');
   }
 });
+
+// The notes the ChordPro and chords-over-lyrics readers send, each call with the names of its arguments
+// (their notes are r.note("code", map[string]any{"name": …}, …) or r.note("code", nil, …)).
+const lyricCalls = ['chordpro', 'chordtext'].flatMap((pkg) => {
+  const dir = new URL(`../../${pkg}/`, import.meta.url);
+  return readdirSync(dir).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'))
+    .flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/\.note\("(\w+)", (nil|map\[string\]any\{([^\n]*?)\}),/g)])
+    .map((m) => ({ code: m[1], names: [...(m[3] || '').matchAll(/"(\w+)":/g)].map((n) => n[1]) }));
+});
+
+// An example value of each argument, free of English words so the Chinese can be checked for them.
+const EXAMPLE = { max: 200, total: 1000, beats: 6, semitones: -2, role: 'verse', sign: 'segno', bar: 3 };
+
+test('every note of the ChordPro and chords-over-lyrics readers is said in both languages with the arguments it comes with', () => {
+  assert.ok(lyricCalls.length >= 40, `found ${lyricCalls.length} notes in chordpro/ and chordtext/`);
+  try {
+    for (const locale of ['zh-CN', 'en']) {
+      setLocale(locale);
+      for (const { code, names } of lyricCalls) {
+        const args = Object.fromEntries(names.map((n) => [n, EXAMPLE[n] ?? 'X7']));
+        const entry = noteEntry('the English note', { code, args });
+        assert.notEqual(entry[0], 'import.note.text', `${code} has words of its own`);
+        assert.ok(STRINGS.en[entry[0]] && STRINGS['zh-CN'][entry[0]], `${entry[0]} in both dictionaries`);
+        const said = t(...entry);
+        if (locale === 'zh-CN') {
+          assert.match(said, han, `${code}: ${said}`);
+          assert.doesNotMatch(said, /\{\w+\}|\b(the|was|left|became|bar|chart|verse)\b/, `${code} (${names}): ${said}`);
+        } else {
+          // {chorus} is the directive's own spelling, not an argument
+          const wanted = [...STRINGS.en[entry[0]].matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((n) => n !== 'chorus');
+          assert.deepEqual(wanted.filter((n) => !names.includes(n)), [], `${entry[0]} names arguments ${code} does not send`);
+        }
+      }
+    }
+    setLocale('zh-CN');
+    assert.equal(t(...noteEntry('', { code: 'rhythm_evened', args: { line: 4 } })), '第 4 行有一个小节的和弦写得比一拍还密：它们平分这个小节',
+      'a grid line, not a bar');
+    assert.equal(t(...noteEntry('', { code: 'heading_role', args: { heading: '[Verse 1]', role: 'verse' } })),
+      '标题“[Verse 1]”开始一个新段落，段落类型为主歌');
+  } finally {
+    setLocale('en');
+  }
+});

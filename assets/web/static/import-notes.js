@@ -1,7 +1,7 @@
 // What an importer says about a chart, in the page's language: each note of POST /api/import comes
 // again as a code and its arguments (noteCodes, docs/api.md), and a song that could not become a board
-// comes with an error code. The page says both from the code; a code it does not know (and ChordPro's
-// notes, code "text") keeps the reader's English words.
+// comes with an error code. The page says both from the code; a code it does not know (and a note its
+// reader gave no code, code "text") keeps the reader's English words.
 
 import { extend } from './i18n.js';
 import { MARK_TEXT } from './form-view.js';
@@ -13,11 +13,27 @@ const NOTE_CODES = ['key_unknown', 'chord_nearest', 'chord_text_unknown', 'bar_c
   'alternates_left_out', 'rhythm_evened', 'simile_with_chords', 'count_in', 'sign_left_out', 'sign_left_out_place',
   'sign_repeated', 'al_ending_fine', 'al_ending_left_out', 'rhythm_nearest', 'jump_moved', 'jump_al_coda', 'repeat_from',
   'repeat_start_left_out', 'al_ending_jump', 'jump_on_cue', 'fine_at_end_mark', 'al_fine_no_fine', 'al_fine_coda',
-  'al_ending_later_fine', 'al_ending_coda', 'ending_closed', 'ending_left_out', 'comment_as_line', 'markup_left_out'];
+  'al_ending_later_fine', 'al_ending_coda', 'ending_closed', 'ending_left_out', 'comment_as_line', 'markup_left_out',
+  // the ChordPro and chords-over-lyrics readers' own
+  'capo_left_out', 'chord_left_out', 'chords_alone', 'chords_over_words', 'chords_spaced', 'comment_left_out',
+  'credit_cut', 'directive_left_out', 'first_bar_nc', 'grid_empty', 'heading', 'heading_role', 'label_cut',
+  'line_cut', 'line_left_out', 'lines_cut', 'margin_left_out', 'recall_left_out', 'recall_no_chorus',
+  'section_end_alone', 'section_left_out', 'section_unended', 'sections_cut', 'strum_left_out',
+  'subtitle_in_description', 'tempo_unknown', 'time_read', 'title_first_line', 'title_missing', 'transpose_unknown',
+  'transposed', 'volta_repeat'];
 
 // FAILURE_CODES are the errors a song of a playlist (or a whole import) is refused with that have
 // words of their own (import.error.* in form-strings.js).
 const FAILURE_CODES = ['not_a_grid', 'unreadable_chart', 'too_many_songs', 'rate_limited', 'invalid_content', 'too_large'];
+
+// variant names the words of a code that two readers send with other arguments: the ChordPro grid
+// reader names a grid line where iReal Pro's names a bar, and a grid line is left out for a word that is
+// not a chord or for having no bar line.
+function variant(code, args) {
+  if (code === 'line_left_out' && 'word' in args) return '.word';
+  if (['simile_with_chords', 'rhythm_evened', 'rhythm_nearest'].includes(code) && 'line' in args && !('bar' in args)) return '.line';
+  return '';
+}
 
 // noteEntry is the i18n entry of the note text whose code is nc ({code, args}).
 export function noteEntry(text, nc) {
@@ -26,13 +42,14 @@ export function noteEntry(text, nc) {
   if (!NOTE_CODES.includes(code)) return ['import.note.text', { text: code === 'text' && typeof args.text === 'string' ? args.text : text }];
   if ('sign' in args) args.sign = sign(args.sign);
   if ('read' in args) args.read = sign(args.read);
+  if (typeof args.role === 'string' && /^[a-z]+$/.test(args.role)) args.role = { $t: `role.${args.role}` };
   if (code === 'sign_left_out') {
     args.rule = typeof args.ruleId === 'string' && /^\w+$/.test(args.ruleId)
       ? { $t: `form.rule.${args.ruleId}`, params: args.ruleArgs || {} }
       : { $t: 'import.note.text', params: { text: String(args.rule ?? '') } };
     delete args.ruleArgs;
   }
-  return [`import.note.${code}`, args];
+  return [`import.note.${code}${variant(code, args)}`, args];
 }
 
 // failureEntry says why a song (or the whole import) was refused: the code's words when the page has
@@ -75,6 +92,42 @@ export const STRINGS = {
     'import.note.ending_left_out': 'ending 1 at bar {bar} has no end repeat and no ending after it: its bars were read as plain bars',
     'import.note.comment_as_line': 'the comment “{text}” was kept as a line of words where it stands: a board has no comments',
     'import.note.markup_left_out': 'the text markup {tag} was left out of the words: a board keeps plain words',
+    'import.note.simile_with_chords.line': 'a % bar with chords in it was read as its chords (grid line {line})',
+    'import.note.rhythm_evened.line': 'a bar’s chords fall closer together than a beat and were spread evenly over the bar (line {line})',
+    'import.note.rhythm_nearest.line': 'chords between beats were put on the nearest beat (line {line})',
+    'import.note.capo_left_out': 'the capo {capo} was left out: a board keeps the chords as they sound; set a capo in the view',
+    'import.note.chord_left_out': '[{text}] is not a chord and was left out',
+    'import.note.chords_alone': 'a line of chords with no words under it was kept as chords over spaces',
+    'import.note.chords_over_words': 'each chord was put over the character of the words in its column',
+    'import.note.chords_spaced': 'chords written with nothing between them ([Am][G]) were given a space between them',
+    'import.note.comment_left_out': 'the comment “{text}” was left out',
+    'import.note.credit_cut': '“{text}” was longer than a board keeps and was cut',
+    'import.note.directive_left_out': '{{directive}} was left out: Tele does not read it',
+    'import.note.first_bar_nc': 'the first bar has no chord: it is N.C.',
+    'import.note.grid_empty': 'the grid “{label}” has no bars and was left out',
+    'import.note.heading': 'the heading “{heading}” starts a section',
+    'import.note.heading_role': 'the heading “{heading}” starts a section with the role {role}',
+    'import.note.label_cut': 'the label “{label}” was longer than a label holds and was cut',
+    'import.note.line_cut': 'a line longer than {max} characters was cut there',
+    'import.note.line_left_out': 'the grid line “{line}” has no bar line and was left out',
+    'import.note.line_left_out.word': 'the grid line “{line}” was left out: “{word}” is not a chord (a root A–G and a quality, like Am7)',
+    'import.note.lines_cut': 'lines past {max} in a section or {total} in all were left out',
+    'import.note.margin_left_out': 'the margin text “{text}” was left out',
+    'import.note.recall_left_out': '{chorus} inside a section was left out',
+    'import.note.recall_no_chorus': '{chorus} before any chorus was left out: it repeats the chorus before it',
+    'import.note.section_end_alone': '{{directive}} ends no section and was left out',
+    'import.note.section_left_out': 'the {section} section was left out: it is not words with chords',
+    'import.note.section_unended': 'the {section} section had no end: it ends where the next section starts',
+    'import.note.sections_cut': 'the sections past the {max}th were left out: a board holds {max}',
+    'import.note.strum_left_out': 'the strum line “{line}” was left out: a board has no strumming',
+    'import.note.subtitle_in_description': 'the subtitle “{text}” was kept in the description',
+    'import.note.tempo_unknown': 'the tempo “{tempo}” is not a number of beats per minute: the board plays at 120',
+    'import.note.time_read': 'the time {time} was read as {beats} beats per bar: a board counts beats and keeps no note value',
+    'import.note.title_first_line': 'the first line “{title}” was read as the title',
+    'import.note.title_missing': 'the song names no title: the board is called Untitled',
+    'import.note.transpose_unknown': '{transpose: {transpose}} is not a number of semitones from -12 to 12: the chords after it were read as written',
+    'import.note.transposed': 'the chords after {transpose: {semitones}} were moved {semitones} semitones, as the file asks',
+    'import.note.volta_repeat': 'the endings of line {line} have no repeat signs: they were read as a repeat from the bar after the last end repeat',
     'import.reason.not_a_grid': 'the file has no grid and no lines of words',
     'import.reason.unreadable_chart': 'the chart could not be read',
     'import.reason.too_many_songs': 'too many songs at once',
@@ -117,6 +170,42 @@ export const STRINGS = {
     'import.note.ending_left_out': '第 {bar} 小节的第 1 房子既没有反复结束记号，后面也没有别的房子：按普通小节读入',
     'import.note.comment_as_line': '注释“{text}”作为一行歌词保留在原处：和弦谱里没有注释',
     'import.note.markup_left_out': '歌词里的格式标记 {tag} 没有导入：和弦谱只保留纯文字',
+    'import.note.simile_with_chords.line': '网格第 {line} 行里带和弦的 % 小节按其中的和弦读入',
+    'import.note.rhythm_evened.line': '第 {line} 行有一个小节的和弦写得比一拍还密：它们平分这个小节',
+    'import.note.rhythm_nearest.line': '第 {line} 行写在拍子之间的和弦放到了最近的拍上',
+    'import.note.capo_left_out': '变调夹 {capo} 没有导入：和弦谱按实际发音记和弦；可以在视图里设置变调夹',
+    'import.note.chord_left_out': '[{text}] 不是和弦，没有导入',
+    'import.note.chords_alone': '下面没有歌词的一行和弦保留为空白上方的和弦',
+    'import.note.chords_over_words': '每个和弦都放在同一列的歌词字符上方',
+    'import.note.chords_spaced': '紧挨着写的和弦（[Am][G]）之间加了一个空格',
+    'import.note.comment_left_out': '注释“{text}”没有导入',
+    'import.note.credit_cut': '“{text}”超出和弦谱能保存的长度，已截短',
+    'import.note.directive_left_out': '指令 {directive} 没有导入：Tele 不读取它',
+    'import.note.first_bar_nc': '第一小节没有和弦：记为 N.C.',
+    'import.note.grid_empty': '网格“{label}”没有小节，没有导入',
+    'import.note.heading': '标题“{heading}”开始一个新段落',
+    'import.note.heading_role': '标题“{heading}”开始一个新段落，段落类型为{role}',
+    'import.note.label_cut': '标签“{label}”太长，已截短',
+    'import.note.line_cut': '超过 {max} 个字符的一行在那里截断',
+    'import.note.line_left_out': '网格行“{line}”没有小节线，没有导入',
+    'import.note.line_left_out.word': '网格行“{line}”没有导入：“{word}”不是和弦（和弦是根音 A–G 加上性质，例如 Am7）',
+    'import.note.lines_cut': '一个段落超过 {max} 行、全曲超过 {total} 行的部分没有导入',
+    'import.note.margin_left_out': '页边文字“{text}”没有导入',
+    'import.note.recall_left_out': '段落内重复副歌的 chorus 指令没有导入',
+    'import.note.recall_no_chorus': '出现在所有副歌之前的 chorus 指令没有导入：它重复的是前面的副歌',
+    'import.note.section_end_alone': '指令 {directive} 没有结束任何段落，没有导入',
+    'import.note.section_left_out': '{section} 段没有导入：它不是带和弦的歌词',
+    'import.note.section_unended': '{section} 段没有结束指令：在下一段开始的地方结束',
+    'import.note.sections_cut': '第 {max} 段之后的段落没有导入：一个和弦谱最多 {max} 段',
+    'import.note.strum_left_out': '扫弦行“{line}”没有导入：和弦谱不记扫弦',
+    'import.note.subtitle_in_description': '副标题“{text}”保存在说明里',
+    'import.note.tempo_unknown': '速度“{tempo}”不是每分钟的拍数：按每分钟 120 拍演奏',
+    'import.note.time_read': '拍号 {time} 读作每小节 {beats} 拍：和弦谱只记拍数，不记音符时值',
+    'import.note.title_first_line': '第一行“{title}”读作歌名',
+    'import.note.title_missing': '歌曲没有歌名：和弦谱命名为 Untitled',
+    'import.note.transpose_unknown': '移调指令的值“{transpose}”不是 -12 到 12 之间的半音数：其后的和弦按原样读入',
+    'import.note.transposed': '按文件的要求，移调指令之后的和弦移动了 {semitones} 个半音',
+    'import.note.volta_repeat': '第 {line} 行的房子没有反复记号：按从上一个反复结束记号之后的小节开始的反复读入',
     'import.reason.not_a_grid': '文件里既没有网格也没有歌词行',
     'import.reason.unreadable_chart': '无法读取这份和弦谱',
     'import.reason.too_many_songs': '一次导入的歌曲太多',
