@@ -19,26 +19,12 @@ func (s *state) directive(text string) error {
 	if !isComment(name) {
 		s.flushComment()
 	}
+	if s.songField(name, value) {
+		return nil
+	}
 	switch name {
-	case "title", "t":
-		s.c.Title = value
-	case "subtitle", "st", "su":
-		s.desc = append(s.desc, value)
-		s.r.note("subtitle_in_description", map[string]any{"text": value}, "the subtitle %q was kept in the description", value)
-	case "artist":
-		s.c.Artist = joinCredit(s.c.Artist, value)
-	case "composer":
-		s.c.Composer = joinCredit(s.c.Composer, value)
 	case "meta":
 		s.meta(value)
-	case "capo":
-		s.r.note("capo_left_out", map[string]any{"capo": value}, "the capo %s was left out: a board keeps the chords as they sound; set a capo in the view", value)
-	case "key":
-		s.c.Key = value
-	case "tempo":
-		s.tempo(value)
-	case "time":
-		s.timeSignature(value)
 	case "transpose":
 		s.r.setTranspose(value)
 	case "comment", "c", "comment_italic", "ci", "comment_box", "cb":
@@ -53,6 +39,33 @@ func (s *state) directive(text string) error {
 		s.r.note("directive_left_out", map[string]any{"directive": name}, "{%s} was left out: Tele does not read it", name)
 	}
 	return nil
+}
+
+// songField reads a directive that sets a field of the song, by its short or its long name; false when
+// name is no such directive.
+func (s *state) songField(name, value string) bool {
+	switch name {
+	case "title", "t":
+		s.c.Title = value
+	case "subtitle", "st", "su":
+		s.desc = append(s.desc, value)
+		s.r.note("subtitle_in_description", map[string]any{"text": value}, "the subtitle %q was kept in the description", value)
+	case "artist":
+		s.c.Artist = joinCredit(s.c.Artist, value)
+	case "composer":
+		s.c.Composer = joinCredit(s.c.Composer, value)
+	case "capo":
+		s.r.note("capo_left_out", map[string]any{"capo": value}, "the capo %s was left out: a board keeps the chords as they sound; set a capo in the view", value)
+	case "key":
+		s.c.Key = value
+	case "tempo":
+		s.tempo(value)
+	case "time":
+		s.timeSignature(value)
+	default:
+		return false
+	}
+	return true
 }
 
 func isComment(name string) bool {
@@ -85,15 +98,15 @@ func (s *state) sectionDirective(name, env, value string, attrs map[string]strin
 	return nil
 }
 
-// meta reads {meta: name value} for the names a board has a field for.
+// meta reads {meta: name value}, ChordPro's long form of the song's directives ({meta: key Am} is
+// {key: Am}), for the names a board has a field for.
 func (s *state) meta(value string) {
 	key, v, _ := strings.Cut(strings.TrimSpace(value), " ")
 	v = strings.TrimSpace(v)
+	if s.songField(strings.ToLower(key), v) {
+		return
+	}
 	switch strings.ToLower(key) {
-	case "artist":
-		s.c.Artist = joinCredit(s.c.Artist, v)
-	case "composer":
-		s.c.Composer = joinCredit(s.c.Composer, v)
 	case "style":
 		s.c.Style = v
 	default:
