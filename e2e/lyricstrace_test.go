@@ -15,11 +15,11 @@ import (
 
 // frameWork is the page's main-thread CPU in one traced interaction, in ms, by the kind of work the
 // trace names: script (event handlers, callbacks, microtasks), style and layout (recalculation and
-// layout, forced by a script or in the frame), and paint (pre-paint, paint, layerizing and the commit
+// layout, forced by a script or in the frame; style apart), and paint (pre-paint, paint, layerizing and the commit
 // to the compositor). Unlike the page's total it hardly depends on the machine's load: each part is
 // CPU time on the renderer's main thread.
 type frameWork struct {
-	Script, Layout, Paint float64
+	Script, Style, Layout, Paint float64
 }
 
 var (
@@ -112,7 +112,11 @@ func workOf(events []traceEvent) frameWork {
 			scriptUntil = e.Ts + e.Dur
 			w.Script += cpu(e)
 		case layoutEvents[e.Name]:
-			w.Layout += cpu(e)
+			if e.Name == "UpdateLayoutTree" {
+				w.Style += cpu(e)
+			} else {
+				w.Layout += cpu(e)
+			}
 			if inScript {
 				w.Script -= cpu(e)
 			}
