@@ -190,3 +190,43 @@ func TestLyricsPage(t *testing.T) {
 		p.requireClean("transpose and numbers")
 	})
 }
+
+// TestLyricsTransposeLongSong: in a song of 200 lines, a transposition reaches every chord of every
+// line, those far from the window too (they take theirs a moment later, lyrics-view.js), and no two
+// chords of a row run into each other afterwards, on a phone and a desktop, in both languages.
+func TestLyricsTransposeLongSong(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	s := startServe(t)
+	b := newBrowser(t)
+	apiCreateBoard(t, s, "longest-song", longestSong())
+	for _, c := range []struct {
+		name string
+		opts []PageOption
+	}{
+		{"phone-zh", []PageOption{phone(), browserLanguage("zh-CN")}},
+		{"desktop-en", []PageOption{desktop()}},
+	} {
+		p := openLyricBoard(t, b, s, "longest-song", "", c.opts...)
+		p.waitJS(`document.querySelectorAll('.lyric-line').length === 200`, "every line")
+		evalJS[bool](p, `(window.__was = [...document.querySelectorAll('.lc .chord')].map((e) => e.textContent)).length > 0`)
+		p.do(chromedp.Click(`#view-panel summary`), chromedp.Click(chromedp.ID("view-up")))
+		p.waitJS(`(() => {
+			const now = [...document.querySelectorAll('.lc .chord')].map((e) => e.textContent);
+			return now.length === window.__was.length && now.every((c, i) => c !== window.__was[i]);
+		})()`, c.name+": every chord of every line transposed")
+		overlaps := evalJS[[]string](p, `(() => {
+			const out = [];
+			for (const l of document.querySelectorAll('.lyric-line')) {
+				const rs = [...l.querySelectorAll('.lc .chord')].map((c) => ({ name: c.textContent, r: c.getBoundingClientRect() }));
+				for (let i = 1; i < rs.length; i++) {
+					if (Math.abs(rs[i - 1].r.top - rs[i].r.top) < 2 && rs[i - 1].r.right > rs[i].r.left - 2) out.push(rs[i - 1].name + ' / ' + rs[i].name);
+				}
+			}
+			return out;
+		})()`)
+		if len(overlaps) > 0 {
+			t.Errorf("%s: chords running into each other after transposing: %q", c.name, overlaps)
+		}
+		p.requireClean(c.name)
+	}
+}

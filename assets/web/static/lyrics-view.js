@@ -8,7 +8,8 @@
 // app.css) is repainted in a task of its own once the page is idle, or at once when the browser reports
 // it near the window or before printing (flush): a transposition of a long song rewrites the lines in
 // view in its frame (docs/performance.md), and a screen reader or find-in-page has the rest a moment
-// later.
+// later. Within a section in view, likewise, the lines more than a quarter of a window away from it
+// take their new chords once the page is idle or as they come near (near).
 
 import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
@@ -24,7 +25,7 @@ export class LyricsView {
   constructor(el, { onLine = null, onAdd = null } = {}) {
     this.el = el;
     this.onLine = onLine;
-    this.rows = []; // [{el, shape, chords: [chord element], chorded, width}]
+    this.rows = []; // [{el, shape, chords: [chord element], chorded, width, near, later}]
     this.recall = null;
     this.addBtn = null;
     if (onAdd) {
@@ -51,7 +52,7 @@ export class LyricsView {
     // A recall's lines are the chorus's: shown, not edited here.
     if (this.recalling !== Boolean(recall)) {
       this.recalling = Boolean(recall);
-      while (this.rows.length) this.rows.pop().el.remove();
+      while (this.rows.length) this.dropRow();
     }
     this.el.hidden = !lines.length && !recall && !this.addBtn;
     if (this.addBtn) {
@@ -59,7 +60,7 @@ export class LyricsView {
       bindAttr(this.addBtn, 'aria-label', 'lyrics.addLineAria', { name: section.label || String(i + 1) });
     }
     lines.forEach((line, k) => this.paintLine(this.rows[k] || this.addRow(k), line, i, k));
-    while (this.rows.length > lines.length) this.rows.pop().el.remove();
+    while (this.rows.length > lines.length) this.dropRow();
     this.measure(recall);
     if (recall && !this.recall) {
       this.recall = h('p', { class: 'lyric-recall' });
@@ -110,22 +111,57 @@ export class LyricsView {
     });
   }
 
-  // flush paints what a paint left for later.
+  // flush paints what a paint left for later: the section, or the chords of its lines away from the
+  // window.
   flush() {
+    for (const row of this.rows) this.catchUp(row);
     if (!this.pending) return;
     const [section, i, recalled] = this.pending;
     this.pending = null;
     this.paint(section, i, recalled, true);
   }
 
+  // near follows which lines are in or close to the window. The browser lays out every line of a
+  // section in view up to half a window or more away from it (content-visibility); a new chord text in
+  // each of them would be laid out in the frame of the change, so the chords of the lines farther away
+  // wait for an idle moment (or until they come near, or flush).
+  near(row) {
+    if (!this.seen) {
+      this.seen = new IntersectionObserver((entries) => {
+        for (const e of entries) {
+          const r = this.rows.find((x) => x.el === e.target);
+          if (!r) continue;
+          r.near = e.isIntersecting;
+          if (r.near) this.catchUp(r);
+        }
+      }, { rootMargin: '25% 0px' });
+    }
+    this.seen.observe(row.el);
+  }
+
+  dropRow() {
+    const row = this.rows.pop();
+    this.seen?.unobserve(row.el);
+    row.el.remove();
+  }
+
+  // catchUp writes the chords a paint left for later on a line away from the window.
+  catchUp(row) {
+    if (!row.later) return;
+    const chords = row.later;
+    row.later = null;
+    chords.forEach((c, n) => setChord(row.chords[n], c.chord));
+  }
+
   addRow(k) {
-    const row = { el: h('div', { class: 'lyric-line' }), shape: null, chords: [], chorded: false, width: 0 };
+    const row = { el: h('div', { class: 'lyric-line' }), shape: null, chords: [], chorded: false, width: 0, near: true, later: null };
     if (this.onLine && !this.recalling) {
       row.el = h('button', { type: 'button', class: 'lyric-line lyric-btn' });
       row.el.addEventListener('click', () => this.onLine(k));
     }
     this.el.insertBefore(row.el, this.recalling ? this.addBtn : this.recall || this.addBtn);
     this.rows[k] = row;
+    this.near(row);
     return row;
   }
 
@@ -133,10 +169,15 @@ export class LyricsView {
     row.el.dataset.path = `sections[${i}].${this.recalling ? 'recalled' : 'lines'}[${k}]`;
     const chords = line.chords || [];
     const shape = `${line.text}\u0000${chords.map((c) => c.at).join(',')}`;
-    if (row.shape === shape) {
+    if (row.shape === shape && !row.near) {
+      if (!row.later) requestIdleCallback(() => this.catchUp(row), { timeout: 500 });
+      row.later = chords;
+    } else if (row.shape === shape) {
+      row.later = null;
       chords.forEach((c, n) => setChord(row.chords[n], c.chord));
     } else {
       row.shape = shape;
+      row.later = null;
       row.chords = [];
       const withChords = hasChords(line);
       row.chorded = withChords;
