@@ -39,34 +39,7 @@ func TestStaticGzip(t *testing.T) {
 		{"gzip;q=2", false},
 	} {
 		for _, name := range []string{"app.js", "app.css", "board-page.js", "icon.svg"} {
-			header := map[string]string{}
-			if tc.accept != "" {
-				header["Accept-Encoding"] = tc.accept
-			}
-			res := get(t, a.Static(), "GET", a.Dir()+"/"+name, header)
-			if res.StatusCode != 200 {
-				t.Fatalf("%s with %q: %d", name, tc.accept, res.StatusCode)
-			}
-			if got := res.Header.Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
-				t.Errorf("%s with %q: Vary %q", name, tc.accept, got)
-			}
-			got := []byte(body(t, res))
-			if enc := res.Header.Get("Content-Encoding"); (enc == "gzip") != tc.gzip || (enc != "" && enc != "gzip") {
-				t.Errorf("%s with Accept-Encoding %q: Content-Encoding %q, want gzip %v", name, tc.accept, enc, tc.gzip)
-			}
-			if tc.gzip {
-				zr, err := gzip.NewReader(bytes.NewReader(got))
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				if got, err = io.ReadAll(zr); err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-			}
-			want, _ := fs.ReadFile(webFS, "web/static/"+name)
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s with %q: the body is not the file", name, tc.accept)
-			}
+			checkGzipAnswer(t, a, name, tc.accept, tc.gzip)
 		}
 	}
 	res := get(t, a.Static(), "HEAD", a.Dir()+"/app.js", map[string]string{"Accept-Encoding": "gzip"})
@@ -105,4 +78,38 @@ func FuzzAcceptsGzip(f *testing.F) {
 			t.Errorf("gzip accepted from %q", s)
 		}
 	})
+}
+
+// checkGzipAnswer: the file name, asked for with Accept-Encoding accept, comes gzip-compressed or not as
+// wantGzip says, with Vary: Accept-Encoding either way, and its body is the file.
+func checkGzipAnswer(t *testing.T, a *Assets, name, accept string, wantGzip bool) {
+	t.Helper()
+	header := map[string]string{}
+	if accept != "" {
+		header["Accept-Encoding"] = accept
+	}
+	res := get(t, a.Static(), "GET", a.Dir()+"/"+name, header)
+	if res.StatusCode != 200 {
+		t.Fatalf("%s with %q: %d", name, accept, res.StatusCode)
+	}
+	if got := res.Header.Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+		t.Errorf("%s with %q: Vary %q", name, accept, got)
+	}
+	got := []byte(body(t, res))
+	if enc := res.Header.Get("Content-Encoding"); (enc == "gzip") != wantGzip || (enc != "" && enc != "gzip") {
+		t.Errorf("%s with Accept-Encoding %q: Content-Encoding %q, want gzip %v", name, accept, enc, wantGzip)
+	}
+	if wantGzip {
+		zr, err := gzip.NewReader(bytes.NewReader(got))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got, err = io.ReadAll(zr); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	want, _ := fs.ReadFile(webFS, "web/static/"+name)
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s with %q: the body is not the file", name, accept)
+	}
 }

@@ -42,27 +42,7 @@ func TestPreloads(t *testing.T) {
 			t.Errorf("the board page preloads %s, which it loads after its first drawing", later)
 		}
 	}
-	// Breadth first: the two roots, then each module after one that imports it.
-	if len(order) < 2 || order[0] != "app.js" || order[1] != "board-page.js" {
-		t.Errorf("the preloads start %v, want app.js, board-page.js", order[:min(2, len(order))])
-	}
-	at := map[string]int{}
-	for i, name := range order {
-		at[name] = i
-	}
-	first := map[string]int{} // a module → the place of its first importer
-	for _, name := range order {
-		for _, m := range staticImportRE.FindAllStringSubmatch(string(a.files[name].body), -1) {
-			if i, ok := first[m[1]]; !ok || at[name] < i {
-				first[m[1]] = at[name]
-			}
-		}
-	}
-	for i, name := range order[2:] {
-		if imp, ok := first[name]; ok && imp > i+2 {
-			t.Errorf("%s is preloaded before %s, which imports it", name, order[imp])
-		}
-	}
+	checkBreadthFirst(t, a, order)
 	// Every static import of a preloaded module is preloaded too: the closure is whole.
 	for name := range got {
 		for _, m := range staticImportRE.FindAllStringSubmatch(string(a.files[name].body), -1) {
@@ -104,5 +84,31 @@ func TestPreloads(t *testing.T) {
 	fsys["web/pages/board.html"] = &fstest.MapFile{Data: []byte("<p>{{ASSETS}}</p>{{PRELOAD nowhere.js}}")}
 	if _, err := newFrom(fsys); err == nil || !strings.Contains(err.Error(), "nowhere.js") {
 		t.Errorf("a preload of no module: %v", err)
+	}
+}
+
+// checkBreadthFirst: the board page's preloads start with its two roots, and each module comes after
+// one that imports it.
+func checkBreadthFirst(t *testing.T, a *Assets, order []string) {
+	t.Helper()
+	if len(order) < 2 || order[0] != "app.js" || order[1] != "board-page.js" {
+		t.Errorf("the preloads start %v, want app.js, board-page.js", order[:min(2, len(order))])
+	}
+	at := map[string]int{}
+	for i, name := range order {
+		at[name] = i
+	}
+	first := map[string]int{} // a module → the place of its first importer
+	for _, name := range order {
+		for _, m := range staticImportRE.FindAllStringSubmatch(string(a.files[name].body), -1) {
+			if i, ok := first[m[1]]; !ok || at[name] < i {
+				first[m[1]] = at[name]
+			}
+		}
+	}
+	for i, name := range order[2:] {
+		if imp, ok := first[name]; ok && imp > i+2 {
+			t.Errorf("%s is preloaded before %s, which imports it", name, order[imp])
+		}
 	}
 }
