@@ -3,7 +3,6 @@ package assets
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -22,12 +21,17 @@ import (
 var preloadRE = regexp.MustCompile(`\{\{PRELOAD ([^}]*)\}\}`)
 
 // staticImportRE matches a static import or re-export of a module of the same directory: import … from
-// './x.js', export … from './x.js', import './x.js'. A dynamic import('./x.js') is not one: what it
-// loads is loaded later, when the page asks (the chat panel, a page's other parts).
-var staticImportRE = regexp.MustCompile(`(?m)^(?:import|export)\b[^;'"]*?(?:\bfrom\s*)?'\./([\w.-]+\.js)'`)
+// './x.js', export … from './x.js', import './x.js': the module's name follows `from`, or `import` at
+// once. A dynamic import('./x.js') is not one, even at the start of a line, nor is a JSDoc type
+// {import('./x.js').T}, even in an exported line: what a dynamic import loads is loaded
+// later, when the page asks (the chat panel, the board page's parts after its first drawing), and a
+// type is no code at all.
+var staticImportRE = regexp.MustCompile(`(?m)^(?:import\s*(?:[^\s(;'"][^;'"]*?\bfrom\s*)?|export\b[^;'"]*?\bfrom\s*)'\./([\w.-]+\.js)'`)
 
 // expandPreloads replaces each preload placeholder of a page with the modulepreload links of its
-// modules' static import closure, in a stable order (the listed modules first, then by name).
+// modules' static import closure, breadth first: the listed modules, then what they import, then what
+// those import. A browser asks for the links in their order, over a few connections at a time, so the
+// modules it must evaluate first are the ones it gets first.
 func (a *Assets) expandPreloads(page string) (string, error) {
 	var failed error
 	out := preloadRE.ReplaceAllStringFunc(page, func(m string) string {
@@ -49,10 +53,11 @@ func (a *Assets) expandPreloads(page string) (string, error) {
 	return out, failed
 }
 
-// importClosure lists roots and every module they import statically, directly or not.
+// importClosure lists roots and every module they import statically, directly or not, breadth first
+// (each level in the order of the imports that name it).
 func (a *Assets) importClosure(roots []string) ([]string, error) {
 	seen := map[string]bool{}
-	var rest []string
+	var order []string
 	queue := append([]string(nil), roots...)
 	for len(queue) > 0 {
 		name := queue[0]
@@ -65,22 +70,10 @@ func (a *Assets) importClosure(roots []string) ([]string, error) {
 			return nil, fmt.Errorf("assets: preload of %q: no such module", name)
 		}
 		seen[name] = true
-		if !contains(roots, name) {
-			rest = append(rest, name)
-		}
+		order = append(order, name)
 		for _, m := range staticImportRE.FindAllStringSubmatch(string(f.body), -1) {
 			queue = append(queue, m[1])
 		}
 	}
-	sort.Strings(rest)
-	return append(append([]string(nil), roots...), rest...), nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return order, nil
 }

@@ -20,8 +20,21 @@ type playwrightLoads struct {
 	Page      []float64      `json:"page"`
 	Baseline  []float64      `json:"baseline"`
 	Resources map[string]int `json:"resources"`
-	WarmPage  []float64      `json:"warmPage"`
-	WarmBase  []float64      `json:"warmBaseline"`
+	// FirstRender is what the last load of each page had received when its mark was set.
+	FirstRender map[string]firstRender `json:"firstRender"`
+	WarmPage    []float64              `json:"warmPage"`
+	WarmBase    []float64              `json:"warmBaseline"`
+}
+
+// firstRender counts the files a page had received when it set its mark: all of them, and its ES modules
+// with their bytes as sent and as decoded (what the browser compiled). Unlike the times, these do not
+// change with the machine's load.
+type firstRender struct {
+	Files         int `json:"files"`
+	Modules       int `json:"modules"`
+	ModuleBytes   int `json:"moduleBytes"`
+	ModuleDecoded int `json:"moduleDecoded"`
+	Bytes         int `json:"bytes"`
 }
 
 // BenchmarkBoardPageLoadPlaywright: the largest board's load as an outside probe drives the browser
@@ -68,4 +81,9 @@ func BenchmarkBoardPageLoadPlaywright(b *testing.B) {
 	b.ReportMetric(medianRatio(warmPage, warmBase), "warm-tele/static")
 	b.ReportMetric(float64(got.Resources["page"]), "tele-requests")
 	b.ReportMetric(float64(got.Resources["baseline"]), "static-requests")
+	first := got.FirstRender["page"]
+	b.ReportMetric(float64(first.Modules), "tele-first-modules")
+	b.ReportMetric(float64(first.ModuleBytes)/1024, "tele-first-module-KiB")
+	b.ReportMetric(float64(first.ModuleDecoded)/1024, "tele-first-module-decoded-KiB")
+	b.ReportMetric(float64(first.Bytes)/1024, "tele-first-KiB")
 }

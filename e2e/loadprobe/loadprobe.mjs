@@ -8,7 +8,8 @@
 //   node loadprobe.mjs <chromium> <page url> <baseline url> <loads>
 //
 // It prints one JSON object: {"page": [ms…], "baseline": [ms…], "resources": {page: n, baseline: n},
-// "warmPage": [ms…], "warmBaseline": [ms…]}: the warm loads are the same pages loaded again and again
+// "firstRender": {page: {files, modules, moduleBytes, moduleDecoded, bytes}, baseline: {…}}, "warmPage": [ms…],
+// "warmBaseline": [ms…]}: the warm loads are the same pages loaded again and again
 // in one tab (its HTTP and code caches warm, as chromedp's benchmark loads them), to tell the driver's
 // cost from the cold cache's.
 // BenchmarkBoardPageLoadPlaywright (e2e/loadprobe_bench_test.go) runs it and reports the ratio.
@@ -36,10 +37,19 @@ async function load(url, tab) {
     const page = tab || await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction((m) => performance.getEntriesByName(m).length > 0, MARK, { timeout: 60000, polling: 'raf' });
-    return await page.evaluate((m) => ({
-      ms: performance.getEntriesByName(m)[0].startTime,
-      resources: performance.getEntriesByType('resource').length,
-    }), MARK);
+    return await page.evaluate((m) => {
+      const at = performance.getEntriesByName(m)[0].startTime;
+      // What the first render waited for: the files that arrived before the mark, and of them the ES
+      // modules, with their bytes as sent (encoded) and as compiled (decoded).
+      const before = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType('resource')).filter((r) => r.responseEnd <= at);
+      const modules = before.filter((r) => new URL(r.name).pathname.endsWith('.js'));
+      const sum = (list, k) => list.reduce((n, r) => n + r[k], 0);
+      return {
+        ms: at,
+        resources: performance.getEntriesByType('resource').length,
+        first: { files: before.length, modules: modules.length, moduleBytes: sum(modules, 'encodedBodySize'), moduleDecoded: sum(modules, 'decodedBodySize'), bytes: sum(before, 'encodedBodySize') },
+      };
+    }, MARK);
   } finally {
     await context?.close();
   }
@@ -55,6 +65,7 @@ try {
     out.page.push(p.ms);
     out.baseline.push(b.ms);
     out.resources = { page: p.resources, baseline: b.resources };
+    out.firstRender = { page: p.first, baseline: b.first };
   }
   const warm = await browser.newContext(contextOptions);
   const tab = await warm.newPage();

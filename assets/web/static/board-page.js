@@ -9,6 +9,12 @@
 // (page-keys.js, capability.js), the save/conflict cycle (save-panel.js, save-cycle.js), editing
 // (board-editing.js, edit-ops.js), the player and practice (practice-panel.js). With its key the page
 // can undo its own last saved edit, as it can Pi's.
+//
+// The first drawing of the chart waits for the modules this file imports statically, and for nothing
+// else: a browser with nothing cached fetches and compiles each of them before the first bar shows
+// (docs/performance.md). The page's other parts (its edit key and saving, editing, the player,
+// history, proposals, news, bar selection, export, managing the board) arrive by loadPanels once every
+// bar of the first board is drawn; the board stream starts after them, so every event finds its part.
 
 import { boardIdFromPath } from './board-path.js';
 import { byId, setValue, show } from './dom.js';
@@ -20,25 +26,23 @@ import { BoardView } from './board-view.js';
 import { ViewControls, glyph } from './view-controls.js';
 import { keyText } from './notation.js';
 import { Stream } from './stream.js';
-import { HistoryPanel } from './history-panel.js';
-import { BoardManage } from './board-manage.js';
 import { Stage } from './stage.js';
 import { paintPlayedLength } from './played-length.js';
 import { boardWithBars } from './lyrics-content.js';
 import { LyricsStage } from './lyrics-stage.js';
 import { LyricsPrint } from './lyrics-print.js';
-import { LineEditing } from './lyrics-edit-page.js';
-import { setupExportLinks } from './export-links.js';
-import { ProposalsView } from './proposals-view.js';
-import { Notifier, announce } from './notify.js';
-import { BarSelection } from './bar-selection.js';
 import { capabilityFor } from './capability.js';
-import { PageKeys, copyLink } from './page-keys.js';
 import { arrival, opTouches, rebased } from './save-cycle.js';
-import { SavePanel, fillList } from './save-panel.js';
 import { recordOp } from './edit-ops.js';
-import { BoardEditing } from './board-editing.js';
-import { PracticePanel } from './practice-panel.js';
+
+/**
+ * @typedef {{
+ *   BoardEditing: typeof import('./board-editing.js').BoardEditing,
+ *   LineEditing: typeof import('./lyrics-edit-page.js').LineEditing,
+ *   fillList: typeof import('./save-panel.js').fillList,
+ *   announce: typeof import('./notify.js').announce,
+ * }} Panels the classes and functions of the parts loadPanels brought that the page calls itself
+ */
 
 /**
  * bootBoardPage starts the page and returns it; a chat panel can be added beside #board later
@@ -80,16 +84,30 @@ export class BoardPage {
     /** @type {HTMLElement | null} */
     this.invalid = null; // element marked by a 422
     this.isGone = false; // the board was deleted (board-manage.js)
-    /** @type {LineEditing | null} */
+    /** @type {import('./lyrics-edit-page.js').LineEditing | null} */
     this.lines = null; // the lines' editor, made when first needed (lineEditor)
     this.catalogue = new Catalogue(null);
     this.main = byId('board');
-    this.keys = new PageKeys(this);
-    this.saves = new SavePanel(this);
-    /** @type {BoardEditing | null} */
+    // The parts loadPanels brings. Until then only the first drawing runs, which asks nothing of them
+    // but what it asks with `?.`.
+    /** @type {Panels | null} */
+    this.panels = null;
+    /** @type {import('./page-keys.js').PageKeys | null} */
+    this.keys = null;
+    /** @type {import('./save-panel.js').SavePanel | null} */
+    this.saves = null;
+    /** @type {import('./board-editing.js').BoardEditing | null} */
     this.editing = null;
-    /** @type {PracticePanel | null} */
+    /** @type {import('./practice-panel.js').PracticePanel | null} */
     this.practice = null;
+    /** @type {import('./history-panel.js').HistoryPanel | null} */
+    this.history = null;
+    /** @type {import('./board-manage.js').BoardManage | null} */
+    this.manage = null;
+    /** @type {import('./proposals-view.js').ProposalsView | null} */
+    this.proposals = null;
+    /** @type {ReturnType<typeof import('./export-links.js').setupExportLinks> | null} */
+    this.exportLinks = null;
   }
 
   async start() {
@@ -108,6 +126,8 @@ export class BoardPage {
     this.setup();
     if (board.status === 'fulfilled') this.adopt(board.value);
     else bindText(byId('board-status'), 'board.loadFailed');
+    await this.built; // every bar of the first board is drawn (tele:bars-rendered)
+    await this.loadPanels();
     // The board stream's events, each its JSON as the server sends it (docs/api.md).
     const events = {
       board: (/** @type {unknown} */ b) => this.adopt(b),
@@ -116,7 +136,35 @@ export class BoardPage {
       deleted: (/** @type {unknown} */ d) => this.manage.deleted(d),
     };
     this.stream = new Stream(api.boardEventsURL(this.id), events, (/** @type {string} */ s, /** @type {{ seconds: number }} */ info) => this.connectionState(s, info));
-    await this.built; // the page is ready once every bar of its first board is drawn
+  }
+
+  // loadPanels brings and starts the page's parts that the first drawing does not need, in the order
+  // they place themselves on the page. A page read-only now may be given its key later (a claim, a
+  // pairing), so the editing modules come too: applyMode makes the editor then without waiting.
+  async loadPanels() {
+    const [keys, saves, editing, lines, practice, history, manage, notify, proposals, selection, exportLinks] = await Promise.all([
+      import('./page-keys.js'), import('./save-panel.js'), import('./board-editing.js'), import('./lyrics-edit-page.js'),
+      import('./practice-panel.js'), import('./history-panel.js'), import('./board-manage.js'), import('./notify.js'),
+      import('./proposals-view.js'), import('./bar-selection.js'), import('./export-links.js'),
+    ]);
+    this.panels = { BoardEditing: editing.BoardEditing, LineEditing: lines.LineEditing, fillList: saves.fillList, announce: notify.announce };
+    this.keys = new keys.PageKeys(this);
+    this.saves = new saves.SavePanel(this);
+    if (this.editable) this.editing = new editing.BoardEditing(this);
+    this.practice = new practice.PracticePanel(this);
+    byId('new-link').addEventListener('click', () => this.keys?.newLink());
+    byId('new-link-copy').addEventListener('click', () => keys.copyLink());
+    this.history = new history.HistoryPanel(this);
+    this.manage = new manage.BoardManage(this);
+    new notify.Notifier(() => this.draft?.title || '');
+    this.proposals = new proposals.ProposalsView(this, { onNew: () => notify.announce('proposed') });
+    new selection.BarSelection(this);
+    this.exportLinks = exportLinks.setupExportLinks(this.id);
+    if (!this.base) return;
+    this.history.arrived(this.base, true);
+    this.exportLinks.arrived(this.base.revision);
+    this.render(); // what the parts paint: the editor's fields, the practice tempo, Undo
+    this.saves.updateDirty();
   }
 
   setup() {
@@ -132,18 +180,9 @@ export class BoardPage {
       onApply: () => this.editing?.transposeBoard(),
     });
     this.applyMode();
-    this.practice = new PracticePanel(this);
     byId('conn-retry').addEventListener('click', () => this.stream?.connect());
     byId('rebased-close').addEventListener('click', () => show(byId('rebased'), false));
     byId('refused-close').addEventListener('click', () => show(byId('refused'), false));
-    byId('new-link').addEventListener('click', () => this.keys.newLink());
-    byId('new-link-copy').addEventListener('click', () => copyLink());
-    this.history = new HistoryPanel(this);
-    this.manage = new BoardManage(this);
-    this.notifier = new Notifier(() => this.draft?.title || '');
-    this.proposals = new ProposalsView(this, { onNew: () => announce('proposed') });
-    this.selection = new BarSelection(this);
-    this.exportLinks = setupExportLinks(this.id);
   }
 
   // player plays the board (null where the browser cannot: practice-panel.js).
@@ -169,12 +208,12 @@ export class BoardPage {
         removeSection: (s) => this.editing?.removeSection(s),
         addBar: (s) => this.editing?.addBar(s),
         addSection: () => this.editing?.addSection(),
-        duplicateSection: (s) => this.manage.duplicateSection(s),
+        duplicateSection: (s) => this.manage?.duplicateSection(s),
         editLine: (s, k) => this.lineEditor().edit(s, k),
         addLine: (s) => this.lineEditor().add(s),
       },
     });
-    if (this.editable && !this.editing) this.editing = new BoardEditing(this);
+    if (this.editable && !this.editing && this.panels) this.editing = new this.panels.BoardEditing(this);
     byId('readonly-cmd').textContent = `tele board link ${this.id}`;
     show(byId('readonly-note'), !this.editable);
     if (this.draft) this.render();
@@ -220,15 +259,15 @@ export class BoardPage {
   edit(op) {
     if (!this.draft || !apply(this.draft, op)) return false;
     recordOp(this.ops, this.inflight, op);
-    if (this.invalid && opTouches(op, this.invalid.dataset.path)) this.saves.clearInvalid();
+    if (this.invalid && opTouches(op, this.invalid.dataset.path)) this.saves?.clearInvalid();
     this.render();
-    this.saves.updateDirty();
+    this.saves?.updateDirty();
     return true;
   }
 
   // lineEditor edits a section's lines (lyrics-edit-page.js), made when first needed.
   lineEditor() {
-    this.lines ??= new LineEditing(this);
+    this.lines ??= new (/** @type {Panels} */ (this.panels)).LineEditing(this);
     return this.lines;
   }
 
@@ -238,7 +277,7 @@ export class BoardPage {
   // this.built settling once every bar is drawn.
   render(first = false) {
     const c = /** @type {Content} */ (this.draft);
-    this.saves.paintUndo();
+    this.saves?.paintUndo();
     setTitle('title.board', { title: c.title });
     if (this.editable) {
       byId('title-sr').textContent = c.title;
@@ -332,17 +371,19 @@ export class BoardPage {
       const theirs = diff(/** @type {Board} */ (this.base).content, board.content);
       this.rebase(board);
       bindText(byId('rebased-text'), 'rebased.note', { rev: board.revision });
-      fillList(byId('rebased-list'), theirs);
+      this.panels?.fillList(byId('rebased-list'), theirs);
       show(byId('rebased'), true);
     }
     if (first) this.showBody();
     this.render(first);
     // Once every bar of the first board is in the document: the mark the browser benchmarks time the load by.
     if (first) this.built.then(() => performance.mark('tele:bars-rendered'));
-    this.saves.updateDirty();
-    if (first) this.proposals.refresh();
-    else this.proposals.boardChanged();
-    if (!first && board.author === 'pi' && !board.proposal) announce('edited'); // an accepted proposal is a musician's doing
+    this.saves?.updateDirty();
+    // The open proposals are listed once the stream is live (connectionState): whatever changes after
+    // that comes as its events. A board that first arrives on a live stream lists them here.
+    if (first && byId('conn').dataset.state === 'live') this.proposals?.refresh();
+    else if (!first) this.proposals?.boardChanged();
+    if (!first && board.author === 'pi' && !board.proposal) this.panels?.announce('edited'); // an accepted proposal is a musician's doing
   }
 
   /**
@@ -358,7 +399,7 @@ export class BoardPage {
     this.draft = r.draft;
     if (r.conflicts) this.saves.showConflicts(r.conflicts);
     if (r.dropped.length) {
-      fillList(byId('dropped-list'), r.dropped.map((op) => describeOp(op, before)));
+      this.panels?.fillList(byId('dropped-list'), r.dropped.map((op) => describeOp(op, before)));
       show(byId('dropped'), true);
     }
   }
