@@ -90,6 +90,8 @@ func FuzzParse(f *testing.F) {
 	// The form of content schema version 3: an ending reached by a jump, ending 1 across a section, a vamp.
 	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |N1D }|N2E ]*B[F <D.C. al 3rd ending>G |A ]|N3B |C Z")))
 	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |{D |E <3x>}N1F ]*B[G }|N2A <Fine>]*C[B <D.C. al 1st ending>Z")))
+	// Music the reader once misread: a section mark before a character of more than one byte.
+	f.Add([]byte(link("irealbook", "Marks=Tele=Swing=C=n=*éC |*副D |*\xffE Z")))
 	files, _ := filepath.Glob("testdata/*.txt") // the real-world-style links of TestReadLinks
 	for _, file := range files {
 		data, err := os.ReadFile(file)

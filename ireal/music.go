@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"tele/board"
 	"tele/chord"
@@ -48,7 +49,7 @@ type token struct {
 func nextToken(m string) (token, string) {
 	switch c := m[0]; {
 	case c == '*' && len(m) >= 2:
-		return token{kind: tokSection, text: m[:2]}, m[2:]
+		return sectionToken(m)
 	case c == 'T' && len(m) >= 3 && isDigit(m[1]):
 		return token{kind: tokMeter, text: m[:3], n: meterBeats(m[1:3])}, m[3:]
 	case c == 'N' && len(m) >= 2 && isDigit(m[1]):
@@ -74,6 +75,16 @@ var oneByteTokens = [256]tokenKind{
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// sectionToken reads a section mark, * and the whole character after it (*A, *é); a * before a byte
+// that is no character marks nothing.
+func sectionToken(m string) (token, string) {
+	r, n := utf8.DecodeRuneInString(m[1:])
+	if r == utf8.RuneError {
+		return token{kind: tokSkip, text: m[:1]}, m[1:]
+	}
+	return token{kind: tokSection, text: m[:1+n]}, m[1+n:]
+}
 
 // meterBeats reads the two characters after T: T44 is 4 beats, T12 is 12 (12/8).
 func meterBeats(t string) int {

@@ -18,6 +18,9 @@ func TestNextToken(t *testing.T) {
 	}{
 		{"*A[C", token{kind: tokSection, text: "*A"}, "[C"},
 		{"*", token{kind: tokSkip, text: "*"}, ""},
+		{"*éC", token{kind: tokSection, text: "*é"}, "C"},
+		{"*副C", token{kind: tokSection, text: "*副"}, "C"},
+		{"*\xffC", token{kind: tokSkip, text: "*"}, "\xffC"},
 		{"T44C", token{kind: tokMeter, text: "T44", n: 4}, "C"},
 		{"T12C", token{kind: tokMeter, text: "T12", n: 12}, "C"},
 		{"T98", token{kind: tokMeter, text: "T98", n: 9}, ""},
@@ -103,6 +106,7 @@ func TestMusicBars(t *testing.T) {
 			{Label: "Verse", Role: "verse", Bars: []board.Bar{board.PlainBar("D")}}}, nil},
 		{"a section without bars gives way", "*A*BC Z", 4, []board.Section{{Label: "B", Bars: []board.Bar{board.PlainBar("C")}}}, nil},
 		{"a label at the very end", "C Z*B", 4, bars(board.PlainBar("C")), nil},
+		{"a section mark of a whole character", "*éC Z", 4, []board.Section{{Label: "é", Bars: []board.Bar{board.PlainBar("C")}}}, nil},
 		{"a full label", "*P<Pre-Chorus>C Z", 4, []board.Section{{Label: "Pre-Chorus", Bars: []board.Bar{board.PlainBar("C")}}}, nil},
 		{"endings", "{C |N1D }N2E Z", 4, bars(board.Bar{Chords: []string{"C"}, RepeatStart: true},
 			board.Bar{Chords: []string{"D"}, Ending: 1, RepeatEnd: 2}, board.Bar{Chords: []string{"E"}, Ending: 2}), nil},
