@@ -55,8 +55,7 @@ func (mr *musicReader) endBar(repeatEnd, last bool) error {
 		mr.bar.Beats = mr.barBeats
 	}
 	if repeatEnd {
-		mr.bar.RepeatEnd = max(2, mr.times)
-		mr.times = 0
+		mr.bar.RepeatEnd = mr.repeatCount(mr.written + 1)
 	}
 	return mr.writeBar()
 }
@@ -66,8 +65,7 @@ func (mr *musicReader) endBar(repeatEnd, last bool) error {
 // the last bar line is the last bar's. noBar reports whether there is no bar to write.
 func (mr *musicReader) noBar(repeatEnd, last bool) bool {
 	if repeatEnd && mr.written > 0 {
-		mr.lastWritten().RepeatEnd = max(2, mr.times)
-		mr.times = 0
+		mr.lastWritten().RepeatEnd = mr.repeatCount(mr.written)
 	}
 	if !endSign(mr.bar.Mark) || mr.written == 0 {
 		mr.textBar = mr.textBar || mr.written == 0 && mr.barText

@@ -279,7 +279,7 @@ func (r *songReader) add(code board.NoteCode, text string) {
 
 var (
 	chordRE = regexp.MustCompile(`^[A-GW][#b]?(?:[-+^ho0-9#b]|sus|alt|add)*(/[A-G][#b]?)?`)
-	timesRE = regexp.MustCompile(`^(?:\*\d\d)?\s*(?:([2-8])\s*[xX]|[xX]\s*([2-8]))\s*$`) // <3x>, <x3>: the repeat is played three times
+	timesRE = regexp.MustCompile(`^(?:\*\d\d)?\s*(?:([1-9]\d{0,2})\s*[xX]|[xX]\s*([1-9]\d{0,2}))\s*$`) // <3x>, <x3>: the repeat is played three times
 	// alEndingRE is a D.C. or D.S. to an ending: "D.C. al 2nd ending", "D.S. al 2nd End.".
 	alEndingRE = regexp.MustCompile(`^d\.([cs])\. al ([1-4])(?:st|nd|rd|th) end(?:ing|\.)?$`)
 )

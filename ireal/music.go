@@ -260,16 +260,31 @@ func (mr *musicReader) text(t string) error {
 	return err
 }
 
-// repeatTimes reads the times a repeat is played from staff text: 3x or x3.
+// repeatTimes reads the times a repeat is played from staff text: 3x or x3 (repeatCount says what a
+// board holds of it).
 func repeatTimes(words string) (int, bool) {
 	n := timesRE.FindStringSubmatch(words)
-	switch {
-	case n == nil:
+	if n == nil {
 		return 0, false
-	case n[1] == "":
-		return int(n[2][0] - '0'), true
 	}
-	return int(n[1][0] - '0'), true
+	times, _ := strconv.Atoi(n[1] + n[2]) // one of them is empty
+	return times, true
+}
+
+// repeatCount is the count of an end repeat after bar (numbered from 1): the times read before it, or
+// twice, within what a board holds, with a note when the chart says a count it cannot hold.
+func (mr *musicReader) repeatCount(bar int) int {
+	times := mr.times
+	mr.times = 0
+	if times == 0 {
+		return board.MinRepeatTimes
+	}
+	read := min(max(times, board.MinRepeatTimes), board.MaxRepeatTimes)
+	if read != times {
+		mr.r.note("repeat_times_cut", "the repeat that ends at bar %d says %dx: a board plays a repeat %d to %d times, so it is played %d times",
+			"bar", bar, "times", times, "min", board.MinRepeatTimes, "max", board.MaxRepeatTimes, "read", read)
+	}
+	return read
 }
 
 // twoBars writes out r, the two bars before it again: two % bars would play the second of them twice.

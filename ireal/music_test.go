@@ -136,33 +136,42 @@ func TestMusicBars(t *testing.T) {
 }
 
 // TestRepeatCounts: <Nx> or <xN> is the count of the next end repeat; an end repeat without one is played
-// twice; an end repeat after an empty bar is the bar before's.
+// twice; an end repeat after an empty bar is the bar before's. A count a board cannot hold is the nearest
+// it can, with a note.
 func TestRepeatCounts(t *testing.T) {
 	for _, tc := range []struct {
 		music string
 		want  []int // each bar's end repeat
+		notes []string
 	}{
-		{"{C }", []int{2}},
-		{"{C <4x>}", []int{4}},
-		{"{C <x3>}", []int{3}},
-		{"{C < 5 X >}", []int{5}},
-		{"{C <*12 4x>}", []int{4}},
-		{"<3x>{C |D }{E }", []int{0, 3, 2}},
-		{"{C <9x>}", []int{2}}, // 9 is no count: the text is left out
-		{"{C |D | }", []int{0, 2}},
-		{"{C |D <4x>| }", []int{0, 4}},
-		{"{C |D |<4x> }", []int{0, 4}},
+		{"{C }", []int{2}, nil},
+		{"{C <4x>}", []int{4}, nil},
+		{"{C <x3>}", []int{3}, nil},
+		{"{C < 5 X >}", []int{5}, nil},
+		{"{C <*12 4x>}", []int{4}, nil},
+		{"<3x>{C |D }{E }", []int{0, 3, 2}, nil},
+		{"{C <8x>}", []int{8}, nil},
+		{"{C <9x>}", []int{8}, []string{"the repeat that ends at bar 1 says 9x: a board plays a repeat 2 to 8 times, so it is played 8 times"}},
+		{"{C |D <10x>}", []int{0, 8}, []string{"the repeat that ends at bar 2 says 10x: a board plays a repeat 2 to 8 times, so it is played 8 times"}},
+		{"{C |D |<x12> }", []int{0, 8}, []string{"the repeat that ends at bar 2 says 12x: a board plays a repeat 2 to 8 times, so it is played 8 times"}},
+		{"{C <1x>}", []int{2}, []string{"the repeat that ends at bar 1 says 1x: a board plays a repeat 2 to 8 times, so it is played 2 times"}},
+		{"{C <0x>}", []int{2}, []string{`the text "0x" was left out`}},
+		{"{C <1000x>}", []int{2}, []string{`the text "1000x" was left out`}},
+		{"{C |D | }", []int{0, 2}, nil},
+		{"{C |D <4x>| }", []int{0, 4}, nil},
+		{"{C |D |<4x> }", []int{0, 4}, nil},
 	} {
-		c, _, err := readMusic(tc.music)
-		if err != nil {
+		r := &songReader{w: newWork(context.Background(), len(tc.music)), notes: map[string]bool{}}
+		c := board.Content{Title: "T", Tempo: 120, BeatsPerBar: 4}
+		if err := r.music(&c, tc.music); err != nil {
 			t.Fatalf("%q: %v", tc.music, err)
 		}
 		var got []int
 		for _, b := range c.Sections[0].Bars {
 			got = append(got, b.RepeatEnd)
 		}
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q: end repeats %v, want %v", tc.music, got, tc.want)
+		if !reflect.DeepEqual(got, tc.want) || !reflect.DeepEqual(r.list, tc.notes) {
+			t.Errorf("%q: end repeats %v, notes %q; want %v, %q", tc.music, got, r.list, tc.want, tc.notes)
 		}
 	}
 }
