@@ -8,7 +8,7 @@ globalThis.document ??= { documentElement: {}, querySelectorAll: () => [] };
 const { failureEntry, noteEntry, STRINGS } = await import('../web/static/import-notes.js');
 const { setLocale, t } = await import('../web/static/i18n.js');
 
-const goSource = ['ireal.go', 'signs.go'].map((f) => readFileSync(new URL(`../../ireal/${f}`, import.meta.url), 'utf8')).join('\n');
+const goSource = ['ireal.go', 'signs.go', 'music.go', 'bars.go'].map((f) => readFileSync(new URL(`../../ireal/${f}`, import.meta.url), 'utf8')).join('\n');
 const codes = [...new Set([...goSource.matchAll(/r\.note\("(\w+)"|Code: "(\w+)"/g)].map((m) => m[1] || m[2]))];
 
 // One example of each code's arguments, as the iReal Pro reader sends them.
@@ -22,6 +22,7 @@ const ARGS = {
   al_ending_jump: { jump: 'D.C.', ending: 3, bar: 24, ending2: 3 },
   rhythm_nearest: { bar: 2, written: 'C / / G7' }, jump_moved: { sign: 'ds-al-coda', from: 7, to: 16 },
   jump_al_coda: { sign: 'dc', bar: 16, read: 'dc-al-coda' }, repeat_from: { bar: 8, from: 1 }, repeat_start_left_out: { bar: 3 },
+  repeat_times_cut: { bar: 8, times: 9, min: 2, max: 8, read: 8 },
 };
 
 const han = /[\u4e00-\u9fff]/;
