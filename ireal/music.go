@@ -50,8 +50,8 @@ func nextToken(m string) (token, string) {
 	switch c := m[0]; {
 	case c == '*' && len(m) >= 2:
 		return sectionToken(m)
-	case c == 'T' && len(m) >= 3 && isDigit(m[1]):
-		return token{kind: tokMeter, text: m[:3], n: meterBeats(m[1:3])}, m[3:]
+	case c == 'T' && len(m) >= 2 && isDigit(m[1]):
+		return meterToken(m)
 	case c == 'N' && len(m) >= 2 && isDigit(m[1]):
 		return token{kind: tokEnding, text: m[:2], n: int(m[1] - '0')}, m[2:]
 	case c == '<':
@@ -86,13 +86,25 @@ func sectionToken(m string) (token, string) {
 	return token{kind: tokSection, text: m[:1+n]}, m[1+n:]
 }
 
-// meterBeats reads the two characters after T: T44 is 4 beats, T12 is 12 (12/8).
-func meterBeats(t string) int {
-	n, _ := strconv.Atoi(t)
-	if n == 12 {
-		return 12
+// meterToken reads a time signature: T and two digits as iReal Pro writes them, or T and one digit
+// alone, which a musician reads as that many beats (T4). Its n is the beats, 0 for one no one reads.
+func meterToken(m string) (token, string) {
+	if len(m) >= 3 && isDigit(m[2]) {
+		return token{kind: tokMeter, text: m[:3], n: meterBeats(m[1:3])}, m[3:]
 	}
-	return n / 10
+	return token{kind: tokMeter, text: m[:2], n: int(m[1] - '0')}, m[2:]
+}
+
+// meterBeats reads the two digits after T: beats over a note value of 2, 4 or 8 (T44 is 4 beats, T68 6),
+// and T12 is 12/8. Any other (T13, T40, T08) is 0.
+func meterBeats(t string) int {
+	switch {
+	case t == "12":
+		return 12
+	case t[0] != '0' && strings.IndexByte("248", t[1]) >= 0:
+		return int(t[0] - '0')
+	}
+	return 0
 }
 
 // textToken reads staff text, <…> within maxText; a < without its > is skipped.
@@ -168,7 +180,7 @@ func (mr *musicReader) step(tok token) error {
 		}
 		return mr.newSection(markSection(tok.text[1:]))
 	case tokMeter:
-		mr.meter(tok.n)
+		mr.meter(tok)
 	case tokRepeatStart:
 		err := mr.endBar(false, false)
 		mr.bar.RepeatStart = true
@@ -221,8 +233,18 @@ func (mr *musicReader) finish() error {
 	return nil
 }
 
-// meter reads a time signature: the board's, before the first chord, and this bar's on.
-func (mr *musicReader) meter(beats int) {
+// meter reads a time signature: the board's, before the first chord, and this bar's on. One with a
+// single digit is read as that many beats, and one no one reads is left out, each with a note.
+func (mr *musicReader) meter(tok token) {
+	beats := tok.n
+	switch {
+	case beats == 0:
+		mr.r.note("meter_left_out", "the time signature %s at bar %d is not one iReal Pro writes: it was left out, and the bars go on in %d beats",
+			"written", tok.text, "bar", mr.written+1, "beats", mr.barBeats)
+		return
+	case len(tok.text) == 2:
+		mr.r.note("meter_read", "the time signature %s at bar %d was read as %d beats a bar", "written", tok.text, "bar", mr.written+1, "beats", beats)
+	}
 	if !mr.chordRead && !mr.meterRead {
 		mr.c.BeatsPerBar = beats
 	}

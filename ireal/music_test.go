@@ -24,8 +24,14 @@ func TestNextToken(t *testing.T) {
 		{"T44C", token{kind: tokMeter, text: "T44", n: 4}, "C"},
 		{"T12C", token{kind: tokMeter, text: "T12", n: 12}, "C"},
 		{"T98", token{kind: tokMeter, text: "T98", n: 9}, ""},
-		{"T4|C", token{kind: tokMeter, text: "T4|", n: 0}, "C"}, // no number: 0 beats, as before
-		{"T4", token{kind: tokSkip, text: "T"}, "4"},
+		{"T68", token{kind: tokMeter, text: "T68", n: 6}, ""},
+		{"T22", token{kind: tokMeter, text: "T22", n: 2}, ""},
+		{"T13", token{kind: tokMeter, text: "T13", n: 0}, ""}, // no time signature: 0, left out
+		{"T40", token{kind: tokMeter, text: "T40", n: 0}, ""},
+		{"T08", token{kind: tokMeter, text: "T08", n: 0}, ""},
+		{"T4|C", token{kind: tokMeter, text: "T4", n: 4}, "|C"}, // one digit: that many beats
+		{"T4", token{kind: tokMeter, text: "T4", n: 4}, ""},
+		{"T0|", token{kind: tokMeter, text: "T0", n: 0}, "|"},
 		{"Tx", token{kind: tokSkip, text: "T"}, "x"},
 		{"{C", token{kind: tokRepeatStart, text: "{"}, "C"},
 		{"}", token{kind: tokRepeatEnd, text: "}"}, ""},
@@ -100,6 +106,10 @@ func TestMusicBars(t *testing.T) {
 		{"chords at their beats", "C p p G7 |", 4, bars(board.Bar{Chords: []string{"C", "G7"}, Durations: []int{3, 1}}), nil},
 		{"the first meter is the board's", "T34C |T44D Z", 3, bars(board.PlainBar("C"), board.Bar{Chords: []string{"D"}, Beats: 4}), nil},
 		{"a meter after a chord is the bar's", "C |T34D Z", 4, bars(board.PlainBar("C"), board.Bar{Chords: []string{"D"}, Beats: 3}), nil},
+		{"a meter of one digit is that many beats", "T3|C|D Z", 3, bars(board.PlainBar("C"), board.PlainBar("D")), []string{"meter_read"}},
+		{"T4 is 4 beats", "T4|C|D Z", 4, bars(board.PlainBar("C"), board.PlainBar("D")), []string{"meter_read"}},
+		{"a meter no one reads is left out", "T34C |T13D Z", 3, bars(board.PlainBar("C"), board.PlainBar("D")), []string{"meter_left_out"}},
+		{"a first meter no one reads is left out", "T13C Z", 4, bars(board.PlainBar("C")), []string{"meter_left_out"}},
 		{"sections", "*AC |*BD Z", 4, []board.Section{{Label: "A", Bars: []board.Bar{board.PlainBar("C")}}, {Label: "B", Bars: []board.Bar{board.PlainBar("D")}}}, nil},
 		{"intro and verse", "*iC |*VD Z", 4, []board.Section{
 			{Label: "Intro", Role: "intro", Bars: []board.Bar{board.PlainBar("C")}},

@@ -22,7 +22,8 @@ const ARGS = {
   al_ending_jump: { jump: 'D.C.', ending: 3, bar: 24, ending2: 3 },
   rhythm_nearest: { bar: 2, written: 'C / / G7' }, jump_moved: { sign: 'ds-al-coda', from: 7, to: 16 },
   jump_al_coda: { sign: 'dc', bar: 16, read: 'dc-al-coda' }, repeat_from: { bar: 8, from: 1 }, repeat_start_left_out: { bar: 3 },
-  repeat_times_cut: { bar: 8, times: 9, min: 2, max: 8, read: 8 },
+  repeat_times_cut: { bar: 8, times: 9, min: 2, max: 8, read: 8 }, meter_read: { written: 'T4', bar: 1, beats: 4 },
+  meter_left_out: { written: 'T13', bar: 5, beats: 4 },
 };
 
 const han = /[\u4e00-\u9fff]/;
