@@ -37,6 +37,7 @@ func (mr *musicReader) lastWritten() *board.Bar {
 // endBar ends the bar being read: with an end repeat after it (repeatEnd), or at the end of the music
 // (last). A bar without a chord is no bar, but for a jump or Fine over it.
 func (mr *musicReader) endBar(repeatEnd, last bool) error {
+	mr.unreadNote(mr.written + 1)
 	if len(mr.cells) == 0 && !mr.bar.Simile && mr.noBar(repeatEnd, last) {
 		return nil
 	}

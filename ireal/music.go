@@ -2,6 +2,7 @@ package ireal
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -32,7 +33,8 @@ const (
 	tokNoChord                      // n: N.C.
 	tokSlash                        // p: a cell the chord before goes on over
 	tokAlternates                   // (…): an alternate chord
-	tokChord                        // C^7, W/B, A*m* (with chord text)
+	tokChord                        // C^7, W/B, A*m* (with chord text), H7 (H is B)
+	tokUnknown                      // any other sign: J7, /X, a digit, a character outside staff text
 )
 
 // token is one sign of the music string.
@@ -62,13 +64,29 @@ func nextToken(m string) (token, string) {
 			end = len(m) - 1
 		}
 		return token{kind: tokAlternates, text: m[:end+1]}, m[end+1:]
-	case c >= 'A' && c <= 'G' || c == 'W':
+	case c >= 'A' && c <= 'H' || c == 'W':
 		return chordToken(m)
+	case oneByteTokens[c] != tokSkip || strings.IndexByte(quietBytes, c) >= 0:
+		return token{kind: oneByteTokens[c], text: m[:1]}, m[1:]
 	}
-	return token{kind: oneByteTokens[m[0]], text: m[:1]}, m[1:]
+	return unknownToken(m)
 }
 
-// oneByteTokens are the tokens of one character; any other is skipped.
+// quietBytes are skipped without a word: space between cells, and signs of how a chart looks (f a
+// fermata, Y a spacer, s and l the chord size, U where the player stops).
+const quietBytes = " ,\t\r\nfYslU"
+
+// unknownToken reads a sign the reader does not know: as far as it reads like a chord, else one whole
+// character.
+func unknownToken(m string) (token, string) {
+	n := len(unknownRE.FindString(m))
+	if n == 0 {
+		_, n = utf8.DecodeRuneInString(m)
+	}
+	return token{kind: tokUnknown, text: m[:n]}, m[n:]
+}
+
+// oneByteTokens are the tokens of one character.
 var oneByteTokens = [256]tokenKind{
 	'{': tokRepeatStart, '}': tokRepeatEnd, '|': tokBarLine, '[': tokBarLine, ']': tokBarLine, 'Z': tokBarLine,
 	'S': tokSegno, 'Q': tokCoda, 'x': tokSimile, 'r': tokTwoBars, 'n': tokNoChord, 'p': tokSlash,
@@ -81,7 +99,7 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 func sectionToken(m string) (token, string) {
 	r, n := utf8.DecodeRuneInString(m[1:])
 	if r == utf8.RuneError {
-		return token{kind: tokSkip, text: m[:1]}, m[1:]
+		return unknownToken(m)
 	}
 	return token{kind: tokSection, text: m[:1+n]}, m[1+n:]
 }
@@ -126,6 +144,9 @@ func chordToken(m string) (token, string) {
 	rest := m[len(sym):]
 	if text, after, ok := customText(rest); ok {
 		tok.custom, rest = text, after
+		if bass := germanBassRE.FindString(rest); bass != "" && !strings.Contains(text, "/") {
+			tok.custom, rest = text+bass, rest[len(bass):] // A*m*/H
+		}
 	}
 	return tok, rest
 }
@@ -148,6 +169,7 @@ type musicReader struct {
 	textBar   bool        // the music starts with a bar of text alone (a count-in)
 	slashes   bool        // the first bar is slashes alone
 	barText   bool        // this bar has text
+	unread    []string    // the signs of this bar the reader does not know
 	lastChord string      // the last chord written with its root, for W/B
 
 	qs     []qSign
@@ -211,8 +233,45 @@ func (mr *musicReader) step(tok token) error {
 		return err
 	case tokChord:
 		return mr.chord(tok)
+	case tokUnknown:
+		return mr.unknown(tok.text)
 	}
 	return nil
+}
+
+// unknown keeps a sign the reader does not know for the bar's note, at most maxUnread of them, each cut
+// to maxUnreadBytes.
+func (mr *musicReader) unknown(sign string) error {
+	err := mr.r.w.add(len(sign))
+	if len(sign) > maxUnreadBytes {
+		sign = sign[:maxUnreadBytes] + "…"
+	}
+	if len(mr.unread) < maxUnread {
+		mr.unread = append(mr.unread, strings.ToValidUTF8(sign, "\uFFFD"))
+	}
+	return err
+}
+
+// maxUnread and maxUnreadBytes bound what a note names of the unknown signs of one bar.
+const (
+	maxUnread      = 8
+	maxUnreadBytes = 16
+)
+
+// unreadNote says which signs of a bar (numbered from 1) were not read: left out, or, when the bar had
+// nothing else, read as a bar of N.C. (cells is then that).
+func (mr *musicReader) unreadNote(bar int) {
+	if len(mr.unread) == 0 {
+		return
+	}
+	signs := strings.Join(mr.unread, " ")
+	mr.unread = nil
+	if len(mr.cells) == 0 && !mr.bar.Simile {
+		mr.cells = []string{board.NoChord}
+		mr.r.note("sign_unknown_nc", "bar %d holds %q, which Tele cannot read: the bar is N.C.", "bar", bar, "signs", signs)
+		return
+	}
+	mr.r.note("sign_unknown_left_out", "%q in bar %d is not something Tele can read: it was left out", "signs", signs, "bar", bar)
 }
 
 // finish ends the last bar and places what is read across bars: endings, codas, jumps to an ending.
@@ -341,7 +400,13 @@ func (mr *musicReader) chord(tok token) error {
 			return nil
 		}
 		sym = base + sym[1:]
-	} else {
+	}
+	written := sym
+	if tok.custom != "" {
+		written += "*" + tok.custom + "*"
+	}
+	sym, tok.custom = fromGerman(sym), fromGerman(tok.custom)
+	if tok.text[0] != 'W' {
 		mr.lastChord = sym
 	}
 	var mapped chord.Mapped
@@ -354,7 +419,25 @@ func (mr *musicReader) chord(tok token) error {
 	if err != nil {
 		return err
 	}
+	if fromGerman(written) != written {
+		mr.r.note("chord_german_h", "%s was read as %s: H is the German name of B", "from", written, "to", mapped.Symbol)
+	}
 	mr.cells = append(mr.cells, mapped.Symbol)
 	mr.chordRead = true
 	return nil
+}
+
+var (
+	// germanBassRE is a German bass note after chord text written by hand (A*m*/H).
+	germanBassRE = regexp.MustCompile(`^/H[#b]?`)
+	// unknownRE is a sign the reader does not know, as far as it reads like a chord (J7, /X).
+	unknownRE = regexp.MustCompile(`^[/A-Za-z0-9][#b]?(?:[-+^ho0-9#b]|sus|alt|add)*(/[A-Za-z][#b]?)?`)
+)
+
+// fromGerman writes a root or bass H, the German name of B, as B (as the chord package reads a root).
+func fromGerman(s string) string {
+	if strings.HasPrefix(s, "H") {
+		s = "B" + s[1:]
+	}
+	return strings.Replace(s, "/H", "/B", 1)
 }

@@ -23,7 +23,8 @@ const ARGS = {
   rhythm_nearest: { bar: 2, written: 'C / / G7' }, jump_moved: { sign: 'ds-al-coda', from: 7, to: 16 },
   jump_al_coda: { sign: 'dc', bar: 16, read: 'dc-al-coda' }, repeat_from: { bar: 8, from: 1 }, repeat_start_left_out: { bar: 3 },
   repeat_times_cut: { bar: 8, times: 9, min: 2, max: 8, read: 8 }, meter_read: { written: 'T4', bar: 1, beats: 4 },
-  meter_left_out: { written: 'T13', bar: 5, beats: 4 },
+  meter_left_out: { written: 'T13', bar: 5, beats: 4 }, chord_german_h: { from: 'H7', to: 'B7' },
+  sign_unknown_nc: { bar: 3, signs: 'J7' }, sign_unknown_left_out: { signs: 'J', bar: 3 },
 };
 
 const han = /[\u4e00-\u9fff]/;

@@ -12,7 +12,8 @@ const sign = (id) => MARK_TEXT[id] || String(id ?? '');
 const NOTE_CODES = ['key_unknown', 'chord_nearest', 'chord_text_unknown', 'bar_chords_cut', 'text_left_out', 'two_bar_repeat',
   'alternates_left_out', 'rhythm_evened', 'simile_with_chords', 'count_in', 'sign_left_out', 'sign_left_out_place',
   'sign_repeated', 'al_ending_fine', 'al_ending_left_out', 'rhythm_nearest', 'jump_moved', 'jump_al_coda', 'repeat_from',
-  'repeat_start_left_out', 'al_ending_jump', 'repeat_times_cut', 'meter_read', 'meter_left_out'];
+  'repeat_start_left_out', 'al_ending_jump', 'repeat_times_cut', 'meter_read', 'meter_left_out',
+  'chord_german_h', 'sign_unknown_nc', 'sign_unknown_left_out'];
 
 // FAILURE_CODES are the errors a song of a playlist (or a whole import) is refused with that have
 // words of their own (import.error.* in form-strings.js).
@@ -67,6 +68,9 @@ export const STRINGS = {
     'import.note.repeat_times_cut': 'the repeat that ends at bar {bar} says {times}x: a board plays a repeat {min} to {max} times, so it is played {read} times',
     'import.note.meter_read': 'the time signature {written} at bar {bar} was read as {beats} beats a bar',
     'import.note.meter_left_out': 'the time signature {written} at bar {bar} is not one iReal Pro writes: it was left out, and the bars go on in {beats} beats',
+    'import.note.chord_german_h': '{from} was read as {to}: H is the German name of B',
+    'import.note.sign_unknown_nc': 'bar {bar} holds “{signs}”, which Tele cannot read: the bar is N.C.',
+    'import.note.sign_unknown_left_out': '“{signs}” in bar {bar} is not something Tele can read: it was left out',
     'import.reason.not_a_grid': 'the file has no grid and no lines of words',
     'import.reason.unreadable_chart': 'the chart could not be read',
     'import.reason.too_many_songs': 'too many songs at once',
@@ -102,6 +106,9 @@ export const STRINGS = {
     'import.note.repeat_times_cut': '在第 {bar} 小节结束的反复写着 {times}x：和弦谱里的反复只能演奏 {min} 到 {max} 遍，所以演奏 {read} 遍',
     'import.note.meter_read': '第 {bar} 小节的拍号 {written} 读作每小节 {beats} 拍',
     'import.note.meter_left_out': '第 {bar} 小节的拍号 {written} 不是 iReal Pro 写的拍号：没有导入，后面的小节仍是每小节 {beats} 拍',
+    'import.note.chord_german_h': '{from} 读作 {to}：H 是 B 的德语名称',
+    'import.note.sign_unknown_nc': '第 {bar} 小节里的“{signs}”Tele 读不懂：这个小节是 N.C.',
+    'import.note.sign_unknown_left_out': '第 {bar} 小节里的“{signs}”Tele 读不懂：没有导入',
     'import.reason.not_a_grid': '文件里既没有网格也没有歌词行',
     'import.reason.unreadable_chart': '无法读取这份和弦谱',
     'import.reason.too_many_songs': '一次导入的歌曲太多',
