@@ -37,6 +37,7 @@ func (mr *musicReader) lastWritten() *board.Bar {
 // endBar ends the bar being read: with an end repeat after it (repeatEnd), or at the end of the music
 // (last). A bar without a chord is no bar, but for a jump or Fine over it.
 func (mr *musicReader) endBar(repeatEnd, last bool) error {
+	mr.unreadNote(mr.written + 1)
 	if len(mr.cells) == 0 && !mr.bar.Simile && mr.noBar(repeatEnd, last) {
 		return nil
 	}
@@ -55,8 +56,7 @@ func (mr *musicReader) endBar(repeatEnd, last bool) error {
 		mr.bar.Beats = mr.barBeats
 	}
 	if repeatEnd {
-		mr.bar.RepeatEnd = max(2, mr.times)
-		mr.times = 0
+		mr.bar.RepeatEnd = mr.repeatCount(mr.written + 1)
 	}
 	return mr.writeBar()
 }
@@ -66,8 +66,7 @@ func (mr *musicReader) endBar(repeatEnd, last bool) error {
 // the last bar line is the last bar's. noBar reports whether there is no bar to write.
 func (mr *musicReader) noBar(repeatEnd, last bool) bool {
 	if repeatEnd && mr.written > 0 {
-		mr.lastWritten().RepeatEnd = max(2, mr.times)
-		mr.times = 0
+		mr.lastWritten().RepeatEnd = mr.repeatCount(mr.written)
 	}
 	if !endSign(mr.bar.Mark) || mr.written == 0 {
 		mr.textBar = mr.textBar || mr.written == 0 && mr.barText

@@ -12,7 +12,8 @@
 // first) and coda (the last), <D.S. al Coda> and other text (<3x> or <x3>: the repeat is played three
 // times), x repeat one bar (%), r repeat the two bars before (written out), n N.C., p a slash (the chord
 // goes on), W/B (the chord before, over B), spaces and commas between cells, chords like C^7 D-7 G7b9
-// Bh7 Eo7 C7sus/E, chord text written by hand after a root (A*m*), (…) an alternate chord (left out).
+// Bh7 Eo7 C7sus/E (H7 and C/H: H is the German B), chord text written by hand after a root (A*m*), (…) an
+// alternate chord (left out). Any other sign is not read, and a note says so with its bar.
 // music.go reads it token by token; bars.go puts the bars together.
 package ireal
 
@@ -281,8 +282,8 @@ func (r *songReader) add(code board.NoteCode, text string) {
 }
 
 var (
-	chordRE = regexp.MustCompile(`^[A-GW][#b]?(?:[-+^ho0-9#b]|sus|alt|add)*(/[A-G][#b]?)?`)
-	timesRE = regexp.MustCompile(`^(?:\*\d\d)?\s*(?:([2-8])\s*[xX]|[xX]\s*([2-8]))\s*$`) // <3x>, <x3>: the repeat is played three times
+	chordRE = regexp.MustCompile(`^[A-HW][#b]?(?:[-+^ho0-9#b]|sus|alt|add)*(/[A-H][#b]?)?`)            // H: the German B
+	timesRE = regexp.MustCompile(`^(?:\*\d\d)?\s*(?:([1-9]\d{0,2})\s*[xX]|[xX]\s*([1-9]\d{0,2}))\s*$`) // <3x>, <x3>: the repeat is played three times
 	// alEndingRE is a D.C. or D.S. to an ending: "D.C. al 2nd ending", "D.S. al 2nd End.".
 	alEndingRE = regexp.MustCompile(`^d\.([cs])\. al ([1-4])(?:st|nd|rd|th) end(?:ing|\.)?$`)
 )

@@ -97,6 +97,11 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |D |<Fine>xQ }*B[E <D.C. al Fine>|n ]Q[F |G Z")))
 	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{SC |N1D }|N2E ,Q,]*B[F |N1G <D.S. al 2nd End.>]Q[A |B Z")))
 	f.Add([]byte(link("irealbook", "Form=Tele=Swing=C=n=T44*A{C |N1D }|N2E <Fine>]*B[F |N1G ]|N2A <D.C. al 1st End.>]")))
+	// Music the reader once misread: a section mark before a character of more than one byte.
+	f.Add([]byte(link("irealbook", "Marks=Tele=Swing=C=n=*éC |*副D |*\xffE Z")))
+	f.Add([]byte(link("irealbook", "Signs=Tele=Swing=C=n=H7 |C/H |A*m*/H |C7 W/H |J7 |C J |x K9 |é |\xff|/X|9 C|NC|Tx Z")))
+	f.Add([]byte(link("irealbook", "Meters=Tele=Swing=C=n=T4|C|T13D|T0E|T3F|T68G|T12A Z")))
+	f.Add([]byte(link("irealbook", "Counts=Tele=Swing=C=n={C <9x>}{D |E <10x>}{F <x12>}{G <1x>}{A <1000x>}")))
 	files, _ := filepath.Glob("testdata/*.txt") // the real-world-style links of TestReadLinks
 	for _, file := range files {
 		data, err := os.ReadFile(file)

@@ -2,8 +2,10 @@ package ireal
 
 import (
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"tele/board"
 	"tele/chord"
@@ -31,8 +33,9 @@ const (
 	tokNoChord                      // n: N.C.
 	tokSlash                        // p: a cell the chord before goes on over
 	tokAlternates                   // (…): an alternate chord
-	tokChord                        // C^7, W/B, A*m* (with chord text)
+	tokChord                        // C^7, W/B, A*m* (with chord text), H7 (H is B)
 	tokPlayerEnd                    // U: the bar iReal Pro's player ends at
+	tokUnknown                      // any other sign: J7, /X, a digit, a character outside staff text
 )
 
 // token is one sign of the music string.
@@ -49,9 +52,9 @@ type token struct {
 func nextToken(m string) (token, string) {
 	switch c := m[0]; {
 	case c == '*' && len(m) >= 2:
-		return token{kind: tokSection, text: m[:2]}, m[2:]
-	case c == 'T' && len(m) >= 3 && isDigit(m[1]):
-		return token{kind: tokMeter, text: m[:3], n: meterBeats(m[1:3])}, m[3:]
+		return sectionToken(m)
+	case c == 'T' && len(m) >= 2 && isDigit(m[1]):
+		return meterToken(m)
 	case c == 'N' && len(m) >= 2 && isDigit(m[1]):
 		return token{kind: tokEnding, text: m[:2], n: int(m[1] - '0')}, m[2:]
 	case c == '<':
@@ -62,13 +65,29 @@ func nextToken(m string) (token, string) {
 			end = len(m) - 1
 		}
 		return token{kind: tokAlternates, text: m[:end+1]}, m[end+1:]
-	case c >= 'A' && c <= 'G' || c == 'W':
+	case c >= 'A' && c <= 'H' || c == 'W':
 		return chordToken(m)
+	case oneByteTokens[c] != tokSkip || strings.IndexByte(quietBytes, c) >= 0:
+		return token{kind: oneByteTokens[c], text: m[:1]}, m[1:]
 	}
-	return token{kind: oneByteTokens[m[0]], text: m[:1]}, m[1:]
+	return unknownToken(m)
 }
 
-// oneByteTokens are the tokens of one character; any other is skipped.
+// quietBytes are skipped without a word: space between cells, and signs of how a chart looks (f a
+// fermata, Y a spacer, s and l the chord size).
+const quietBytes = " ,\t\r\nfYsl"
+
+// unknownToken reads a sign the reader does not know: as far as it reads like a chord, else one whole
+// character.
+func unknownToken(m string) (token, string) {
+	n := len(unknownRE.FindString(m))
+	if n == 0 {
+		_, n = utf8.DecodeRuneInString(m)
+	}
+	return token{kind: tokUnknown, text: m[:n]}, m[n:]
+}
+
+// oneByteTokens are the tokens of one character.
 var oneByteTokens = [256]tokenKind{
 	'{': tokRepeatStart, '}': tokRepeatEnd, '|': tokBarLine, '[': tokBarLine, ']': tokBarLine, 'Z': tokBarLine,
 	'S': tokSegno, 'Q': tokCoda, 'x': tokSimile, 'r': tokTwoBars, 'n': tokNoChord, 'p': tokSlash,
@@ -77,13 +96,35 @@ var oneByteTokens = [256]tokenKind{
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
-// meterBeats reads the two characters after T: T44 is 4 beats, T12 is 12 (12/8).
-func meterBeats(t string) int {
-	n, _ := strconv.Atoi(t)
-	if n == 12 {
-		return 12
+// sectionToken reads a section mark, * and the whole character after it (*A, *é); a * before a byte
+// that is no character marks nothing.
+func sectionToken(m string) (token, string) {
+	r, n := utf8.DecodeRuneInString(m[1:])
+	if r == utf8.RuneError {
+		return unknownToken(m)
 	}
-	return n / 10
+	return token{kind: tokSection, text: m[:1+n]}, m[1+n:]
+}
+
+// meterToken reads a time signature: T and two digits as iReal Pro writes them, or T and one digit
+// alone, which a musician reads as that many beats (T4). Its n is the beats, 0 for one no one reads.
+func meterToken(m string) (token, string) {
+	if len(m) >= 3 && isDigit(m[2]) {
+		return token{kind: tokMeter, text: m[:3], n: meterBeats(m[1:3])}, m[3:]
+	}
+	return token{kind: tokMeter, text: m[:2], n: int(m[1] - '0')}, m[2:]
+}
+
+// meterBeats reads the two digits after T: beats over a note value of 2, 4 or 8 (T44 is 4 beats, T68 6),
+// and T12 is 12/8. Any other (T13, T40, T08) is 0.
+func meterBeats(t string) int {
+	switch {
+	case t == "12":
+		return 12
+	case t[0] != '0' && strings.IndexByte("248", t[1]) >= 0:
+		return int(t[0] - '0')
+	}
+	return 0
 }
 
 // textToken reads staff text, <…> within maxText; a < without its > is skipped.
@@ -105,6 +146,9 @@ func chordToken(m string) (token, string) {
 	rest := m[len(sym):]
 	if text, after, ok := customText(rest); ok {
 		tok.custom, rest = text, after
+		if bass := germanBassRE.FindString(rest); bass != "" && !strings.Contains(text, "/") {
+			tok.custom, rest = text+bass, rest[len(bass):] // A*m*/H
+		}
 	}
 	return tok, rest
 }
@@ -127,6 +171,7 @@ type musicReader struct {
 	textBar   bool        // the music starts with a bar of text alone (a count-in)
 	slashes   bool        // the first bar is slashes alone
 	barText   bool        // this bar has text
+	unread    []string    // the signs of this bar the reader does not know
 	lastChord string      // the last chord written with its root, for W/B
 
 	qs     []qSign
@@ -159,7 +204,7 @@ func (mr *musicReader) step(tok token) error {
 		}
 		return mr.newSection(markSection(tok.text[1:]))
 	case tokMeter:
-		mr.meter(tok.n)
+		mr.meter(tok)
 	case tokRepeatStart:
 		err := mr.endBar(false, false)
 		mr.bar.RepeatStart = true
@@ -192,8 +237,45 @@ func (mr *musicReader) step(tok token) error {
 		return mr.chord(tok)
 	case tokPlayerEnd:
 		mr.r.ends = append(mr.r.ends, mr.written)
+	case tokUnknown:
+		return mr.unknown(tok.text)
 	}
 	return nil
+}
+
+// unknown keeps a sign the reader does not know for the bar's note, at most maxUnread of them, each cut
+// to maxUnreadBytes.
+func (mr *musicReader) unknown(sign string) error {
+	err := mr.r.w.add(len(sign))
+	if len(sign) > maxUnreadBytes {
+		sign = sign[:maxUnreadBytes] + "…"
+	}
+	if len(mr.unread) < maxUnread {
+		mr.unread = append(mr.unread, strings.ToValidUTF8(sign, "\uFFFD"))
+	}
+	return err
+}
+
+// maxUnread and maxUnreadBytes bound what a note names of the unknown signs of one bar.
+const (
+	maxUnread      = 8
+	maxUnreadBytes = 16
+)
+
+// unreadNote says which signs of a bar (numbered from 1) were not read: left out, or, when the bar had
+// nothing else, read as a bar of N.C. (cells is then that).
+func (mr *musicReader) unreadNote(bar int) {
+	if len(mr.unread) == 0 {
+		return
+	}
+	signs := strings.Join(mr.unread, " ")
+	mr.unread = nil
+	if len(mr.cells) == 0 && !mr.bar.Simile {
+		mr.cells = []string{board.NoChord}
+		mr.r.note("sign_unknown_nc", "bar %d holds %q, which Tele cannot read: the bar is N.C.", "bar", bar, "signs", signs)
+		return
+	}
+	mr.r.note("sign_unknown_left_out", "%q in bar %d is not something Tele can read: it was left out", "signs", signs, "bar", bar)
 }
 
 // finish ends the last bar and places what is read across bars: endings, codas, jumps to an ending.
@@ -214,8 +296,18 @@ func (mr *musicReader) finish() error {
 	return nil
 }
 
-// meter reads a time signature: the board's, before the first chord, and this bar's on.
-func (mr *musicReader) meter(beats int) {
+// meter reads a time signature: the board's, before the first chord, and this bar's on. One with a
+// single digit is read as that many beats, and one no one reads is left out, each with a note.
+func (mr *musicReader) meter(tok token) {
+	beats := tok.n
+	switch {
+	case beats == 0:
+		mr.r.note("meter_left_out", "the time signature %s at bar %d is not one iReal Pro writes: it was left out, and the bars go on in %d beats",
+			"written", tok.text, "bar", mr.written+1, "beats", mr.barBeats)
+		return
+	case len(tok.text) == 2:
+		mr.r.note("meter_read", "the time signature %s at bar %d was read as %d beats a bar", "written", tok.text, "bar", mr.written+1, "beats", beats)
+	}
 	if !mr.chordRead && !mr.meterRead {
 		mr.c.BeatsPerBar = beats
 	}
@@ -255,16 +347,31 @@ func (mr *musicReader) text(t string) error {
 	return err
 }
 
-// repeatTimes reads the times a repeat is played from staff text: 3x or x3.
+// repeatTimes reads the times a repeat is played from staff text: 3x or x3 (repeatCount says what a
+// board holds of it).
 func repeatTimes(words string) (int, bool) {
 	n := timesRE.FindStringSubmatch(words)
-	switch {
-	case n == nil:
+	if n == nil {
 		return 0, false
-	case n[1] == "":
-		return int(n[2][0] - '0'), true
 	}
-	return int(n[1][0] - '0'), true
+	times, _ := strconv.Atoi(n[1] + n[2]) // one of them is empty
+	return times, true
+}
+
+// repeatCount is the count of an end repeat after bar (numbered from 1): the times read before it, or
+// twice, within what a board holds, with a note when the chart says a count it cannot hold.
+func (mr *musicReader) repeatCount(bar int) int {
+	times := mr.times
+	mr.times = 0
+	if times == 0 {
+		return board.MinRepeatTimes
+	}
+	read := min(max(times, board.MinRepeatTimes), board.MaxRepeatTimes)
+	if read != times {
+		mr.r.note("repeat_times_cut", "the repeat that ends at bar %d says %dx: a board plays a repeat %d to %d times, so it is played %d times",
+			"bar", bar, "times", times, "min", board.MinRepeatTimes, "max", board.MaxRepeatTimes, "read", read)
+	}
+	return read
 }
 
 // twoBars writes out r, the two bars before it again: two % bars would play the second of them twice.
@@ -299,7 +406,13 @@ func (mr *musicReader) chord(tok token) error {
 			return nil
 		}
 		sym = base + sym[1:]
-	} else {
+	}
+	written := sym
+	if tok.custom != "" {
+		written += "*" + tok.custom + "*"
+	}
+	sym, tok.custom = fromGerman(sym), fromGerman(tok.custom)
+	if tok.text[0] != 'W' {
 		mr.lastChord = sym
 	}
 	var mapped chord.Mapped
@@ -312,7 +425,25 @@ func (mr *musicReader) chord(tok token) error {
 	if err != nil {
 		return err
 	}
+	if fromGerman(written) != written {
+		mr.r.note("chord_german_h", "%s was read as %s: H is the German name of B", "from", written, "to", mapped.Symbol)
+	}
 	mr.cells = append(mr.cells, mapped.Symbol)
 	mr.chordRead = true
 	return nil
+}
+
+var (
+	// germanBassRE is a German bass note after chord text written by hand (A*m*/H).
+	germanBassRE = regexp.MustCompile(`^/H[#b]?`)
+	// unknownRE is a sign the reader does not know, as far as it reads like a chord (J7, /X).
+	unknownRE = regexp.MustCompile(`^[/A-Za-z0-9][#b]?(?:[-+^ho0-9#b]|sus|alt|add)*(/[A-Za-z][#b]?)?`)
+)
+
+// fromGerman writes a root or bass H, the German name of B, as B (as the chord package reads a root).
+func fromGerman(s string) string {
+	if strings.HasPrefix(s, "H") {
+		s = "B" + s[1:]
+	}
+	return strings.Replace(s, "/H", "/B", 1)
 }

@@ -21,6 +21,10 @@ import (
 // text, <3x> before an end repeat played three times, x a % bar, n N.C., chords in iReal Pro's spelling
 // (C^7, D-7, Bh7, Eo7, G7sus, F-^7), | between bars and Z at the end (writemusic.go). iReal Pro wants a composer and a style: "Tele"
 // and "Medium Swing" (writeCredits).
+//
+// Write is for content that validates (board.Content.Validate). On any other it still never panics, but
+// what it cannot say is left out (a mark Tele does not know, a duration outside the bar), and the link
+// may not read back as the board.
 func Write(c board.Content) []byte {
 	key := "C"
 	if c.Key != "" {

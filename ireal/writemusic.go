@@ -100,21 +100,22 @@ func (w *musicWriter) chords(bar board.Bar) {
 		}
 		w.out.WriteString(chordSpelling(sym))
 		if len(bar.Durations) == len(bar.Chords) {
-			w.out.WriteString(strings.Repeat(" p", bar.Durations[k]-1))
+			// A valid duration is 1 to 12 beats; any other writes no slash, or a bar's worth.
+			w.out.WriteString(strings.Repeat(" p", min(max(bar.Durations[k]-1, 0), board.MaxBarBeats)))
 		}
 	}
 }
 
-// signAfter writes what is read at the end of a bar: To Coda, or a jump or Fine as staff text.
+// signAfter writes what is read at the end of a bar: a jump or Fine as staff text, and To Coda (once,
+// whether the mark or ToCoda says it). A mark Tele does not know writes nothing.
 func (w *musicWriter) signAfter(bar board.Bar, next *board.Bar) {
-	switch bar.Mark {
-	case board.MarkToCoda:
-		w.out.WriteString("Q")
-	case board.MarkSegno, board.MarkCoda, "":
-	default:
-		w.out.WriteString("<" + jumpText(bar, next) + ">")
+	if text := jumpText(bar, next); text != "" {
+		w.out.WriteString("<" + text + ">")
 	}
-	if bar.ToCoda {
+	if bar.Mark == board.MarkToCoda || bar.ToCoda {
+		if out := w.out.String(); strings.HasSuffix(out, "Q") {
+			w.out.WriteString(" ") // a coda's Q on a bar without chords: QQ would read as one sign
+		}
 		w.out.WriteString("Q")
 	}
 }

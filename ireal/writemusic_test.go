@@ -1,6 +1,7 @@
 package ireal
 
 import (
+	"strings"
 	"testing"
 
 	"tele/board"
@@ -43,6 +44,11 @@ func TestWriteBar(t *testing.T) {
 		{"To Coda beside a jump", c(4, sec("A", board.Bar{Chords: []string{"C"}, Mark: board.MarkDSAlCoda, ToCoda: true}, plain("D"))), 0, 0, "[C<D.S. al Coda>Q|"},
 		{"a jump to an ending", c(4, sec("A", board.Bar{Chords: []string{"C"}, Mark: board.MarkDC}), sec("B", board.Bar{Chords: []string{"D"}, Ending: 2})), 0, 0, "[C<D.C. al 2nd ending>]"},
 		{"Fine", c(4, sec("A", board.Bar{Chords: []string{"C"}, Mark: board.MarkFine}, plain("D"))), 0, 0, "[C<Fine>|"},
+		// Content that would not validate is written without a panic, an empty <> or a doubled Q.
+		{"a duration of 0", c(4, sec("A", board.Bar{Chords: []string{"C", "G7"}, Durations: []int{0, 4}}, plain("D"))), 0, 0, "[C G7 p p p|"},
+		{"a duration past a bar", c(4, sec("A", board.Bar{Chords: []string{"C"}, Durations: []int{1 << 40}}, plain("D"))), 0, 0, "[C" + strings.Repeat(" p", board.MaxBarBeats) + "|"},
+		{"a mark Tele does not know", c(4, sec("A", board.Bar{Chords: []string{"C"}, Mark: "fermata"}, plain("D"))), 0, 0, "[C|"},
+		{"To Coda said twice", c(4, sec("A", board.Bar{Chords: []string{"C"}, Mark: board.MarkToCoda, ToCoda: true}, plain("D"))), 0, 0, "[CQ|"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newMusicWriter(tc.c)
@@ -105,4 +111,60 @@ func TestWriteCredits(t *testing.T) {
 			t.Errorf("%q, %q: wrote %q, %q, %q; want %q, %q, %q", tc.composer, tc.style, composer, style, comp, tc.wComposer, tc.wStyle, tc.wComp)
 		}
 	}
+}
+
+// FuzzWrite: Write never panics, whatever the content (valid or not), writes no empty staff text <> and
+// no doubled Q, and Parse reads what it writes without a panic.
+func FuzzWrite(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte{9, 9, 0, 0, 250, 3, 7, 1, 11, 2, 255, 0, 5})
+	f.Add([]byte("a duration of 0, an unknown mark, To Coda twice"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := fuzzContent(data)
+		music := writeMusic(c)
+		if strings.Contains(music, "<>") || strings.Contains(music, "QQ") {
+			t.Fatalf("%+v wrote %q", c, music)
+		}
+		if _, err := Parse(Write(c)); err != nil {
+			t.Fatalf("%+v: Parse(Write) = %v", c, err)
+		}
+	})
+}
+
+// fuzzContent builds a board's content, valid or not, from bytes: each bar takes eight of them, up to
+// about as many bars as a board holds.
+func fuzzContent(data []byte) board.Content {
+	data = data[:min(len(data), 8*board.MaxBars)]
+	next := func() int {
+		if len(data) == 0 {
+			return 0
+		}
+		b := data[0]
+		data = data[1:]
+		return int(int8(b))
+	}
+	pick := func(list []string) string { return list[(next()%len(list)+len(list))%len(list)] }
+	chords := []string{"C", "Dm7", board.NoChord, "", "X", "C/E", "Bb7b9"}
+	marks := []string{"", "segno", "coda", "fine", "to-coda", "dc", "ds", "dc-al-fine", "dc-al-coda", "ds-al-fine", "ds-al-coda", "fermata"}
+	labels := []string{"", "A", "Intro", "Verse", "Pre-Chorus", "<>", "é", "3x", "D.C."}
+	c := board.Content{Title: "T", BeatsPerBar: next(), Tempo: next()}
+	var sec *board.Section
+	for len(data) > 0 {
+		if next()%4 == 0 || sec == nil {
+			c.Sections = append(c.Sections, board.Section{Label: pick(labels)})
+			sec = &c.Sections[len(c.Sections)-1]
+		}
+		bar := board.Bar{Simile: next()%5 == 0, Beats: next() % 16, RepeatStart: next()%3 == 0, RepeatEnd: next() % 12,
+			Ending: next() % 6, Mark: board.Mark(pick(marks)), ToCoda: next()%4 == 0}
+		for n := next() % 6; n > 0; n-- {
+			bar.Chords = append(bar.Chords, pick(chords))
+		}
+		if next()%2 == 0 {
+			for range bar.Chords {
+				bar.Durations = append(bar.Durations, next()%14)
+			}
+		}
+		sec.Bars = append(sec.Bars, bar)
+	}
+	return c
 }

@@ -29,6 +29,9 @@ const ARGS = {
   al_fine_no_fine: { sign: 'ds-al-fine', bar: 71, read: 'ds' }, al_fine_coda: { sign: 'dc-al-fine', bar: 55, read: 'dc-al-coda', fine: 40 },
   al_ending_later_fine: { jump: 'D.C.', ending: 1, later: 2, bar: 10 }, al_ending_coda: { jump: 'D.S.', ending: 2, read: 'ds-al-coda' },
   ending_closed: { bar: 55, end: 56 }, ending_left_out: { bar: 29 },
+  repeat_times_cut: { bar: 8, times: 9, min: 2, max: 8, read: 8 }, meter_read: { written: 'T4', bar: 1, beats: 4 },
+  meter_left_out: { written: 'T13', bar: 5, beats: 4 }, chord_german_h: { from: 'H7', to: 'B7' },
+  sign_unknown_nc: { bar: 3, signs: 'J7' }, sign_unknown_left_out: { signs: 'J', bar: 3 },
 };
 
 const han = /[\u4e00-\u9fff]/;
