@@ -19,7 +19,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"tele/atomicfile"
 	"tele/board"
 )
 
@@ -448,18 +447,6 @@ func (s *Store) CreateAll(items []NewBoard, author Author) ([]Made, error) {
 	}
 	s.mu.Unlock()
 	return made, nil
-}
-
-// undoCreate removes a file (or the empty directory) of a creation that failed, so that the board does
-// not appear at the next Open (best effort: Open also removes a capability without a board).
-func (s *Store) undoCreate(dir, name string) {
-	if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		s.log.Warn("board: cannot remove a file of a board not created", "path", filepath.Join(dir, name), "err", unwrapPath(err))
-		return
-	}
-	if err := atomicfile.SyncDir(dir); err != nil {
-		s.log.Warn("board: cannot sync a directory", "path", dir, "err", err)
-	}
 }
 
 // EnsureExample returns board id, creating it from the teaching example, written by Tele, when it does
