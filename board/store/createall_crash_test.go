@@ -169,3 +169,48 @@ func checkImported(t *testing.T, run int, dir string, s *Store, keys map[string]
 		t.Fatalf("run %d: Open left temporary files: %v", run, tf)
 	}
 }
+
+// TestCreateAllTakesBackLinkedBoards: a link that fails after the first boards of an import are linked
+// (every key already placed and synced) takes back everything the call wrote: the linked boards, every
+// key, every temporary file; nothing is published, and the store keeps working.
+func TestCreateAllTakesBackLinkedBoards(t *testing.T) {
+	dir := t.TempDir()
+	var published int
+	s := openT(t, dir, Options{Logger: quiet, OnCommit: func(Board) { published++ }})
+	// A revision file the store does not know, where the second board's will go: its link fails.
+	if err := os.MkdirAll(filepath.Join(dir, "boards", "two"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(revFile(dir, "two", 1), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	items := []NewBoard{{ID: "one", Content: content("One")}, {ID: "two", Content: content("Two")}, {ID: "three", Content: content("Three")}}
+	if _, err := s.CreateAll(items, AuthorTele); err == nil {
+		t.Fatal("CreateAll succeeded over a revision file in its way")
+	}
+	for _, it := range items {
+		if _, err := s.Get(it.ID); err == nil {
+			t.Fatalf("%s was made", it.ID)
+		}
+	}
+	if caps, _ := os.ReadDir(filepath.Join(dir, "caps")); len(caps) != 0 {
+		t.Fatalf("keys left: %v", caps)
+	}
+	var left []string
+	boards, _ := os.ReadDir(filepath.Join(dir, "boards"))
+	for _, b := range boards {
+		left = append(left, b.Name())
+	}
+	if !slices.Equal(left, []string{"two"}) { // only what was there before
+		t.Fatalf("boards/ holds %v", left)
+	}
+	if tf := tempFiles(t, dir); len(tf) != 0 || published != 0 || s.Bytes() != 0 {
+		t.Fatalf("temporary files %v, %d published, %d bytes counted", tf, published, s.Bytes())
+	}
+	if _, err := s.CreateAll([]NewBoard{items[0], items[2]}, AuthorTele); err != nil {
+		t.Fatalf("CreateAll after the failure: %v", err)
+	}
+	if published != 2 {
+		t.Fatalf("%d published", published)
+	}
+}
