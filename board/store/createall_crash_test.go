@@ -96,21 +96,7 @@ func TestCrashCreateAll(t *testing.T) {
 		if err != nil {
 			t.Fatalf("run %d: reopen after SIGKILL: %v", run, err)
 		}
-		present := 0
-		for j, id := range started {
-			if _, err := s.Get(id); err != nil {
-				continue
-			}
-			if present != j {
-				t.Fatalf("run %d: board %d of the import under way is there, board %d is not", run, j, present)
-			}
-			present++
-			key, err := s.Capability(id)
-			if err != nil || len(key) != len(newCapability()) {
-				t.Fatalf("run %d: %s has key %q, %v", run, id, key, err)
-			}
-			keys[id] = key
-		}
+		present := underWay(t, run, s, started, keys)
 		switch {
 		case started == nil:
 		case present == 0:
@@ -130,6 +116,28 @@ func TestCrashCreateAll(t *testing.T) {
 	if none+partial+whole < kills/10 {
 		t.Errorf("only %d of %d kills landed inside an import: the test did not exercise CreateAll", none+partial+whole, kills)
 	}
+}
+
+// underWay checks the boards of the import the kill interrupted, started: those there are whole, each
+// with a key, and are the first of the playlist. It adds them to keys and returns how many there are.
+func underWay(t *testing.T, run int, s *Store, started []string, keys map[string]string) int {
+	t.Helper()
+	present := 0
+	for j, id := range started {
+		if _, err := s.Get(id); err != nil {
+			continue
+		}
+		if present != j {
+			t.Fatalf("run %d: board %d of the import under way is there, board %d is not", run, j, present)
+		}
+		present++
+		key, err := s.Capability(id)
+		if err != nil || len(key) != len(newCapability()) {
+			t.Fatalf("run %d: %s has key %q, %v", run, id, key, err)
+		}
+		keys[id] = key
+	}
+	return present
 }
 
 // checkImported checks the reopened store against keys, every board known to exist: each is there,
