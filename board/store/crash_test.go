@@ -63,6 +63,10 @@ func TestMain(m *testing.M) {
 		crashChild(dir)
 		return
 	}
+	if dir := os.Getenv(crashImportChildEnv); dir != "" {
+		crashImportChild(dir)
+		return
+	}
 	os.Exit(m.Run())
 }
 

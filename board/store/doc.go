@@ -41,6 +41,9 @@
 //     only then is the write acknowledged. A crash at any moment leaves the old or the new revision as
 //     the newest file, never a torn file; a failed write changes nothing (a temporary file is removed,
 //     and a revision whose directory fsync failed is removed again).
+//   - A board is never without its key. A creation (one board or an import's many, createall.go) makes
+//     every key durable before it links any first revision, and syncs the files and directories of all
+//     its boards together; a crash leaves whole boards, each with its key, and leftovers Open removes.
 //   - The history is the files. Every committed revision is kept, with its author (set by the write
 //     path: browser, pi or tele) and, for a restore, the revision it brought back; the newest file is
 //     the current board, so history and current board cannot disagree. The newest KeepRevisions are

@@ -120,8 +120,9 @@ func wantFailedAt(t *testing.T, dir string, err error, at string) {
 
 // TestCommitFailures fails each system call of a commit: nothing changes on disk or in memory, nothing
 // is published, no temporary file is left, and the store keeps working. A revision is committed with
-// write, fsync, link and a directory fsync; a capability file (the first half of a creation) with
-// write, fsync, rename and a directory fsync; between them a creation makes the board's directory.
+// write, fsync, link and a directory fsync; a creation (createall.go) makes the board's directory, writes
+// and syncs its capability and first revision to temporary files, renames the capability into caps and
+// syncs caps and boards, then links the revision and syncs the board's directory.
 func TestCommitFailures(t *testing.T) {
 	for _, c := range []struct {
 		name, op string // op: put (board a from revision 1) or create (board b)
@@ -135,11 +136,11 @@ func TestCommitFailures(t *testing.T) {
 		{"put-dir-fsync", "put", "fsync", 2, "sync boards/a"},
 		{"create-capability-write", "create", "write", 1, "write caps/<tmp>"},
 		{"create-capability-fsync", "create", "fsync", 1, "sync caps/<tmp>"},
-		{"create-capability-rename", "create", "rename", 1, "rename caps/b"},
-		{"create-capability-dir-fsync", "create", "fsync", 2, "sync caps"},
-		{"create-board-dir-fsync", "create", "fsync", 3, "sync boards"},
 		{"create-revision-write", "create", "write", 2, "write boards/b/<tmp>"},
-		{"create-revision-fsync", "create", "fsync", 4, "sync boards/b/<tmp>"},
+		{"create-revision-fsync", "create", "fsync", 2, "sync boards/b/<tmp>"},
+		{"create-capability-rename", "create", "rename", 1, "rename caps/b"},
+		{"create-capability-dir-fsync", "create", "fsync", 3, "sync caps"},
+		{"create-board-dir-fsync", "create", "fsync", 4, "sync boards"},
 		{"create-revision-link", "create", "link", 1, "link boards/b/1.json"},
 		{"create-revision-dir-fsync", "create", "fsync", 5, "sync boards/b"},
 	} {

@@ -19,7 +19,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"tele/atomicfile"
 	"tele/board"
 )
 
@@ -446,18 +445,9 @@ func (s *Store) CreateAll(items []NewBoard, author Author) ([]Made, error) {
 	if err := s.checkQuota(len(items), contents); err != nil {
 		return nil, err
 	}
-	made := make([]Made, 0, len(items))
-	entries := make([]*entry, 0, len(items))
-	for i, id := range ids {
-		e, b, capability, err := s.createOne(id, contents[i], author)
-		if err != nil {
-			for i, m := range made {
-				s.undoMade(m.Board.ID, entries[i])
-			}
-			return nil, err
-		}
-		made = append(made, Made{b, capability})
-		entries = append(entries, e)
+	made, entries, err := s.makeBoards(ids, contents, author)
+	if err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	for i, e := range entries {
@@ -465,67 +455,6 @@ func (s *Store) CreateAll(items []NewBoard, author Author) ([]Made, error) {
 	}
 	s.mu.Unlock()
 	return made, nil
-}
-
-// createOne writes board id's capability and first revision. The caller holds createMu and puts the
-// entry in the store.
-func (s *Store) createOne(id string, c board.Content, author Author) (*entry, Board, string, error) {
-	capability := NewCapability()
-	e := &entry{dir: filepath.Join(s.boardsDir, id)}
-	e.setKey(capability)
-	e.hist.oldest = 1
-	// The capability first: a crash before the first revision leaves only an orphan capability (and
-	// perhaps an empty directory), which the next Open removes; a board is never without its capability.
-	if err := atomicfile.Replace(filepath.Join(s.capsDir, id), []byte(capability), 0o600); err != nil {
-		if errors.As(err, new(*atomicfile.NotDurableError)) {
-			s.undoCreate(s.capsDir, id)
-		}
-		return nil, Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
-	}
-	if err := s.makeBoardDir(e.dir); err != nil {
-		s.undoCreate(s.boardsDir, id)
-		s.undoCreate(s.capsDir, id)
-		return nil, Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
-	}
-	e.mu.Lock() // so that OnCommit of revision 1 precedes any later revision's
-	defer e.mu.Unlock()
-	b, err := s.commit(e, Board{ID: id, Revision: 1, Content: c, UpdatedAt: s.stamp(), Author: author})
-	if err != nil {
-		s.undoCreate(s.boardsDir, id)
-		s.undoCreate(s.capsDir, id)
-		return nil, Board{}, "", fmt.Errorf("cannot create board %q: %w", id, err)
-	}
-	return e, b, capability, nil
-}
-
-// undoMade removes board id, made by a CreateAll that failed later, before anyone could see it: its
-// directory first, so that a crash half way leaves at most a capability without a board, which the next
-// Open removes.
-func (s *Store) undoMade(id string, e *entry) {
-	s.bytes.Add(-e.hist.bytes)
-	// Renamed away first, as a deletion does: the next Open removes a tombstone whatever is left of it.
-	tomb := filepath.Join(s.boardsDir, tombstonePrefix+id+"-"+strings.ToLower(rand.Text()[:8]))
-	if err := os.Rename(e.dir, tomb); err != nil {
-		s.log.Warn("board: cannot remove a board not created", "board", id, "err", unwrapPath(err))
-		return
-	}
-	if err := atomicfile.SyncDir(s.boardsDir); err != nil {
-		s.log.Warn("board: cannot sync a directory", "path", s.boardsDir, "err", err)
-	}
-	s.undoCreate(s.capsDir, id)
-	s.removeTombstone(tomb)
-}
-
-// undoCreate removes a file (or the empty directory) of a creation that failed, so that the board does
-// not appear at the next Open (best effort: Open also removes a capability without a board).
-func (s *Store) undoCreate(dir, name string) {
-	if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		s.log.Warn("board: cannot remove a file of a board not created", "path", filepath.Join(dir, name), "err", unwrapPath(err))
-		return
-	}
-	if err := atomicfile.SyncDir(dir); err != nil {
-		s.log.Warn("board: cannot sync a directory", "path", dir, "err", err)
-	}
 }
 
 // EnsureExample returns board id, creating it from the teaching example, written by Tele, when it does
