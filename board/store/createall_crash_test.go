@@ -132,7 +132,7 @@ func underWay(t *testing.T, run int, s *Store, started []string, keys map[string
 		}
 		present++
 		key, err := s.Capability(id)
-		if err != nil || len(key) != len(newCapability()) {
+		if err != nil || len(key) != len(NewCapability()) {
 			t.Fatalf("run %d: %s has key %q, %v", run, id, key, err)
 		}
 		keys[id] = key
