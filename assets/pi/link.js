@@ -1,3 +1,4 @@
+// @ts-check
 // The link to `tele host`: JSON lines on the host's stdin and stdout (docs/link-protocol.md). A module of
 // its own so that `node --test` drives it with a fake child (assets/jstest/link.test.mjs); Bridge inlines
 // it into the one file Pi loads, so it imports nothing and every export is a plain declaration.

@@ -1,3 +1,4 @@
+// @ts-check
 // Tele bridge for Pi. Installed by `tele pi install`; printed by `tele pi print`.
 // Everything that can live in Go lives in `tele host` (docs/link-protocol.md); this file only does what
 // must run inside Pi: the /tele command, the tele_board tool, the flags, the tool gate, the input marker

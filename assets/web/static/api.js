@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP API of docs/api.md, as the page uses it. Every failure is an ApiError carrying the HTTP status
 // (0 when the server could not be reached) and the body's {code, message, ...fields}.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Entry point of every page. It erases the URL fragment first (it may carry secrets), sets up the
 // language, then starts the page named by <body data-page>.
 

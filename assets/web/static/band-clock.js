@@ -1,3 +1,4 @@
+// @ts-check
 // The band's clock: where a follower's cursor is, from the leader's transport and the server's time,
 // never from when a message arrived. Pure functions, so the page and the unit tests share them.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Strings of the band view (share-panel.js on the board page, join-page.js, follow-page.js). English and
 // 简体中文; added to the page's dictionaries with i18n.extend when one of those modules is imported.
 

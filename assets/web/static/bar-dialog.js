@@ -1,3 +1,4 @@
+// @ts-check
 // The bar editor: a modal dialog to type chords ("Am7 D7", "F#m7b5/C#") or pick them from the
 // catalogue (root, quality, optional bass), to set the bar's form (form-fields.js: %, repeats, ending,
 // road sign, meter), and to move, insert or remove the bar. It edits nothing itself: it reports what the

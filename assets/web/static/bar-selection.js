@@ -1,3 +1,4 @@
+// @ts-check
 // "Ask Pi about these bars" (issue 28, item 5). On the board page, shift-click on a bar, or Shift+← →
 // from a focused bar, selects bars of one section; a note at the bottom of the window names them and,
 // on a page paired with Pi, offers to ask about them: the chat's message box then shows a removable

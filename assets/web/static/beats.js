@@ -1,3 +1,4 @@
+// @ts-check
 // Beat positions as a musician types them (content schema version 3): "C . . G7" is C for three beats
 // and G7 for one, each dot (or a lone slash) a beat more of the chord before, as ChordPro grids write
 // it. readTimed and rhythmsFor are pure (node's unit tests import them); the server checks the rules.

@@ -1,3 +1,4 @@
+// @ts-check
 // Editing on the board page (with its edit key): the board's fields, the bar editor, fast entry and
 // pasting on the grid, sections moved, added and removed, the view's transposition written to the
 // board. Each edit is an op (edit-ops.js, content.js) the page records and draws; saving is

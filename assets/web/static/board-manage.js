@@ -1,3 +1,4 @@
+// @ts-check
 // Managing a board from its page: copy the edit link, copy the board (anyone who can read it), delete
 // it (edit link only, after a confirmation dialog), duplicate a section, paste a chart line onto a
 // section, and the title's length. board-page.js creates one BoardManage and hands it its page; this

@@ -1,3 +1,4 @@
+// @ts-check
 // The board page (/b/<board>): view, edit, play, live.
 //
 // State: `base` is the last board the server committed that this page knows; `ops` are the user's

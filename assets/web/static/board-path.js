@@ -1,3 +1,4 @@
+// @ts-check
 // The board page's path, /b/<board>: the one place the page and the chat panel read the board id from.
 
 // boardIdFromPath returns the board id of a board page's path, or null for any other path (or a

@@ -1,3 +1,4 @@
+// @ts-check
 // The chord grid: sections of bars, bars of chords. render(content) patches the DOM in place (nodes
 // are reused by position, text changes only where it differs), so a live update never replaces the
 // grid: focus, scroll position and a cursor on the playing bar survive it.

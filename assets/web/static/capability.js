@@ -1,3 +1,4 @@
+// @ts-check
 // The board page's capability (its edit key), without the DOM (page-keys.js acts on it).
 //
 // The capability comes from the #cap= fragment (already erased by app.js), from the answer of a chat

@@ -1,3 +1,4 @@
+// @ts-check
 // The chat routes of docs/api.md as the chat panel uses them. Same-origin fetches with JSON bodies: the
 // browser adds the exact Origin the server requires, and the pairing cookie (HttpOnly, path
 // /api/chat/<binding>) travels by itself; the page never sees it. Every failure is an ApiError with the

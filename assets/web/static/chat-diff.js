@@ -1,3 +1,4 @@
+// @ts-check
 // The chat view's changes between two snapshots, for the chat stream's worker (chat-stream-worker.js)
 // and the panel (chat-panel.js). The server sends every change as a complete view of up to 256 KiB
 // (docs/api.md, "Streams"); while a reply streams, one word at a time, almost all of it is what the

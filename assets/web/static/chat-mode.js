@@ -1,3 +1,4 @@
+// @ts-check
 // The review-mode switch of the paired page's chat panel (issue 28, docs/api.md "Chat commands"): off,
 // Pi's edits go onto the board (apply, the default); on, each becomes a proposal the musician reviews
 // (propose). Switching posts the mode command, epoch-gated like send; the binding's status document

@@ -1,3 +1,4 @@
+// @ts-check
 // The chat panel of the board page (docs/pairing.md, docs/api.md, docs/projection.md): pairing from the invitation in the URL
 // fragment, the privacy-filtered conversation of the paired Pi session, send and stop, dock and collapse.
 //

@@ -1,3 +1,4 @@
+// @ts-check
 // The chat stream's worker: it reads the chat's event stream (stream.js: fetch, the event parser,
 // reconnects with backoff) off the page's main thread, parses each 256 KiB snapshot here and posts the
 // page only what changed since the one before (chat-diff.js). chat-stream.js starts it and forwards

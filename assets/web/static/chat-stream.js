@@ -1,3 +1,4 @@
+// @ts-check
 // The chat panel's event stream, read in a module worker (chat-stream-worker.js) so that receiving
 // and parsing a 256 KiB snapshot per streamed word costs the page's main thread next to nothing: the
 // page gets only what changed (chat-diff.js), and the connection states of stream.js as before. Same

@@ -1,3 +1,4 @@
+// @ts-check
 // The chat panel's strings, English and 简体中文. chat-panel.js adds them with i18n.extend.
 // Only program state is ever a key here: statuses, notice codes, errors, labels. What the user and Pi
 // wrote is shown as it is and never passes through these dictionaries.

@@ -1,3 +1,4 @@
+// @ts-check
 // Chord fitting on the grid: a chord symbol is never broken inside itself (CSS: white-space: nowrap per
 // chord, wrapping only between chords). When a bar's chords do not fit on one line, or one of them is
 // wider than the bar, the bar's chords step down in size (data-fit="1".."3" on the bar, sizes in

@@ -1,3 +1,4 @@
+// @ts-check
 // The chord size a device reads at: one of a few steps, as a share of the page's own, remembered on this
 // device (localStorage, tele.stage.size: not a secret). Stage mode on the board page and the band's
 // follow page read and set the same one; their style sheets map each step's index to its scale.

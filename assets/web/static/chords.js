@@ -1,3 +1,4 @@
+// @ts-check
 // The chord catalogue (docs/content.md) on the page: parsing typed symbols ("Am7", "F#m7b5/C#", "N.C."),
 // writing them in the catalogue's spelling ("Cø" → "Cm7b5", "B♭7" → "Bb7", "C^7" → "Cmaj7"), suggesting
 // a chord for a symbol it refuses ("h7" → "B7"), splitting symbols for display, and voicing them for the

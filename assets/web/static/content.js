@@ -1,3 +1,4 @@
+// @ts-check
 // Board content (docs/content.md) and the user's edits as a list of operations. The page keeps the server's
 // board as the base and the user's unsaved edits as ops; the draft shown is replay(base, ops). When a
 // newer revision arrives (live, or after a 412), the same ops are replayed on top of it: that is how

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers. Text always goes in as text (textContent, never HTML), so board content can
 // never become markup.
 

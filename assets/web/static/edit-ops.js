@@ -1,3 +1,4 @@
+// @ts-check
 // The board page's editing operations, as the ops content.js applies, without the DOM
 // (board-editing.js wires them to the grid, the bar editor and the fields).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Export on the board page: "Open in iReal Pro", a link whose address is the board's irealb:// link (a
 // tap opens the iReal Pro app where it is installed), and download links for the board as a ChordPro
 // file, the iReal Pro link as a text file and Tele's content JSON, through GET

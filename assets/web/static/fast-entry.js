@@ -1,3 +1,4 @@
+// @ts-check
 // Fast entry on the chord grid (edit link): arrow keys move between bars, typing a chord on a focused bar
 // opens its editor with what was typed, and pasting a chart line such as "|: C | % | F G :| N.C. |"
 // makes one bar per cell, its repeat signs and % bars read as the form they are. parseCells and

@@ -1,3 +1,4 @@
+// @ts-check
 // The follow page (/ on the share listener): the chart the leader shares, read-only, its cursor on the
 // bar the leader plays. The cursor is placed from the server's clock (band-clock.js): each bar change is
 // computed from the transport's start and tempo and timed on this device's clock, so phones agree with

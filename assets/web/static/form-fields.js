@@ -1,3 +1,4 @@
+// @ts-check
 // The bar editor's form fields: % (the chords of the bar before), repeat start, repeat end with the
 // times played (2–8), an ending (1–4), a road sign, and this bar's meter (1–12 beats). Each choice is a
 // native checkbox or a group of radio buttons drawn as chips, so the keyboard (Tab into a group, arrow

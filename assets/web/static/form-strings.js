@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of the chart's form (the bar editor's form fields, section roles, the rules a form can
 // break, the played length) and of import and export, English and 简体中文, added to i18n.js's
 // dictionaries when this module is first imported. The road signs keep their Italian words and signs

@@ -1,3 +1,4 @@
+// @ts-check
 // Draws a bar's form on the chord grid the way printed charts do (form.css): repeat bar lines (with the
 // count when it is not 2), the volta bracket with its number, segno and coda signs, D.C./D.S./Fine/
 // To Coda text at the bar they belong to, and the bar's meter when it differs from the board's. The

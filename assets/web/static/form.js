@@ -1,3 +1,4 @@
+// @ts-check
 // The form of a chart (content schema versions 2 and 3): repeats, endings, road signs, % and meter changes,
 // and the order a band plays the bars in. This is board/form.go's PlayOrder for the page: the player
 // follows the draft the user is editing, unsaved changes included, so the order is computed here and

@@ -1,3 +1,4 @@
+// @ts-check
 import { request } from './api.js';
 
 // The URL fragment carries secrets (the board capability `cap`, and for a paired chat `binding` and

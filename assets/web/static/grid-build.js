@@ -1,3 +1,4 @@
+// @ts-check
 // The first drawing of a large board, over several tasks. Drawing all 512 bars of the largest board in
 // one task (about 13,000 elements) and laying out what is near the window in the frame after it holds
 // the page for longer than a long task's 50 ms. Drawn a few bars a step, the first bars first, the top

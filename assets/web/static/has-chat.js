@@ -1,3 +1,4 @@
+// @ts-check
 // Whether a board page has a chat panel to show, decided before any chat code or style is fetched: a
 // board served by `tele serve` with no pairing in sight loads none of it (docs/performance.md).
 //

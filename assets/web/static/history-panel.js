@@ -1,3 +1,4 @@
+// @ts-check
 // The board's history on the board page (issue 9): a History panel listing every kept revision (who,
 // when, title, "restored from"), a read-only view of one revision with what differs from the current
 // board, Restore this version (edit link only), and the banner that says what Pi just changed, with

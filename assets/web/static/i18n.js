@@ -1,3 +1,4 @@
+// @ts-check
 // English / 简体中文: the engine. One dictionary per locale, starting with page-strings.js's words;
 // a module with words of its own adds them with extend (chat-strings.js, form-strings.js, …). Every generated string on a page is bound to a key, so a language switch re-renders all of
 // them, and nothing else: board content is never a key, and no listener here touches the board, the

@@ -1,3 +1,4 @@
+// @ts-check
 // What an importer says about a chart, in the page's language: each note of POST /api/import comes
 // again as a code and its arguments (noteCodes, docs/api.md), and a song that could not become a board
 // comes with an error code. The page says both from the code; a code it does not know (and a note its

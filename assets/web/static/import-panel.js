@@ -1,3 +1,4 @@
+// @ts-check
 // Import on the board list page: a chart file chosen with the file picker, or text pasted (a ChordPro
 // chart, an iReal Pro irealb:// or irealbook:// link, the HTML of an iReal Pro playlist, or Tele's own
 // content JSON), becomes one board per chart through POST /api/import (the server tells the format by

@@ -1,3 +1,4 @@
+// @ts-check
 // The board list (/): every board with its title, revision and last change, and a form to create a
 // board. A board whose edit key this device keeps (keyring.js) says so, opens editable from here (its
 // link puts the key in the tab's sessionStorage, where the board page finds it, as "Open the board"

@@ -1,3 +1,4 @@
+// @ts-check
 // The join page (/join on the share listener): it posts the key from the link's fragment (already taken
 // out of the address bar by app.js) and, once joined, opens the follow page. The key never goes in a URL
 // the server sees.

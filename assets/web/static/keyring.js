@@ -1,3 +1,4 @@
+// @ts-check
 // The key ring: the edit keys (capabilities) this browser holds, in localStorage of this origin under
 // tele.keyring, {"<board>": {"cap": "…", "at": "<ISO time>"}}. A board this browser created (the list
 // page, an import, Copy board) or whose edit link it opened goes in, so the list page opens those boards

@@ -1,3 +1,4 @@
+// @ts-check
 // Copying a link shown in a read-only text field (an edit link): to the clipboard when the browser
 // allows it, else the link is selected so the user can copy it, and the status line says which.
 

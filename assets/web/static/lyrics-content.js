@@ -1,3 +1,4 @@
+// @ts-check
 // A section's lines of words (content schema version 3, docs/content.md) as the page holds them: pure
 // content logic, no DOM (node's unit tests import it).
 //

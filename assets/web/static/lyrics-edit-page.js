@@ -1,3 +1,4 @@
+// @ts-check
 // The board page's editing of lines of words: the line editor's requests (lyrics-edit.js) as the page's
 // ops (lyrics-content.js applies them), and a line in the same-place conflict list. Kept apart from
 // board-page.js, which only hands over.

@@ -1,3 +1,4 @@
+// @ts-check
 // The line editor: a modal dialog to edit one line of words and its chords by keyboard. The line is one
 // text field written as ChordPro writes it, each chord in brackets before the syllable it falls on
 // (A[G]mazing [D7]grace), so a chord is typed at the caret; a second field puts a chord at the caret

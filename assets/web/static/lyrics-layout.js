@@ -1,3 +1,4 @@
+// @ts-check
 // Where a lyric line's chords stand and where the line may wrap: pure text logic, no DOM (node's unit
 // tests import it). A line is {text, chords: [{at, chord}]} with `at` in UTF-16 code units, which is
 // what a JS string index already counts (docs/content.md).

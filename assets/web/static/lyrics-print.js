@@ -1,3 +1,4 @@
+// @ts-check
 // A lyric sheet on paper: two columns when they save a page. Printing lays the chart out 7 in wide
 // (print.css); a song of words alone that takes more than a page in one column is measured again in
 // two, and keeps two when that is fewer pages (each section whole in its column, as in one). A board

@@ -1,3 +1,4 @@
+// @ts-check
 // Stage mode's autoscroll for a song's words: sections of words alone have no bars for the player to
 // follow, so the page scrolls through them at a reading speed. The speed starts from the song (its
 // words' share of its length at its tempo) and the musician sets it (slower / faster, remembered on this

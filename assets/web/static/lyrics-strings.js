@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of a song's words (lyric sections, the line editor, stage autoscroll), English and
 // 简体中文, added to i18n.js's dictionaries when this module is first imported.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A section's lines of words on the grid: each line as words of pieces, a piece's chord over the
 // syllable it falls on (lyrics-layout.js cuts the line), drawn with the grid's own chord typesetting.
 // A recall of the chorus is the word "Chorus" in the page's language, and the chorus's words again (the

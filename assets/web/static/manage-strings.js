@@ -1,3 +1,4 @@
+// @ts-check
 // Strings of board management (board-manage.js, link-box.js, the list page's new board): edit links,
 // copying and deleting a board, duplicating a section, the title's length. English and 简体中文; added
 // to the page's dictionaries with i18n.extend when a module that needs them is imported (extend

@@ -1,3 +1,4 @@
+// @ts-check
 // How a chord symbol is typeset on the grid and on paper, as printed charts write it: ♭ and ♯ glyphs
 // for the accidentals of the root, the bass and the quality's alterations (B♭7♭9, F♯m7/C♯), and a
 // Nashville number's quality raised over the number (1⁷, ♭7⁷, 2m⁷) so that 17 no longer reads as

@@ -1,3 +1,4 @@
+// @ts-check
 // News from Pi while the page is hidden (issue 28): Pi finished a reply, changed the board, proposes
 // a change, or waits for an answer in its terminal. The tab's title counts the news ("(2) Autumn
 // Leaves · …") until the page is seen again; a musician who turned notifications on (a click asks the

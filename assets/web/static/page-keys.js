@@ -1,3 +1,4 @@
+// @ts-check
 // The board page's edit key in the page: gained (a chat pairing's answer), replaced by this page (a new
 // edit link) or by another (the stream's `capability` event), and dropped when the server no longer
 // takes it. The page switches between editing and reading as it gains or loses it. capability.js holds

@@ -1,3 +1,4 @@
+// @ts-check
 // The words of the pages, English and 简体中文: what every page shares (the header, the language,
 // messages) and the list and board pages' own. i18n.js starts with them; a module with words of its
 // own adds them when it loads (chat-strings.js, form-strings.js, …). Values are strings with {name}

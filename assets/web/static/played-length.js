@@ -1,3 +1,4 @@
+// @ts-check
 // The played length of a board: how many bars the band plays, repeats and jumps followed (form.js's
 // playOrder, the page's copy of board.PlayOrder), and how long that takes at the board's tempo (each
 // played bar's beats, its own meter or the board's, over the beats per minute). The page shows the

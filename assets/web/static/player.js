@@ -1,3 +1,4 @@
+// @ts-check
 // The board player (Web Audio). It voices catalogue chords at the board's tempo and each bar's beats,
 // in the order the form plays them (form.js: repeats, endings, D.C./D.S.), with an optional one-bar
 // count-in and loop, and reports the bar being heard so the grid can show a cursor. It starts only from start(), which the page calls from a click on Play, and stops only from

@@ -1,3 +1,4 @@
+// @ts-check
 // The board page's player and practice controls: play and stop, the count-in, the click, the loop's
 // bars (a section, or bars from … to) and the practice tempo (−5/+5 BPM with its buttons, or [ and ]
 // anywhere but in a field, heard from the next bar without stopping; the board's tempo is not

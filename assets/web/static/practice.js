@@ -1,3 +1,4 @@
+// @ts-check
 // What a band practising with the player sets (pure logic, no DOM or audio; node's unit tests import
 // it): the practice tempo, moved 5 BPM at a time from the keyboard while the player plays; the bars a
 // loop plays (a section or a range of the chart's bars, as the form plays them, every pass); and the

@@ -1,3 +1,4 @@
+// @ts-check
 // What a proposal changes, as the page reviews it (issue 28, docs/api.md "Proposals"): pure, no DOM.
 //
 // Pi's changes are the proposal against its base (the revision Pi read); the page shows each as the

@@ -1,3 +1,4 @@
+// @ts-check
 // The strings of Pi's proposals on the board page (proposals-view.js), English and 简体中文. Board
 // content (chords, section names, Pi's note) is a parameter, never a key.
 

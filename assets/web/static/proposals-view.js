@@ -1,3 +1,4 @@
+// @ts-check
 // Pi's proposals on the board page (issue 28, docs/api.md "Proposals"): when the board has open
 // proposals, a panel above the player and the grid shows one as the chart, each bar Pi changed marked old → new, and
 // the musician takes or leaves all of it, a section or single bars, by pointer or keyboard (A takes

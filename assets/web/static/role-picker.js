@@ -1,3 +1,4 @@
+// @ts-check
 // A section's role (intro, verse, …, tag: docs/content.md) beside its free label. Editing, it is a
 // disclosure in the section's head holding a radio group drawn as chips: the keyboard (Enter on the
 // summary, arrow keys in the group) and the mouse (a click on a chip) both choose it. Reading, it is

@@ -1,3 +1,4 @@
+// @ts-check
 // The board page's save/conflict cycle, its decisions without the DOM (save-panel.js draws them).
 //
 // The page keeps the last board the server committed as `base`, the musician's unsaved edits as `ops`

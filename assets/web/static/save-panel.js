@@ -1,3 +1,4 @@
+// @ts-check
 // The board page's save/conflict cycle in the page: saving (one PUT with If-Match), what a refusal
 // says, the 412 panel (somebody else saved first: reapply mine or discard), the list of bars, lines
 // and fields both sides changed (keep mine / take theirs, each by pointer or keyboard), the 422 mark

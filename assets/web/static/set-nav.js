@@ -1,3 +1,4 @@
+// @ts-check
 // A board opened from a set (/b/<board>?set=<set>): the set's title, the song's place in it, and the
 // previous and next songs, by button or by PageUp/PageDown (what page-turner pedals send) and the left
 // and right arrows outside the grid and the fields. The next song opens in this tab with the same set,

@@ -1,3 +1,4 @@
+// @ts-check
 // Sets on the list page: every set with a link that opens its first song with the set's bar
 // (set-nav.js), and a form that makes a set: a title and the songs in order, picked from the boards and
 // ordered with Earlier/Later buttons (keyboard and pointer alike: each is a button). The set's key is

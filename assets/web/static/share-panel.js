@@ -1,3 +1,4 @@
+// @ts-check
 // "Share with the band" on a board page that holds the board's edit key: it starts a share session on
 // the server (POST /api/share), shows the join link and its QR code, and leads: the board shown and
 // the player's start, stop, tempo changes and jumps reach every phone that follows (docs/band.md). The

@@ -1,3 +1,4 @@
+// @ts-check
 // Stage mode and printing: the board as a musician plays from it.
 //
 // Stage mode (the Stage control, read-only and edit pages alike) shows only the chart and a few stage

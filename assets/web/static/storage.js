@@ -1,3 +1,4 @@
+// @ts-check
 // Web Storage that never throws: with storage disabled (a privacy setting, a sandboxed frame, a test
 // that makes the getter throw) every read is null and every write reports false. Only the keys the page
 // documents go to localStorage: preferences (tele.locale, tele.chat.*, tele.view:<board>, tele.instrument,

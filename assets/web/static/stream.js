@@ -1,3 +1,4 @@
+// @ts-check
 // A server-sent event stream that says how it is doing and comes back by itself: after a drop it
 // reconnects with exponential backoff (1 s doubling to 30 s, with jitter), and at once when the tab
 // becomes visible again or the browser goes back online; it ends when the browser goes offline. Each

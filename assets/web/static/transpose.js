@@ -1,3 +1,4 @@
+// @ts-check
 // Transposition, capo and Nashville numbers: pure music logic, no DOM (node's unit tests import it).
 //
 // Spelling follows the key, as a musician in that key writes it: a pitch is named by its scale degree

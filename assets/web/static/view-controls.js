@@ -1,3 +1,4 @@
+// @ts-check
 // The board's view controls: transpose (by semitones or to a key), capo, Nashville numbers, and the
 // instrument the chords are written for (B♭, E♭, F: a player's own setting, remembered for every board
 // on this device). They change what this browser shows, never the board (the player sounds concert
