@@ -104,6 +104,14 @@ func read(data []byte) (board.Content, *reader, error) {
 			}
 			return c
 		}, lines[i]), " \t")
+		if strings.Contains(lines[i], "[ch]") {
+			lines[i] = strings.ReplaceAll(strings.ReplaceAll(lines[i], "[ch]", ""), "[/ch]", "")
+			r.note("chord_markup", nil, "chords marked up as [ch]G[/ch], as chord sites export them, were read as chords")
+		}
+		if strings.ContainsRune(lines[i], '\t') {
+			lines[i] = expandTabs(lines[i])
+			r.note("tab_stops", nil, "a tab was read as spaces to the next tab stop, every 8 columns, as a text editor shows it")
+		}
 	}
 	// Each line is read as chords once: mapping a chord the catalogue lacks costs more than reading it.
 	type chordLine struct {
@@ -115,7 +123,7 @@ func read(data []byte) (board.Content, *reader, error) {
 		if l, seen := memo[i]; seen {
 			return l.chords, l.ok
 		}
-		ps, ok := chord.LineOfChords(lines[i])
+		ps, ok := lineOfChords(lines[i])
 		memo[i] = chordLine{ps, ok}
 		return ps, ok
 	}
@@ -125,7 +133,8 @@ func read(data []byte) (board.Content, *reader, error) {
 	}
 	if first+1 < len(lines) && lines[first+1] == "" {
 		if _, chords := chordsOf(first); !chords {
-			if _, _, h := heading(lines[first]); !h {
+			_, _, h := heading(lines[first])
+			if _, _, _, hc := headingWithChords(lines[first]); !h && !hc {
 				c.Title = utf16count.Cut(strings.TrimSpace(lines[first]), board.MaxTitleUnits)
 				r.note("title_first_line", map[string]any{"title": c.Title}, "the first line %q was read as the title", c.Title)
 				first++
@@ -171,14 +180,28 @@ func read(data []byte) (board.Content, *reader, error) {
 			}
 			continue
 		}
+		if isTabStaff(line) {
+			r.note("tab_left_out", nil, "the lines of a tablature staff were left out: a board keeps chords and words")
+			continue
+		}
 		if label, role, ok := heading(line); ok {
 			end()
 			sec = &board.Section{Label: label, Role: role}
-			if role != "" {
-				r.note("heading_role", map[string]any{"heading": strings.TrimSpace(line), "role": string(role)}, "the heading %q starts a section with the role %s", strings.TrimSpace(line), role)
-			} else {
-				r.note("heading", map[string]any{"heading": strings.TrimSpace(line)}, "the heading %q starts a section", strings.TrimSpace(line))
+			r.headingNote(line, role)
+			continue
+		}
+		if label, role, chords, ok := headingWithChords(line); ok {
+			end()
+			sec = &board.Section{Label: label, Role: role}
+			r.headingNote(line[:strings.IndexByte(line, ':')+1], role)
+			r.note("heading_chords", map[string]any{"heading": strings.TrimSpace(line)}, "the chords after the heading %q were kept as a line of chords over spaces", strings.TrimSpace(line))
+			r.mapped(chords)
+			l, cut := placeOver("", chords)
+			if cut {
+				r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
 			}
+			add(l)
+			alone = true
 			continue
 		}
 		chords, ok := chordsOf(i)
@@ -201,6 +224,9 @@ func read(data []byte) (board.Content, *reader, error) {
 			alone = true
 		}
 		l, cut := placeOver(words, chords)
+		if words != "" && hasWide(words) {
+			r.note("wide_columns", nil, "a wide character (such as 中 or 가) was counted as two columns, as a monospaced sheet shows it")
+		}
 		if cut {
 			r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
 		}
@@ -213,7 +239,7 @@ func read(data []byte) (board.Content, *reader, error) {
 	if alone {
 		r.note("chords_alone", nil, "a line of chords with no words under it was kept as chords over spaces")
 	}
-	if !over {
+	if !over && !alone {
 		return board.Content{}, nil, ErrNoChords
 	}
 	if len(c.Sections) == 0 {
@@ -234,9 +260,10 @@ func (r *reader) mapped(chords []chord.Placed) {
 	}
 }
 
-// placeOver puts chords over words by their columns: a chord past the end of the words gets spaces
-// before it, one inside a character written as two UTF-16 units the place after it, and one at the
-// place of the chord before it the next place. Chords past a board's line are left out (cut).
+// placeOver puts chords over words by their columns on a monospaced sheet, where a wide character
+// takes two: a chord goes to the first character starting at or after its column, past the end of the
+// words after spaces, and one at the place of the chord before it to the next place. Chords past a
+// board's line are left out (cut).
 func placeOver(words string, chords []chord.Placed) (line board.Line, cut bool) {
 	var between []bool // between[k]: place k falls between characters
 	for _, r := range words {
@@ -248,9 +275,25 @@ func placeOver(words string, chords []chord.Placed) (line board.Line, cut bool) 
 	between = append(between, true)
 	line.Text = words
 	n := len(between) - 1 // the words' length
+	width := 0
+	for _, r := range words {
+		width += columns(r)
+	}
 	prev := -1
+	place, col := 0, 0 // the place and column of the character rest starts with
+	rest := words
 	for _, p := range chords {
-		at := max(p.At, prev+1)
+		for rest != "" && col < p.At {
+			r, size := utf8.DecodeRuneInString(rest)
+			rest = rest[size:]
+			place += utf16.RuneLen(r)
+			col += columns(r)
+		}
+		at := place
+		if rest == "" && p.At > width {
+			at = n + p.At - width
+		}
+		at = max(at, prev+1)
 		for at < len(between) && !between[at] {
 			at++
 		}
@@ -285,6 +328,12 @@ func heading(line string) (label string, role board.Role, ok bool) {
 			break
 		}
 		if _, chords := chord.LineOfChords(label); chords || label == "" {
+			return "", "", false
+		}
+	case t != "" && (t[0] == '(' || t[0] == '-' || t[0] == '*' || t[0] == '=' || t[0] == '~'):
+		var decorated bool
+		label, decorated = undecorated(t)
+		if _, part := sectionWords[firstWord(label)]; !part || !decorated {
 			return "", "", false
 		}
 	case strings.HasSuffix(t, ":") && len(t) > 1:
