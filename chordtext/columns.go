@@ -2,6 +2,7 @@ package chordtext
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf16"
 
 	"tele/board"
@@ -61,20 +62,21 @@ func expandTabs(line string) string {
 }
 
 // lineOfChords reads a line of chords as the chord package does, and then more strictly: no word is a
-// fingering (C/B=020010), and at least half its chords are written as the catalogue reads them, so
-// words that only begin with a chord's letter (Fooo Bar Baz, Amazing Grace) stay words. Each chord's At
+// fingering (C/B=020010), and at most half its chords are letters alone that the catalogue reads only
+// as the nearest chord, so words that only begin with a chord's letter (Fooo Bar Baz, Amazing Grace)
+// stay words. Each chord's At
 // is its column on a monospaced sheet.
 func lineOfChords(line string) ([]chord.Placed, bool) {
 	ps, ok := chord.LineOfChords(line)
 	if !ok {
 		return nil, false
 	}
-	exact := 0
+	exact := 0 // chords read exactly, or written with a digit or sign no word has (Cm7/add2, Cmaj7b9)
 	for _, p := range ps {
 		if strings.ContainsRune(p.Written, '=') {
 			return nil, false
 		}
-		if p.Exact {
+		if p.Exact || strings.ContainsFunc(p.Written, func(r rune) bool { return !unicode.IsLetter(r) }) {
 			exact++
 		}
 	}
@@ -94,8 +96,9 @@ func lineOfChords(line string) ([]chord.Placed, bool) {
 	return ps, true
 }
 
-// isTabStaff reports a line of a guitar tablature staff: a string's letter, then dashes, frets and
-// bar lines (E|--3--5-|, B--5--5-8--).
+// isTabStaff reports a line of a guitar tablature staff: a string's letter, then a run of dashes, frets,
+// bar lines and playing signs (E|--3--5-|, B--5--5-8--, e:--1--:), perhaps followed by margin words
+// (| do not use e string).
 func isTabStaff(line string) bool {
 	t := strings.TrimSpace(line)
 	if len(t) < 4 || !strings.ContainsRune("ABCDEFGabcdefg", rune(t[0])) {
@@ -105,21 +108,19 @@ func isTabStaff(line string) bool {
 	if t[0] == '#' || t[0] == 'b' {
 		t = t[1:]
 	}
-	t = strings.TrimLeft(t, " :")
-	if t == "" || t[0] != '|' && t[0] != '-' {
+	t = strings.TrimLeft(t, " ")
+	if t == "" || !strings.ContainsRune("|:-0123456789", rune(t[0])) {
 		return false
 	}
 	dashes := 0
 	for _, c := range t {
-		switch {
-		case c == '-':
+		if c == '-' {
 			dashes++
-		case c >= '0' && c <= '9', strings.ContainsRune("|hpbrstxX/\\~^()<>.*= ", c):
-		default:
-			return false
+		} else if (c < '0' || c > '9') && !strings.ContainsRune("|:hpbrstxX/\\~^()<>.*=", c) {
+			break
 		}
 	}
-	return dashes >= 3
+	return dashes >= 4
 }
 
 // headingWithChords reads a heading followed by the chords of its part on the same line: Intro: A  A#m7.

@@ -211,6 +211,11 @@ func read(data []byte) (board.Content, *reader, error) {
 		}
 		r.mapped(chords)
 		var words string
+		// A staff between the chords and their words is left out: the chords fall on the words under it.
+		for i+1 < len(lines) && isTabStaff(lines[i+1]) {
+			r.note("tab_left_out", nil, "the lines of a tablature staff were left out: a board keeps chords and words")
+			i++
+		}
 		if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
 			_, chordsNext := chordsOf(i + 1)
 			_, _, headingNext := heading(lines[i+1])

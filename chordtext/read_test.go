@@ -102,6 +102,10 @@ var defectSheets = []struct {
 }{
 	{"tablature is no chords", "E  A\nla la\nB|--1--5--|\nG|--2-4---|\nE-----------------\n", []board.Section{{Lines: []board.Line{
 		{Text: "la la", Chords: []board.LineChord{{At: 0, Chord: "E"}, {At: 3, Chord: "A"}}}}}}, "tab_left_out"},
+	{"chords over a staff fall on the words under it", "  F    G\ne|-----1---| do not use e\nA 0---4---|\n  la   la\n", []board.Section{{Lines: []board.Line{
+		{Text: "  la   la", Chords: []board.LineChord{{At: 2, Chord: "F"}, {At: 7, Chord: "G"}}}}}}, "tab_left_out"},
+	{"a chord spelled with a sign no word has", "  Cm7/add2\n  la la\n", []board.Section{{Lines: []board.Line{
+		{Text: "  la la", Chords: []board.LineChord{{At: 2, Chord: "Cm7"}}}}}}, "chord_nearest"},
 	{"a fingering chart is words", "G  C\nla la\nAb=xx111x\nC/B=020010\n", []board.Section{{Lines: []board.Line{
 		{Text: "la la", Chords: []board.LineChord{{At: 0, Chord: "G"}, {At: 3, Chord: "C"}}}, {Text: "Ab=xx111x"}, {Text: "C/B=020010"}}}}, "chords_over_words"},
 	{"words that begin like chords", "Emsus4    Am  C\nFooo      Bar Baz\n", []board.Section{{Lines: []board.Line{
