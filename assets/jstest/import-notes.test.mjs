@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 globalThis.document ??= { documentElement: {}, querySelectorAll: () => [] };
-const { failureEntry, noteEntry, STRINGS } = await import('../web/static/import-notes.js');
+const { failureEntry, noteEntry, STRINGS, TEXT_NOTE_CODES } = await import('../web/static/import-notes.js');
 const { setLocale, t } = await import('../web/static/i18n.js');
 
 const goSource = ['ireal.go', 'signs.go'].map((f) => readFileSync(new URL(`../../ireal/${f}`, import.meta.url), 'utf8')).join('\n');
@@ -59,6 +59,25 @@ test('a note with no code of its own keeps the reader’s words; a refusal is sa
     setLocale('zh-CN');
     assert.equal(t('import.songFailedCode', { title: 'Broken', reason: { $t: failureEntry('unreadable_chart') }, message: 'fields' }),
       'Broken：未导入（无法读取这份和弦谱）');
+  } finally {
+    setLocale('en');
+  }
+});
+
+test('the chords-over-lyrics reader’s codes with words of their own are in both languages, and its source gives them', () => {
+  const textSource = ['read.go', 'columns.go'].map((f) => readFileSync(new URL(`../../chordtext/${f}`, import.meta.url), 'utf8')).join('\n');
+  const given = new Set([...textSource.matchAll(/r\.note\("(\w+)"/g)].map((m) => m[1]));
+  try {
+    setLocale('zh-CN');
+    for (const code of TEXT_NOTE_CODES) {
+      assert.ok(given.has(code), `${code} is a note of chordtext`);
+      const entry = noteEntry('the English note', { code, args: { heading: 'Intro: A  A#m7' } });
+      assert.equal(entry[0], `import.note.${code}`);
+      assert.ok(STRINGS.en[entry[0]] && STRINGS['zh-CN'][entry[0]], `${code} in both dictionaries`);
+      const zh = t(...entry);
+      assert.match(zh, han, `${code}: ${zh}`);
+      assert.doesNotMatch(zh, /\{\w+\}|\b(the|was|left|were|chords|words)\b/, `${code}: ${zh}`);
+    }
   } finally {
     setLocale('en');
   }
