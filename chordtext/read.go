@@ -3,12 +3,17 @@
 // [Verse 1], [Chorus] or Chorus: between the parts. Import only: Tele writes ChordPro. Every guess the
 // reader makes is said in a note (docs/content.md):
 //
-//   - A line of chords alone (chord.LineOfChords) above a line of words puts each chord over the
-//     character in its column; the words are padded with spaces when a chord stands past their end.
+//   - A line of chords alone (chord.LineOfChords, read more strictly: no fingering such as C/B=020010,
+//     and at most half its chords letters alone that only map to the nearest chord) above a line of
+//     words puts each chord over the character in its column on a monospaced sheet (a tab reaches the
+//     next stop of every 8 columns, a wide character takes two); the words are padded with spaces when
+//     a chord stands past their end. [ch]G[/ch] markup is read as the chord.
 //   - A line of chords with no words under it is a line of chords over spaces.
+//   - The lines of a tablature staff are left out; chords over a staff fall on the words under it.
 //   - A heading ([Verse 2], [Chorus], Chorus:, Pre-Chorus:, …: a few words in brackets, or ending with a
-//     colon, that are no chords) starts a section with that label and, when its first word names one,
-//     a role.
+//     colon, that are no chords; -- Chorus --, (Verse): a part's name between dashes or parentheses)
+//     starts a section with that label and, when its first word names one, a role. A part's name and a
+//     colon followed by chords (Intro: A  A#m7) starts the section with a line of those chords.
 //   - A blank line ends a section that has lines; lines after it start another, without a label.
 //   - The first line is the title when a blank line follows it and it is no chord line or heading;
 //     else the board is called Untitled.
@@ -30,13 +35,13 @@ import (
 // MaxFileBytes bounds a file Read accepts.
 const MaxFileBytes = 1 << 20
 
-// ErrNoChords is the refusal of a text with no line of chords over words: not a chord sheet.
+// ErrNoChords is the refusal of a text with no line of chords: not a chord sheet.
 var ErrNoChords error = noChordsError{}
 
 type noChordsError struct{}
 
 func (noChordsError) Error() string {
-	return "the text has no line of chords over a line of words: it is not a chord sheet Tele can read"
+	return "the text has no line of chords: it is not a chord sheet Tele can read"
 }
 
 // Code is the API's error code of the refusal.
