@@ -3,12 +3,17 @@
 // [Verse 1], [Chorus] or Chorus: between the parts. Import only: Tele writes ChordPro. Every guess the
 // reader makes is said in a note (docs/content.md):
 //
-//   - A line of chords alone (chord.LineOfChords) above a line of words puts each chord over the
-//     character in its column; the words are padded with spaces when a chord stands past their end.
+//   - A line of chords alone (chord.LineOfChords, read more strictly: no fingering such as C/B=020010,
+//     and at most half its chords letters alone that only map to the nearest chord) above a line of
+//     words puts each chord over the character in its column on a monospaced sheet (a tab reaches the
+//     next stop of every 8 columns, a wide character takes two); the words are padded with spaces when
+//     a chord stands past their end. [ch]G[/ch] markup is read as the chord.
 //   - A line of chords with no words under it is a line of chords over spaces.
+//   - The lines of a tablature staff are left out; chords over a staff fall on the words under it.
 //   - A heading ([Verse 2], [Chorus], Chorus:, Pre-Chorus:, …: a few words in brackets, or ending with a
-//     colon, that are no chords) starts a section with that label and, when its first word names one,
-//     a role.
+//     colon, that are no chords; -- Chorus --, (Verse): a part's name between dashes or parentheses)
+//     starts a section with that label and, when its first word names one, a role. A part's name and a
+//     colon followed by chords (Intro: A  A#m7) starts the section with a line of those chords.
 //   - A blank line ends a section that has lines; lines after it start another, without a label.
 //   - The first line is the title when a blank line follows it and it is no chord line or heading;
 //     else the board is called Untitled.
@@ -30,13 +35,13 @@ import (
 // MaxFileBytes bounds a file Read accepts.
 const MaxFileBytes = 1 << 20
 
-// ErrNoChords is the refusal of a text with no line of chords over words: not a chord sheet.
+// ErrNoChords is the refusal of a text with no line of chords: not a chord sheet.
 var ErrNoChords error = noChordsError{}
 
 type noChordsError struct{}
 
 func (noChordsError) Error() string {
-	return "the text has no line of chords over a line of words: it is not a chord sheet Tele can read"
+	return "the text has no line of chords: it is not a chord sheet Tele can read"
 }
 
 // Code is the API's error code of the refusal.
@@ -104,6 +109,14 @@ func read(data []byte) (board.Content, *reader, error) {
 			}
 			return c
 		}, lines[i]), " \t")
+		if strings.Contains(lines[i], "[ch]") {
+			lines[i] = strings.ReplaceAll(strings.ReplaceAll(lines[i], "[ch]", ""), "[/ch]", "")
+			r.note("chord_markup", nil, "chords marked up as [ch]G[/ch], as chord sites export them, were read as chords")
+		}
+		if strings.ContainsRune(lines[i], '\t') {
+			lines[i] = expandTabs(lines[i])
+			r.note("tab_stops", nil, "a tab was read as spaces to the next tab stop, every 8 columns, as a text editor shows it")
+		}
 	}
 	// Each line is read as chords once: mapping a chord the catalogue lacks costs more than reading it.
 	type chordLine struct {
@@ -115,7 +128,7 @@ func read(data []byte) (board.Content, *reader, error) {
 		if l, seen := memo[i]; seen {
 			return l.chords, l.ok
 		}
-		ps, ok := chord.LineOfChords(lines[i])
+		ps, ok := lineOfChords(lines[i])
 		memo[i] = chordLine{ps, ok}
 		return ps, ok
 	}
@@ -125,7 +138,8 @@ func read(data []byte) (board.Content, *reader, error) {
 	}
 	if first+1 < len(lines) && lines[first+1] == "" {
 		if _, chords := chordsOf(first); !chords {
-			if _, _, h := heading(lines[first]); !h {
+			_, _, h := heading(lines[first])
+			if _, _, _, hc := headingWithChords(lines[first]); !h && !hc {
 				c.Title = utf16count.Cut(strings.TrimSpace(lines[first]), board.MaxTitleUnits)
 				r.note("title_first_line", map[string]any{"title": c.Title}, "the first line %q was read as the title", c.Title)
 				first++
@@ -171,14 +185,28 @@ func read(data []byte) (board.Content, *reader, error) {
 			}
 			continue
 		}
+		if isTabStaff(line) {
+			r.note("tab_left_out", nil, "the lines of a tablature staff were left out: a board keeps chords and words")
+			continue
+		}
 		if label, role, ok := heading(line); ok {
 			end()
 			sec = &board.Section{Label: label, Role: role}
-			if role != "" {
-				r.note("heading_role", map[string]any{"heading": strings.TrimSpace(line), "role": string(role)}, "the heading %q starts a section with the role %s", strings.TrimSpace(line), role)
-			} else {
-				r.note("heading", map[string]any{"heading": strings.TrimSpace(line)}, "the heading %q starts a section", strings.TrimSpace(line))
+			r.headingNote(line, role)
+			continue
+		}
+		if label, role, chords, ok := headingWithChords(line); ok {
+			end()
+			sec = &board.Section{Label: label, Role: role}
+			r.headingNote(line[:strings.IndexByte(line, ':')+1], role)
+			r.note("heading_chords", map[string]any{"heading": strings.TrimSpace(line)}, "the chords after the heading %q were kept as a line of chords over spaces", strings.TrimSpace(line))
+			r.mapped(chords)
+			l, cut := placeOver("", chords)
+			if cut {
+				r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
 			}
+			add(l)
+			alone = true
 			continue
 		}
 		chords, ok := chordsOf(i)
@@ -188,6 +216,11 @@ func read(data []byte) (board.Content, *reader, error) {
 		}
 		r.mapped(chords)
 		var words string
+		// A staff between the chords and their words is left out: the chords fall on the words under it.
+		for i+1 < len(lines) && isTabStaff(lines[i+1]) {
+			r.note("tab_left_out", nil, "the lines of a tablature staff were left out: a board keeps chords and words")
+			i++
+		}
 		if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" {
 			_, chordsNext := chordsOf(i + 1)
 			_, _, headingNext := heading(lines[i+1])
@@ -201,6 +234,9 @@ func read(data []byte) (board.Content, *reader, error) {
 			alone = true
 		}
 		l, cut := placeOver(words, chords)
+		if words != "" && hasWide(words) {
+			r.note("wide_columns", nil, "a wide character (such as 中 or 가) was counted as two columns, as a monospaced sheet shows it")
+		}
 		if cut {
 			r.note("line_cut", map[string]any{"max": board.MaxLineUnits}, "a line longer than %d characters was cut there", board.MaxLineUnits)
 		}
@@ -213,7 +249,7 @@ func read(data []byte) (board.Content, *reader, error) {
 	if alone {
 		r.note("chords_alone", nil, "a line of chords with no words under it was kept as chords over spaces")
 	}
-	if !over {
+	if !over && !alone {
 		return board.Content{}, nil, ErrNoChords
 	}
 	if len(c.Sections) == 0 {
@@ -234,9 +270,10 @@ func (r *reader) mapped(chords []chord.Placed) {
 	}
 }
 
-// placeOver puts chords over words by their columns: a chord past the end of the words gets spaces
-// before it, one inside a character written as two UTF-16 units the place after it, and one at the
-// place of the chord before it the next place. Chords past a board's line are left out (cut).
+// placeOver puts chords over words by their columns on a monospaced sheet, where a wide character
+// takes two: a chord goes to the first character starting at or after its column, past the end of the
+// words after spaces, and one at the place of the chord before it to the next place. Chords past a
+// board's line are left out (cut).
 func placeOver(words string, chords []chord.Placed) (line board.Line, cut bool) {
 	var between []bool // between[k]: place k falls between characters
 	for _, r := range words {
@@ -248,9 +285,25 @@ func placeOver(words string, chords []chord.Placed) (line board.Line, cut bool) 
 	between = append(between, true)
 	line.Text = words
 	n := len(between) - 1 // the words' length
+	width := 0
+	for _, r := range words {
+		width += columns(r)
+	}
 	prev := -1
+	place, col := 0, 0 // the place and column of the character rest starts with
+	rest := words
 	for _, p := range chords {
-		at := max(p.At, prev+1)
+		for rest != "" && col < p.At {
+			r, size := utf8.DecodeRuneInString(rest)
+			rest = rest[size:]
+			place += utf16.RuneLen(r)
+			col += columns(r)
+		}
+		at := place
+		if rest == "" && p.At > width {
+			at = n + p.At - width
+		}
+		at = max(at, prev+1)
 		for at < len(between) && !between[at] {
 			at++
 		}
@@ -285,6 +338,12 @@ func heading(line string) (label string, role board.Role, ok bool) {
 			break
 		}
 		if _, chords := chord.LineOfChords(label); chords || label == "" {
+			return "", "", false
+		}
+	case t != "" && (t[0] == '(' || t[0] == '-' || t[0] == '*' || t[0] == '=' || t[0] == '~'):
+		var decorated bool
+		label, decorated = undecorated(t)
+		if _, part := sectionWords[firstWord(label)]; !part || !decorated {
 			return "", "", false
 		}
 	case strings.HasSuffix(t, ":") && len(t) > 1:

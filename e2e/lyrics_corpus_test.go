@@ -165,10 +165,9 @@ func countExt(files []string, ext string) int {
 // lyricsRefused are the files a reader refuses, each with why: a file that is no chord sheet, or a
 // chord sheet the chord-sheet reader cannot read yet (docs/formats.md, "Lyric files").
 var lyricsRefused = map[string]string{
-	"chordpro-t-a2crd-t102.txt":                           "tablature and notes only, no line of chords: no chord sheet",
-	"chordpro-t-a2crd-t107.txt":                           "the reader's gap: chords marked up as [ch]G[/ch], as a chord site exports them, are not read",
-	"chordsketch-chordpro-heuristic-no-lyric.txt":         "the reader's gap: two lines of chords and no words; a progression a musician expects as two lines of chords",
-	"chordsketch-chordpro-heuristic-stop-word-lyrics.txt": "the reader's gap: words that begin with a chord's letter (Amazing Grace, Empty Beautiful) are read as lines of chords, so no line of words is left",
+	"chordpro-t-a2crd-t102.txt":    "tablature and notes only, no line of chords: no chord sheet",
+	"chordpro-t-ref-020_crd_3.txt": "words alone, with -- Chorus and -- New page as headings and notes: no line of chords, no chord sheet",
+	"chordpro-t-a2crd-t106.txt":    "a chart of chord fingerings (Ab=xx111x, C/B=020010), no line of chords: no chord sheet",
 }
 
 // markupLeftOut is why ChordSheetJS reads a file with text markup otherwise.
@@ -335,19 +334,19 @@ func TestLyricsChordSheetsAsChordPro(t *testing.T) {
 // chordSheetsJudged are the chord sheets Tele reads otherwise than ChordPro's converter, each with which
 // reading is wrong and why.
 var chordSheetsJudged = map[string]string{
-	"chordpro-t-a2crd-t003.txt": "Tele's gap: a tab counts as one column, where the converter, like an editor, sets tab stops every 8 columns; the file says Cm belongs over the e of then",
 	"chordpro-t-a2crd-t004.txt": "the converter's reading: it takes Esus4  unknown for a line of chords since one word is a chord, and moves a chord past the end of its words back onto the last letter; Tele keeps the words and the chord where the sheet puts it",
-	"chordpro-t-a2crd-t005.txt": "Tele's gap: the words Fooo Bar Baz under Emsus4 Am C are read as a line of chords (Fdim B B), each word taken for the nearest chord its first letters spell",
-	"chordpro-t-a2crd-t101.txt": tabStaffWhy,
+	"chordpro-t-a2crd-t101.txt": pastTheEndWhy + "; it also writes a line of chords alone with no space between its chords, where Tele keeps their columns",
 	"chordpro-t-a2crd-t103.txt": "the converter's reading: it leaves out the beat line | /  /  / | under the intro's chords; Tele keeps it as what the chords stand over, as the sheet shows",
-	"chordpro-t-a2crd-t104.txt": tabStaffWhy,
-	"chordpro-t-a2crd-t105.txt": tabStaffWhy,
-	"chordpro-t-a2crd-t107.txt": "Tele's gap: chords marked up as [ch]G[/ch], as a chord site exports them, are not read, and the sheet is refused",
-	"chordpro-t-a2crd-t108.txt": tabStaffWhy,
-	"chordpro-t-a2crd-t109.txt": tabStaffWhy,
-	"chordpro-t-a2crd-t111.txt": tabStaffWhy,
-	"chordpro-t-a2crd-t114.txt": "Tele's gap: a line that names its part and then gives its chords (Intro: A  A#m7 Asus4/G#  A#m7) is kept as words; the converter reads its chords",
+	"chordpro-t-a2crd-t105.txt": pastTheEndWhy,
+	"chordpro-t-a2crd-t107.txt": "the converter's reading: it keeps Intro, with electric solo: G  Gmaj7 … as words; Tele reads the heading of an intro with its chords, a line of chords of its own",
+	"chordpro-t-a2crd-t108.txt": tabStaffChordsWhy + "; it also reads a line of beat marks (^ . ^ .) under a staff as no words, where Tele keeps it under the chords over the staff, as it keeps the beat line of t103",
+	"chordpro-t-a2crd-t109.txt": tabStaffChordsWhy,
+	"chordpro-t-a2crd-t111.txt": tabStaffChordsWhy,
+	"chordpro-t-a2crd-t114.txt": "the converter's reading: it keeps the first Intro: A  A#m7 … as words and writes the chords of Interlude: … with no space between them; Tele reads each as the heading of its part with a line of its chords at their columns",
 }
 
-// tabStaffWhy: a guitar tablature staff read as chords.
-const tabStaffWhy = "Tele's gap: the lines of a tablature staff (E|--3--|, B|-1---5-|) are read as lines of chords, each string's letter taken for a chord (B|--1--5--| became B6/9#11), where the converter leaves the staff out"
+// pastTheEndWhy: the converter moves chords that stand past the end of their words.
+const pastTheEndWhy = "the converter's reading: it moves a chord past the end of its words back onto the words' end; Tele keeps it where the sheet puts it, the words padded with spaces"
+
+// tabStaffChordsWhy: chords over a tablature staff with no words under it.
+const tabStaffChordsWhy = "the converter's reading: both leave the lines of a tablature staff out, but the converter also leaves out the chords written over a staff that has no words under it; Tele keeps them as a line of chords"

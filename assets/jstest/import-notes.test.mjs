@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 
 globalThis.document ??= { documentElement: {}, querySelectorAll: () => [] };
-const { failureEntry, noteEntry, STRINGS } = await import('../web/static/import-notes.js');
+const { failureEntry, noteEntry, STRINGS, TEXT_NOTE_CODES } = await import('../web/static/import-notes.js');
 const { setLocale, t } = await import('../web/static/i18n.js');
 
 // Every source file of the reader, so a note moved to another file is still checked.
@@ -131,6 +131,25 @@ test('every note of the ChordPro and chords-over-lyrics readers is said in both 
       'a grid line, not a bar');
     assert.equal(t(...noteEntry('', { code: 'heading_role', args: { heading: '[Verse 1]', role: 'verse' } })),
       '标题“[Verse 1]”开始一个新段落，段落类型为主歌');
+  } finally {
+    setLocale('en');
+  }
+});
+
+test('the chords-over-lyrics reader’s codes with words of their own are in both languages, and its source gives them', () => {
+  const textSource = ['read.go', 'columns.go'].map((f) => readFileSync(new URL(`../../chordtext/${f}`, import.meta.url), 'utf8')).join('\n');
+  const given = new Set([...textSource.matchAll(/r\.note\("(\w+)"/g)].map((m) => m[1]));
+  try {
+    setLocale('zh-CN');
+    for (const code of TEXT_NOTE_CODES) {
+      assert.ok(given.has(code), `${code} is a note of chordtext`);
+      const entry = noteEntry('the English note', { code, args: { heading: 'Intro: A  A#m7' } });
+      assert.equal(entry[0], `import.note.${code}`);
+      assert.ok(STRINGS.en[entry[0]] && STRINGS['zh-CN'][entry[0]], `${code} in both dictionaries`);
+      const zh = t(...entry);
+      assert.match(zh, han, `${code}: ${zh}`);
+      assert.doesNotMatch(zh, /\{\w+\}|\b(the|was|left|were|chords|words)\b/, `${code}: ${zh}`);
+    }
   } finally {
     setLocale('en');
   }

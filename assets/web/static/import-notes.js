@@ -10,6 +10,9 @@ import './form-strings.js';
 
 const sign = (id) => MARK_TEXT[id] || String(id ?? '');
 
+// TEXT_NOTE_CODES are the chords-over-lyrics reader's codes that have words of their own.
+export const TEXT_NOTE_CODES = ['tab_left_out', 'tab_stops', 'wide_columns', 'chord_markup', 'heading_chords'];
+
 const NOTE_CODES = ['key_unknown', 'chord_nearest', 'chord_text_unknown', 'bar_chords_cut', 'text_left_out', 'two_bar_repeat',
   'alternates_left_out', 'rhythm_evened', 'simile_with_chords', 'count_in', 'sign_left_out', 'sign_left_out_place',
   'sign_repeated', 'al_ending_fine', 'al_ending_left_out', 'rhythm_nearest', 'jump_moved', 'jump_al_coda', 'repeat_from',
@@ -22,7 +25,7 @@ const NOTE_CODES = ['key_unknown', 'chord_nearest', 'chord_text_unknown', 'bar_c
   'line_cut', 'line_left_out', 'lines_cut', 'margin_left_out', 'recall_left_out', 'recall_no_chorus',
   'section_end_alone', 'section_left_out', 'section_unended', 'sections_cut', 'strum_left_out',
   'subtitle_in_description', 'tempo_unknown', 'time_read', 'title_first_line', 'title_missing', 'transpose_unknown',
-  'transposed', 'volta_repeat'];
+  'transposed', 'volta_repeat', ...TEXT_NOTE_CODES];
 
 // FAILURE_CODES are the errors a song of a playlist (or a whole import) is refused with that have
 // words of their own (import.error.* in form-strings.js).
@@ -136,6 +139,11 @@ export const STRINGS = {
     'import.note.chord_german_h': '{from} was read as {to}: H is the German name of B',
     'import.note.sign_unknown_nc': 'bar {bar} holds “{signs}”, which Tele cannot read: the bar is N.C.',
     'import.note.sign_unknown_left_out': '“{signs}” in bar {bar} is not something Tele can read: it was left out',
+    'import.note.tab_left_out': 'the lines of a tablature staff were left out: a board keeps chords and words',
+    'import.note.tab_stops': 'a tab was read as spaces to the next tab stop, every 8 columns, as a text editor shows it',
+    'import.note.wide_columns': 'a wide character (such as 中 or 가) was counted as two columns, as a monospaced sheet shows it',
+    'import.note.chord_markup': 'chords marked up as [ch]G[/ch], as chord sites export them, were read as chords',
+    'import.note.heading_chords': 'the chords after the heading “{heading}” were kept as a line of chords over spaces',
     'import.reason.not_a_grid': 'the file has no grid and no lines of words',
     'import.reason.unreadable_chart': 'the chart could not be read',
     'import.reason.too_many_songs': 'too many songs at once',
@@ -220,6 +228,11 @@ export const STRINGS = {
     'import.note.chord_german_h': '{from} 读作 {to}：H 是 B 的德语名称',
     'import.note.sign_unknown_nc': '第 {bar} 小节里的“{signs}”Tele 读不懂：这个小节是 N.C.',
     'import.note.sign_unknown_left_out': '第 {bar} 小节里的“{signs}”Tele 读不懂：没有导入',
+    'import.note.tab_left_out': '六线谱（TAB）的各行没有导入：和弦谱只保存和弦和歌词',
+    'import.note.tab_stops': '制表符按空格读到下一个制表位，每 8 列一个，和文本编辑器里显示的一样',
+    'import.note.wide_columns': '全角字符（如“中”或“가”）按两列计算，和等宽字体的谱子上显示的一样',
+    'import.note.chord_markup': '和弦网站导出的 [ch]G[/ch] 标记按和弦读入',
+    'import.note.heading_chords': '段落标题“{heading}”后面的和弦单独成为一行和弦，下面没有歌词',
     'import.reason.not_a_grid': '文件里既没有网格也没有歌词行',
     'import.reason.unreadable_chart': '无法读取这份和弦谱',
     'import.reason.too_many_songs': '一次导入的歌曲太多',
