@@ -27,6 +27,33 @@ type NoteCode struct {
 	Args map[string]any `json:"args"`
 }
 
+// Notes gathers what a reader says about a chart as it reads: each note once (the same English words
+// twice are one note), with its code. The zero value is ready to use.
+type Notes struct {
+	seen  map[string]bool
+	texts []string
+	codes []NoteCode
+}
+
+// Add records a note, unless its words were said already.
+func (n *Notes) Add(code NoteCode, text string) {
+	if n.seen[text] {
+		return
+	}
+	if n.seen == nil {
+		n.seen = map[string]bool{}
+	}
+	n.seen[text] = true
+	n.texts = append(n.texts, text)
+	n.codes = append(n.codes, code)
+}
+
+// Texts are the notes' English words, in the order they were first said.
+func (n *Notes) Texts() []string { return n.texts }
+
+// Codes says each note again as a code with its arguments: Codes()[i] is Texts()[i].
+func (n *Notes) Codes() []NoteCode { return n.codes }
+
 // NoteCodes returns a code for every note: the reader's, or "text" with the English words as the
 // argument text for a note the reader gave no code.
 func (c Chart) NoteCodes() []NoteCode {

@@ -36,7 +36,7 @@ func ReadCharts(ctx context.Context, data []byte) ([]board.Chart, error) {
 		if err != nil {
 			return nil, songs[0].at(err)
 		}
-		return []board.Chart{{Title: c.Title, Content: c, Notes: r.noteList, Codes: r.codes}}, nil
+		return []board.Chart{{Title: c.Title, Content: c, Notes: r.notes.Texts(), Codes: r.notes.Codes()}}, nil
 	}
 	charts := make([]board.Chart, 0, len(songs))
 	for i, song := range songs {
@@ -48,7 +48,7 @@ func ReadCharts(ctx context.Context, data []byte) ([]board.Chart, error) {
 			charts = append(charts, board.Chart{Title: song.title(i), Err: song.at(err)})
 			continue
 		}
-		charts = append(charts, board.Chart{Title: c.Title, Content: c, Notes: r.noteList, Codes: r.codes})
+		charts = append(charts, board.Chart{Title: c.Title, Content: c, Notes: r.notes.Texts(), Codes: r.notes.Codes()})
 	}
 	return charts, nil
 }

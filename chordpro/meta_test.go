@@ -32,7 +32,7 @@ func TestMetaFields(t *testing.T) {
 			continue
 		}
 		var got []string
-		for _, nc := range r.codes {
+		for _, nc := range r.notes.Codes() {
 			got = append(got, nc.Code)
 		}
 		slices.Sort(got)

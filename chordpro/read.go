@@ -46,7 +46,7 @@ func Read(data []byte) (c board.Content, notes []string, err error) {
 	if err != nil {
 		return board.Content{}, nil, err
 	}
-	return c, r.noteList, nil
+	return c, r.notes.Texts(), nil
 }
 
 // read is Read with the reader, whose codes say the notes again (ReadCharts gives them).

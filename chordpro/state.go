@@ -14,25 +14,18 @@ import (
 type reader struct {
 	line      int
 	bars      int // read so far, in all grids
-	notes     map[string]bool
-	noteList  []string
-	codes     []board.NoteCode // codes[i] is noteList[i] as a code and its arguments (docs/api.md)
-	transpose int              // semitones {transpose} moves the chords read from here on
-	shifts    map[int]bool     // every {transpose} a chord was read under
-	grids     int              // grids read so far
-	lines     int              // lines of words read so far
+	notes     board.Notes
+	transpose int          // semitones {transpose} moves the chords read from here on
+	shifts    map[int]bool // every {transpose} a chord was read under
+	grids     int          // grids read so far
+	lines     int          // lines of words read so far
 	// A repeat opened in a grid read so far and not yet closed: its endings may start a later grid.
 	repeatOpen bool
 }
 
 // note says once what was not taken over as written: in English, and as a code with its arguments.
 func (r *reader) note(code string, args map[string]any, format string, a ...any) {
-	s := fmt.Sprintf(format, a...)
-	if !r.notes[s] {
-		r.notes[s] = true
-		r.noteList = append(r.noteList, s)
-		r.codes = append(r.codes, board.NoteCode{Code: code, Args: args})
-	}
+	r.notes.Add(board.NoteCode{Code: code, Args: args}, fmt.Sprintf(format, a...))
 }
 
 // state is a file as read so far: the board's fields, the sections read, and the one being read.
@@ -49,7 +42,7 @@ type state struct {
 }
 
 func newState() *state {
-	s := &state{r: &reader{notes: map[string]bool{}, shifts: map[int]bool{}}}
+	s := &state{r: &reader{shifts: map[int]bool{}}}
 	s.c.Tempo, s.c.BeatsPerBar = 120, 4
 	return s
 }
@@ -178,7 +171,7 @@ func (s *state) finish() (board.Content, error) {
 		return board.Content{}, err
 	}
 	if len(c.Sections) == 0 {
-		return board.Content{}, fmt.Errorf("no grid line holds bars Tele can read: %s", r.noteList[0])
+		return board.Content{}, fmt.Errorf("no grid line holds bars Tele can read: %s", r.notes.Texts()[0])
 	}
 	r.moveKey(c)
 	return r.playable(*c)

@@ -57,7 +57,7 @@ func ReadCharts(ctx context.Context, data []byte) ([]board.Chart, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []board.Chart{{Title: c.Title, Content: c, Notes: r.notes, Codes: r.codes}}, nil
+	return []board.Chart{{Title: c.Title, Content: c, Notes: r.notes.Texts(), Codes: r.notes.Codes()}}, nil
 }
 
 // Read reads a chord sheet into board content; notes say every guess made. The content is valid when
@@ -67,23 +67,16 @@ func Read(data []byte) (board.Content, []string, error) {
 	if err != nil {
 		return board.Content{}, nil, err
 	}
-	return c, r.notes, nil
+	return c, r.notes.Texts(), nil
 }
 
 type reader struct {
-	seen  map[string]bool
-	notes []string
-	codes []board.NoteCode
+	notes board.Notes
 	lines int
 }
 
 func (r *reader) note(code string, args map[string]any, format string, a ...any) {
-	s := fmt.Sprintf(format, a...)
-	if !r.seen[s] {
-		r.seen[s] = true
-		r.notes = append(r.notes, s)
-		r.codes = append(r.codes, board.NoteCode{Code: code, Args: args})
-	}
+	r.notes.Add(board.NoteCode{Code: code, Args: args}, fmt.Sprintf(format, a...))
 }
 
 // Its cognitive complexity is over the lint gate of 30, and accepted: one case per kind of line.
@@ -96,7 +89,7 @@ func read(data []byte) (board.Content, *reader, error) {
 	if !utf8.Valid(data) {
 		return board.Content{}, nil, errors.New("the text is not UTF-8")
 	}
-	r := &reader{seen: map[string]bool{}}
+	r := &reader{}
 	c := board.Content{Tempo: 120, BeatsPerBar: 4}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i := range lines {

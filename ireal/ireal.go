@@ -192,7 +192,7 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		}
 		music = unscramble(music[len(musicPrefix):])
 	}
-	r := &songReader{w: w, notes: map[string]bool{}}
+	r := &songReader{w: w}
 	c := board.Content{Title: strings.TrimSpace(title), Tempo: 120, BeatsPerBar: 4}
 	if tempo >= board.MinTempo && tempo <= board.MaxTempo {
 		c.Tempo = tempo
@@ -225,14 +225,14 @@ func readSong(w *work, text string, scrambled bool) (Song, error) {
 		}
 		err := c.Validate()
 		if err == nil {
-			return Song{Title: c.Title, Content: c, Notes: r.list, Codes: r.codes}, nil
+			return Song{Title: c.Title, Content: c, Notes: r.notes.Texts(), Codes: r.notes.Codes()}, nil
 		}
 		left, ok := c.LeaveOutSign(err)
 		if !ok {
 			return Song{Title: c.Title, Err: fmt.Errorf("%q does not make a board Tele can play: %w", c.Title, err)}, nil
 		}
 		ve := left.Err
-		r.add(board.NoteCode{Code: "sign_left_out", Args: map[string]any{"sign": string(left.Mark), "bar": left.Number,
+		r.notes.Add(board.NoteCode{Code: "sign_left_out", Args: map[string]any{"sign": string(left.Mark), "bar": left.Number,
 			"path": ve.Path, "rule": ve.Rule, "ruleId": ve.RuleID, "ruleArgs": ve.RuleArgs}},
 			fmt.Sprintf("the sign %s was left out (%s): %s", left.Mark, ve.Path, ve.Rule))
 	}
@@ -254,9 +254,7 @@ func stopped(err error) bool {
 
 type songReader struct {
 	w     *work
-	notes map[string]bool
-	list  []string
-	codes []board.NoteCode
+	notes board.Notes
 	ends  []int // the bars iReal Pro's player ends at (U), for an al Fine jump with no Fine
 }
 
@@ -269,16 +267,7 @@ func (r *songReader) note(code, format string, pairs ...any) {
 		args[pairs[i].(string)] = pairs[i+1]
 		values = append(values, pairs[i+1])
 	}
-	r.add(board.NoteCode{Code: code, Args: args}, fmt.Sprintf(format, values...))
-}
-
-// add records a note once, by its words.
-func (r *songReader) add(code board.NoteCode, text string) {
-	if !r.notes[text] {
-		r.notes[text] = true
-		r.list = append(r.list, text)
-		r.codes = append(r.codes, code)
-	}
+	r.notes.Add(board.NoteCode{Code: code, Args: args}, fmt.Sprintf(format, values...))
 }
 
 var (

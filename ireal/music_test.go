@@ -86,11 +86,11 @@ func TestNextToken(t *testing.T) {
 
 // readMusic reads a music string alone, as readSong does, with the codes of its notes.
 func readMusic(m string) (board.Content, []string, error) {
-	r := &songReader{w: newWork(context.Background(), len(m)), notes: map[string]bool{}}
+	r := &songReader{w: newWork(context.Background(), len(m))}
 	c := board.Content{Title: "T", Tempo: 120, BeatsPerBar: 4}
 	err := r.music(&c, m)
 	var codes []string
-	for _, nc := range r.codes {
+	for _, nc := range r.notes.Codes() {
 		codes = append(codes, nc.Code)
 	}
 	return c, codes, err
@@ -190,7 +190,7 @@ func TestRepeatCounts(t *testing.T) {
 		{"{C |D <4x>| }", []int{0, 4}, nil},
 		{"{C |D |<4x> }", []int{0, 4}, nil},
 	} {
-		r := &songReader{w: newWork(context.Background(), len(tc.music)), notes: map[string]bool{}}
+		r := &songReader{w: newWork(context.Background(), len(tc.music))}
 		c := board.Content{Title: "T", Tempo: 120, BeatsPerBar: 4}
 		if err := r.music(&c, tc.music); err != nil {
 			t.Fatalf("%q: %v", tc.music, err)
@@ -199,8 +199,8 @@ func TestRepeatCounts(t *testing.T) {
 		for _, b := range c.Sections[0].Bars {
 			got = append(got, b.RepeatEnd)
 		}
-		if !reflect.DeepEqual(got, tc.want) || !reflect.DeepEqual(r.list, tc.notes) {
-			t.Errorf("%q: end repeats %v, notes %q; want %v, %q", tc.music, got, r.list, tc.want, tc.notes)
+		if !reflect.DeepEqual(got, tc.want) || !reflect.DeepEqual(r.notes.Texts(), tc.notes) {
+			t.Errorf("%q: end repeats %v, notes %q; want %v, %q", tc.music, got, r.notes.Texts(), tc.want, tc.notes)
 		}
 	}
 }
