@@ -2,15 +2,7 @@ package e2e
 
 import (
 	"cmp"
-	"context"
-	"encoding/json"
 	"slices"
-	"sync"
-	"time"
-
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/tracing"
-	"github.com/chromedp/chromedp"
 )
 
 // frameWork is the page's main-thread CPU in one traced interaction, in ms, by the kind of work the
@@ -33,49 +25,7 @@ var (
 // layout is counted as layout and not as script.
 func tracedFrame(p *Page, js string) frameWork {
 	p.t.Helper()
-	var mu sync.Mutex
-	var chunks []*tracing.EventDataCollected
-	complete := make(chan struct{})
-	ctx, cancel := context.WithCancel(p.ctx)
-	defer cancel()
-	if err := chromedp.Listen(ctx, func(ev any) {
-		switch ev := ev.(type) {
-		case *tracing.EventDataCollected:
-			mu.Lock()
-			chunks = append(chunks, ev)
-			mu.Unlock()
-		case *tracing.EventTracingComplete:
-			close(complete)
-		}
-	}); err != nil {
-		p.t.Fatalf("listening for the trace: %v", err)
-	}
-	config := &tracing.TraceConfig{IncludedCategories: []string{"devtools.timeline", "__metadata"}}
-	if _, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{TransferMode: tracing.StartTransferModeReportEvents, TraceConfig: config}); err != nil {
-		p.t.Fatalf("Tracing.start: %v", err)
-	}
-	evalJS[bool](p, js)
-	if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
-		p.t.Fatalf("Tracing.end: %v", err)
-	}
-	select {
-	case <-complete:
-	case <-time.After(30 * time.Second):
-		p.t.Fatal("the trace did not complete within 30 s")
-	}
-	cancel()
-	mu.Lock()
-	defer mu.Unlock()
-	var events []traceEvent
-	for _, chunk := range chunks {
-		for _, raw := range chunk.Value {
-			var e traceEvent
-			if json.Unmarshal([]byte(raw), &e) == nil {
-				events = append(events, e)
-			}
-		}
-	}
-	return workOf(events)
+	return workOf(traceOf(p, []string{"devtools.timeline", "__metadata"}, func() { evalJS[bool](p, js) }))
 }
 
 // workOf sums the CPU time of the renderer main thread's timeline events by kind; a script event's

@@ -43,6 +43,14 @@ type loadCPU struct {
 // tracedLoad is measureLoad with a Chromium trace of the navigation.
 func tracedLoad(p *Page, url string) (loadResult, loadCPU) {
 	p.t.Helper()
+	var r loadResult
+	events := traceOf(p, []string{"toplevel", "blink.user_timing", "__metadata"}, func() { r = measureLoad(p, url) })
+	return r, cpuOfLoad(events, r.Rendered)
+}
+
+// traceOf runs fn with a Chromium trace of the given categories and gives the trace's events.
+func traceOf(p *Page, categories []string, fn func()) []traceEvent {
+	p.t.Helper()
 	// One listener for both events, in the order the browser sends them: every chunk of the trace has
 	// been collected when TracingComplete arrives.
 	var mu sync.Mutex
@@ -63,11 +71,11 @@ func tracedLoad(p *Page, url string) (loadResult, loadCPU) {
 	if err != nil {
 		p.t.Fatalf("listening for the trace: %v", err)
 	}
-	config := &tracing.TraceConfig{IncludedCategories: []string{"toplevel", "blink.user_timing", "__metadata"}}
+	config := &tracing.TraceConfig{IncludedCategories: categories}
 	if _, err := chromedp.Call(p.ctx, tracing.Start, tracing.StartParams{TransferMode: tracing.StartTransferModeReportEvents, TraceConfig: config}); err != nil {
 		p.t.Fatalf("Tracing.start: %v", err)
 	}
-	r := measureLoad(p, url)
+	fn()
 	if _, err := chromedp.Call(p.ctx, tracing.End, cdp.Empty{}); err != nil {
 		p.t.Fatalf("Tracing.end: %v", err)
 	}
@@ -88,7 +96,7 @@ func tracedLoad(p *Page, url string) (loadResult, loadCPU) {
 			}
 		}
 	}
-	return r, cpuOfLoad(events, r.Rendered)
+	return events
 }
 
 // cpuOfLoad finds the renderer main thread that navigated last and adds up the CPU time of the
