@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,13 +95,7 @@ func crashChild(dir string) {
 }
 
 func TestCrashSafety(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the crash test re-executes the test binary many times")
-	}
-	kills := 100
-	if v := os.Getenv("TELE_CRASH_KILLS"); v != "" {
-		kills, _ = strconv.Atoi(v)
-	}
+	kills := storetest.Kills(t, 100)
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
 	acked := map[string]int64{} // the last acknowledged revision; for brief 1 (there) or 0 (deleted)

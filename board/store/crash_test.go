@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -270,13 +269,7 @@ func crashHistory(t *testing.T, run int, dir, id string, cur Board, verified map
 }
 
 func TestCrashSafety(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the crash test re-executes the test binary hundreds of times")
-	}
-	kills := 200
-	if v := os.Getenv("TELE_CRASH_KILLS"); v != "" {
-		kills, _ = strconv.Atoi(v)
-	}
+	kills := storetest.Kills(t, 200)
 	dir := t.TempDir()
 	// alpha starts a few revisions short of KeepRevisions, so the kills also land in commits that prune.
 	seedRevisions(t, dir, "alpha", KeepRevisions-4, func(rev int64) Board { return crashRevision("alpha", rev) })

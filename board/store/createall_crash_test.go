@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -61,13 +60,7 @@ func crashImportChild(dir string) {
 // whole, each with a key, and are the first of the playlist (the revisions are linked in order); and
 // Open leaves no temporary file and no key without its board.
 func TestCrashCreateAll(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the crash test re-executes the test binary many times")
-	}
-	kills := 100
-	if v := os.Getenv("TELE_CRASH_KILLS"); v != "" {
-		kills, _ = strconv.Atoi(v)
-	}
+	kills := storetest.Kills(t, 100)
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
 	keys := map[string]string{}  // every board known to exist, with its key

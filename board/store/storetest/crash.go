@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -82,4 +83,22 @@ func KillChild(t testing.TB, run int, env, dir string, rng *rand.Rand, maxAcks i
 		t.Fatalf("run %d: child ended with %v (not by our SIGKILL); stderr: %s", run, err, stderr.String())
 	}
 	return stderr.String()
+}
+
+// Kills is how many runs a crash test makes: TELE_CRASH_KILLS when set, else def. It skips the test
+// under -short, since every run re-executes the test binary.
+func Kills(t testing.TB, def int) int {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the crash test re-executes the test binary many times")
+	}
+	v := os.Getenv("TELE_CRASH_KILLS")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("TELE_CRASH_KILLS=%q: want a number of runs, like 500", v)
+	}
+	return n
 }
