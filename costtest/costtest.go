@@ -22,11 +22,19 @@ func Allocated(f func()) uint64 {
 }
 
 // Bound fails t when read, reading size bytes of outside input, allocates more than base bytes plus
-// perByte for each of them.
+// perByte for each of them, in each of three readings. One reading can be high for a reason that is not
+// the reader's cost: a sync.Pool that was empty (a regexp's matcher, say), which the race detector
+// empties at random on purpose; a path that costs more than linear work allocates it every time.
 func Bound(t testing.TB, size int, base, perByte uint64, read func()) {
 	t.Helper()
 	limit := base + perByte*uint64(size)
-	if got := Allocated(read); got > limit {
-		t.Fatalf("reading %d bytes allocated %d bytes, more than the bound of %d + %d a byte = %d", size, got, base, perByte, limit)
+	least := uint64(1<<64 - 1)
+	for range 3 {
+		got := Allocated(read)
+		if got <= limit {
+			return
+		}
+		least = min(least, got)
 	}
+	t.Fatalf("reading %d bytes allocated %d bytes, more than the bound of %d + %d a byte = %d (the least of three readings)", size, least, base, perByte, limit)
 }
