@@ -69,16 +69,9 @@ func (s *Store) makeBoards(ids []string, contents []board.Content, author Author
 	entries := make([]*entry, len(nb))
 	for i := range nb {
 		e, b := nb[i].e, nb[i].b
-		size := int64(len(b.raw) + 1)
-		row := b.row()
 		e.mu.Lock() // so that OnCommit of revision 1 precedes any later revision's
 		e.hist.mu.Lock()
-		s.appendRow(e.dir, row)
-		e.cur.Store(&b)
-		e.hist.push(row)
-		e.hist.sizes = append(e.hist.sizes, size)
-		e.hist.bytes += size
-		s.bytes.Add(size)
+		s.record(e, b, int64(len(b.raw)+1))
 		e.hist.mu.Unlock()
 		if s.opts.OnCommit != nil {
 			s.opts.OnCommit(b)

@@ -69,20 +69,26 @@ func (s *Store) commit(e *entry, b Board) (Board, error) {
 	if err := s.commitRevision(e.dir, b); err != nil {
 		return Board{}, err
 	}
-	row := b.row()
 	e.hist.mu.Lock()
-	s.appendRow(e.dir, row)
-	e.cur.Store(&b)
-	e.hist.push(row)
-	e.hist.sizes = append(e.hist.sizes, size)
-	e.hist.bytes += size
-	s.bytes.Add(size)
+	s.record(e, b, size)
 	s.prune(e)
 	e.hist.mu.Unlock()
 	if s.opts.OnCommit != nil {
 		s.opts.OnCommit(b)
 	}
 	return b, nil
+}
+
+// record makes b, durable on disk, board e's current revision and its history's newest row, and counts
+// its bytes. The caller holds e.hist.mu.
+func (s *Store) record(e *entry, b Board, size int64) {
+	row := b.row()
+	s.appendRow(e.dir, row)
+	e.cur.Store(&b)
+	e.hist.push(row)
+	e.hist.sizes = append(e.hist.sizes, size)
+	e.hist.bytes += size
+	s.bytes.Add(size)
 }
 
 // prune removes the oldest revisions beyond KeepRevisions or KeepHistoryBytes, oldest first, so that
