@@ -18,7 +18,7 @@ import (
 type tokenKind int
 
 const (
-	tokSkip        tokenKind = iota // spaces, commas, f (fermata), Y (space), s and l (chord size), a < never closed, …
+	tokSkip        tokenKind = iota // spaces, commas, f (fermata), Y (space), s and l (chord size), …
 	tokSection                      // *A: a section; *i an intro, *V a verse
 	tokMeter                        // T44: a time signature (T12 is 12/8)
 	tokRepeatStart                  // {
@@ -127,11 +127,12 @@ func meterBeats(t string) int {
 	return 0
 }
 
-// textToken reads staff text, <…> within maxText; a < without its > is skipped.
+// textToken reads staff text, <…> within maxText. A < without its > is a sign the reader cannot read
+// (its bar's note names it), and what follows it is read as music.
 func textToken(m string) (token, string) {
 	end := strings.IndexByte(m[:min(len(m), maxText)], '>')
 	if end < 0 {
-		return token{kind: tokSkip, text: m[:1]}, m[1:]
+		return token{kind: tokUnknown, text: m[:1]}, m[1:]
 	}
 	return token{kind: tokText, text: m[:end+1]}, m[end+1:]
 }
@@ -166,6 +167,8 @@ type musicReader struct {
 	meterRead bool        // the first time signature is the board's
 	chordRead bool        // a chord was read: a time signature now is not the board's
 	times     int         // from <Nx>: the times the next end repeat is played
+	timesAt   int         // the bar (from 1) the count was written in
+	timesText string      // the count as written
 	written   int         // bars written so far, in all sections
 	heard     [2][]string // the chords heard in the last two bars written (a % bar's are those before it)
 	textBar   bool        // the music starts with a bar of text alone (a count-in)
@@ -207,6 +210,9 @@ func (mr *musicReader) step(tok token) error {
 		mr.meter(tok)
 	case tokRepeatStart:
 		err := mr.endBar(false, false)
+		if mr.written >= mr.timesAt { // a count belongs to the repeat it is written in, or starts right after it
+			mr.timesUnused()
+		}
 		mr.bar.RepeatStart = true
 		return err
 	case tokRepeatEnd:
@@ -290,6 +296,7 @@ func (mr *musicReader) finish() error {
 	if len(c.Sections[len(c.Sections)-1].Bars) == 0 {
 		c.Sections = c.Sections[:len(c.Sections)-1] // a label at the very end
 	}
+	mr.timesUnused()
 	fixEndings(c)
 	mr.r.codaSigns(c, mr.qs, mr.written)
 	mr.r.alEndings(c, mr.als, mr.closed)
@@ -330,7 +337,8 @@ func (mr *musicReader) text(t string) error {
 	mr.barText = true
 	words := strings.ToLower(strings.TrimSpace(strings.Trim(t, "<>*0123456789")))
 	if n, ok := repeatTimes(t[1 : len(t)-1]); ok {
-		mr.times = n
+		mr.timesUnused()
+		mr.times, mr.timesAt, mr.timesText = n, mr.written+1, strings.Trim(t, "<>")
 	} else if mark, ok := mr.r.cueJump(words, mr.written); ok {
 		mr.bar.Mark = mark
 	} else if mark, n, ok := textSign(words); ok {
@@ -356,6 +364,16 @@ func repeatTimes(words string) (int, bool) {
 	}
 	times, _ := strconv.Atoi(n[1] + n[2]) // one of them is empty
 	return times, true
+}
+
+// timesUnused says that a repeat count was left out when no end repeat follows it in its repeat: the
+// bars are played as written, once.
+func (mr *musicReader) timesUnused() {
+	if mr.times == 0 {
+		return
+	}
+	mr.r.note("repeat_times_unused", "the text %q in bar %d has no end repeat after it to count: it was left out", "text", mr.timesText, "bar", mr.timesAt)
+	mr.times = 0
 }
 
 // repeatCount is the count of an end repeat after bar (numbered from 1): the times read before it, or

@@ -45,8 +45,8 @@ func TestNextToken(t *testing.T) {
 		{"S", token{kind: tokSegno, text: "S"}, ""},
 		{"Q", token{kind: tokCoda, text: "Q"}, ""},
 		{"<D.C. al Fine>C", token{kind: tokText, text: "<D.C. al Fine>"}, "C"},
-		{"<open", token{kind: tokSkip, text: "<"}, "open"},
-		{"<" + strings.Repeat("a", maxText) + ">", token{kind: tokSkip, text: "<"}, strings.Repeat("a", maxText) + ">"},
+		{"<open", token{kind: tokUnknown, text: "<"}, "open"},
+		{"<" + strings.Repeat("a", maxText) + ">", token{kind: tokUnknown, text: "<"}, strings.Repeat("a", maxText) + ">"},
 		{"x ", token{kind: tokSimile, text: "x"}, " "},
 		{"r|", token{kind: tokTwoBars, text: "r"}, "|"},
 		{"n", token{kind: tokNoChord, text: "n"}, ""},
@@ -134,6 +134,8 @@ func TestMusicBars(t *testing.T) {
 		{"an unknown sign alone keeps its bar as N.C.", "J7 |D Z", 4, bars(board.PlainBar(board.NoChord), board.PlainBar("D")), []string{"sign_unknown_nc"}},
 		{"an unknown sign beside chords is left out", "C J |x K9 |D Z", 4, bars(board.PlainBar("C"), simile, board.PlainBar("D")),
 			[]string{"sign_unknown_left_out", "sign_unknown_left_out"}},
+		// Unclosed staff text was skipped without a word.
+		{"a < never closed", "C <|D Z", 4, bars(board.PlainBar("C"), board.PlainBar("D")), []string{"sign_unknown_left_out"}},
 		{"a character outside staff text", "C é |D Z", 4, bars(board.PlainBar("C"), board.PlainBar("D")), []string{"sign_unknown_left_out"}},
 		{"a section mark of a whole character", "*éC Z", 4, []board.Section{{Label: "é", Bars: []board.Bar{board.PlainBar("C")}}}, nil},
 		{"a full label", "*P<Pre-Chorus>C Z", 4, []board.Section{{Label: "Pre-Chorus", Bars: []board.Bar{board.PlainBar("C")}}}, nil},
@@ -188,6 +190,11 @@ func TestRepeatCounts(t *testing.T) {
 		{"{C <1000x>}", []int{2}, []string{`the text "1000x" was left out`}},
 		{"{C |D | }", []int{0, 2}, nil},
 		{"{C |D <4x>| }", []int{0, 4}, nil},
+		// A count with no end repeat after it in its repeat counts nothing, and says so (it counted nothing
+		// silently, or the next repeat).
+		{"C <3x>|D Z", []int{0, 0}, []string{`the text "3x" in bar 1 has no end repeat after it to count: it was left out`}},
+		{"{C |D }E <4x>|{F }", []int{0, 2, 0, 2}, []string{`the text "4x" in bar 3 has no end repeat after it to count: it was left out`}},
+		{"{C <3x>|D <4x>}", []int{0, 4}, []string{`the text "3x" in bar 1 has no end repeat after it to count: it was left out`}},
 		{"{C |D |<4x> }", []int{0, 4}, nil},
 	} {
 		r := &songReader{w: newWork(context.Background(), len(tc.music))}

@@ -17,7 +17,7 @@ const codes = [...new Set([...goSource.matchAll(/r\.note\("(\w+)"|Code: "(\w+)"/
 // One example of each code's arguments, as the iReal Pro reader sends them.
 const ARGS = {
   key_unknown: { key: 'H' }, chord_nearest: { from: 'F13b9', to: 'F13' }, chord_text_unknown: { from: 'A*xyz*', to: 'A' },
-  bar_chords_cut: { chords: 6 }, text_left_out: { text: 'fade out' }, rhythm_evened: { bar: 2, written: 'G/D Ab13 G7 /' },
+  bar_chords_cut: { chords: 6 }, text_left_out: { text: 'fade out' }, repeat_times_unused: { text: '3x', bar: 5 }, rhythm_evened: { bar: 2, written: 'G/D Ab13 G7 /' },
   simile_with_chords: { bar: 2 }, sign_left_out_place: { sign: 'to-coda', bar: 1 }, sign_repeated: { sign: 'segno', bar: 9 },
   sign_left_out: { sign: 'coda', bar: 3, path: 'sections[2].bars[0].mark', rule: 'a chart has one coda; there is one at bar 2',
     ruleId: 'oneSign', ruleArgs: { sign: 'coda', at: 2 } },
