@@ -72,8 +72,8 @@ soak:
 	SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout 3h -v -run '^TestSoak$$' ./e2e
 
 ## bench: every benchmark, 5 rounds (compare runs with benchstat); the board page's load also as
-## Playwright drives the browser (e2e/loadprobe)
-bench: $(LOADPROBE)/node_modules/.package-lock.json
+## Playwright drives the browser (e2e/loadprobe), and a book's import against ireal-reader (e2e/crosscheck)
+bench: $(LOADPROBE)/node_modules/.package-lock.json $(CROSSCHECK)/node_modules/.package-lock.json
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./...
 
 ## lint: gofmt, go vet, staticcheck, the cognitive-complexity gate, tsc on the page's and the bridge's JavaScript

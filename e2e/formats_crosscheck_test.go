@@ -31,19 +31,7 @@ func crosscheck(t *testing.T, chordProTexts, irealLinks map[string]string) cross
 // crosscheckRun gives check.mjs its input as it is (irealSongs: whole corpus files, read song by song).
 func crosscheckRun(t *testing.T, input map[string]any) crosscheckOut {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		requireTool(t, "node (the system Node.js)", "/nonexistent/node")
-	}
-	for _, pkg := range []string{"chordsheetjs", "ireal-reader"} {
-		if _, err := os.Stat(filepath.Join(crosscheckDir, "node_modules", pkg, "package.json")); err != nil {
-			msg := "SKIPPED: " + pkg + " is not installed: run `npm ci` in e2e/crosscheck (make test and .ci/run do)"
-			if os.Getenv("TELE_E2E_REQUIRED") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
+	node := crosscheckNode(t)
 	in, _ := json.Marshal(input)
 	cmd := exec.Command(node, "check.mjs")
 	cmd.Dir = crosscheckDir
@@ -316,6 +304,26 @@ func playedChords(t *testing.T, c teleboard.Content) ([][]string, map[string]boo
 		}
 	}
 	return out, set
+}
+
+// crosscheckNode is the system Node.js, with the readers of e2e/crosscheck installed; it skips loudly
+// without them (and fails when TELE_E2E_REQUIRED=1).
+func crosscheckNode(t testing.TB) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		requireTool(t, "node (the system Node.js)", "/nonexistent/node")
+	}
+	for _, pkg := range []string{"chordsheetjs", "ireal-reader"} {
+		if _, err := os.Stat(filepath.Join(crosscheckDir, "node_modules", pkg, "package.json")); err != nil {
+			msg := "SKIPPED: " + pkg + " is not installed: run `npm ci` in e2e/crosscheck (make test and .ci/run do)"
+			if os.Getenv("TELE_E2E_REQUIRED") == "1" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	return node
 }
 
 // crosscheckBoards are the real-world charts of the ChordPro tests, the teaching example and a board of
