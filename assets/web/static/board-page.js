@@ -57,6 +57,18 @@ export async function bootBoardPage({ fragment }) {
   return page;
 }
 
+// PARTS are the page's controls that the parts loadPanels brings answer: the board's fields, the
+// player, saving, and the board's links and managing.
+const PARTS = ['meta-form', 'player', 'save-bar', 'manage'];
+
+/**
+ * @param {string[]} ids
+ * @param {boolean} inert
+ */
+function setInert(ids, inert) {
+  for (const id of ids) byId(id).inert = inert;
+}
+
 export class BoardPage {
   /**
    * @param {string} id
@@ -143,6 +155,14 @@ export class BoardPage {
   // they place themselves on the page. A page read-only now may be given its key later (a claim, a
   // pairing), so the editing modules come too: applyMode makes the editor then without waiting.
   async loadPanels() {
+    try {
+      await this.bringPanels();
+    } finally {
+      setInert(PARTS, false);
+    }
+  }
+
+  async bringPanels() {
     const [keys, saves, editing, lines, practice, history, manage, notify, proposals, selection, exportLinks] = await Promise.all([
       import('./page-keys.js'), import('./save-panel.js'), import('./board-editing.js'), import('./lyrics-edit-page.js'),
       import('./practice-panel.js'), import('./history-panel.js'), import('./board-manage.js'), import('./notify.js'),
@@ -169,6 +189,9 @@ export class BoardPage {
   }
 
   setup() {
+    // Until loadPanels brings what answers them, the controls of the parts take no clicks or typing:
+    // a field typed into then would be painted over by the board, and Play would do nothing.
+    setInert(PARTS, true);
     // Printing lays out every bar: a first build still in progress draws the rest first (before the
     // stage's own beforeprint, which fits the chords of every bar).
     window.addEventListener('beforeprint', () => this.view.complete());
