@@ -85,20 +85,29 @@ func crashRevision(id string, rev int64) Board {
 	return Board{ID: id, Revision: rev, Content: crashContent(id, rev), Author: author}
 }
 
+// childFail ends a crash child that cannot go on; the parent takes exit code 3 for the child's failure,
+// not a kill.
+func childFail(err error) {
+	fmt.Fprintln(os.Stderr, "crash child:", err)
+	os.Exit(3)
+}
+
+// openChildStore opens a crash child's store.
+func openChildStore(dir string) *Store {
+	s, err := Open(dir, Options{Logger: quiet})
+	if err != nil {
+		childFail(err)
+	}
+	return s
+}
+
 // crashChild opens the store, creates missing boards, then commits revisions round-robin forever (a Put
 // or a Restore, as crashRevision says), writing "ack <id> <rev>" to stdout after each acknowledged
 // (durable) write. The parent kills it.
 func crashChild(dir string) {
-	fail := func(err error) {
-		fmt.Fprintln(os.Stderr, "crash child:", err)
-		os.Exit(3)
-	}
-	s, err := Open(dir, Options{Logger: quiet})
-	if err != nil {
-		fail(err)
-	}
+	s := openChildStore(dir)
 	if err := s.SetOwner(os.Getpid(), 4317); err != nil {
-		fail(err)
+		childFail(err)
 	}
 	out := os.Stdout // unbuffered: every line is one write(2), so the parent sees each ack that was made
 	fmt.Fprintln(out, "ready")
@@ -107,7 +116,7 @@ func crashChild(dir string) {
 			b, err := s.Get(id)
 			if err != nil {
 				if _, _, err := s.Create(id, crashContent(id, 1), crashRevision(id, 1).Author); err != nil {
-					fail(err)
+					childFail(err)
 				}
 				fmt.Fprintf(out, "ack %s 1\n", id)
 				continue
@@ -119,24 +128,24 @@ func crashChild(dir string) {
 				_, err = s.Put(id, b.Revision, next.Content, next.Author)
 			}
 			if err != nil {
-				fail(err)
+				childFail(err)
 			}
 			fmt.Fprintf(out, "ack %s %d\n", id, b.Revision+1)
 		}
-		crashShortLivedStep(s, out, fail)
+		crashShortLivedStep(s, out)
 	}
 }
 
 // crashShortLivedStep moves crashShortLived one step: create it when it is gone, else give it a new key,
 // and delete it every third step.
-func crashShortLivedStep(s *Store, out io.Writer, fail func(error)) {
+func crashShortLivedStep(s *Store, out io.Writer) {
 	id := crashShortLived
 	b, err := s.Get(id)
 	if err != nil {
 		fmt.Fprintf(out, "creating %s\n", id)
 		_, key, err := s.Create(id, crashContent(id, 1), AuthorPi)
 		if err != nil {
-			fail(err)
+			childFail(err)
 		}
 		fmt.Fprintf(out, "created %s %s\n", id, key)
 		return
@@ -144,7 +153,7 @@ func crashShortLivedStep(s *Store, out io.Writer, fail func(error)) {
 	if rand.IntN(3) == 0 {
 		fmt.Fprintf(out, "deleting %s\n", id)
 		if err := s.Delete(id, b.Revision); err != nil {
-			fail(err)
+			childFail(err)
 		}
 		fmt.Fprintf(out, "deleted %s\n", id)
 		return
@@ -152,7 +161,7 @@ func crashShortLivedStep(s *Store, out io.Writer, fail func(error)) {
 	fmt.Fprintf(out, "rotating %s\n", id)
 	key, err := s.Rotate(id)
 	if err != nil {
-		fail(err)
+		childFail(err)
 	}
 	fmt.Fprintf(out, "rotated %s %s\n", id, key)
 }

@@ -25,14 +25,7 @@ const crashImportSize = 6
 // crashImportChild imports playlists of crashImportSize boards forever, each board's content
 // crashContent(id, 1), saying "importing <id>…" before each and "imported <key>…" after it.
 func crashImportChild(dir string) {
-	fail := func(err error) {
-		fmt.Fprintln(os.Stderr, "crash child:", err)
-		os.Exit(3)
-	}
-	s, err := Open(dir, Options{Logger: quiet})
-	if err != nil {
-		fail(err)
-	}
+	s := openChildStore(dir)
 	out := os.Stdout // unbuffered: every line is one write(2)
 	fmt.Fprintln(out, "ready")
 	for k := 0; ; k++ {
@@ -45,7 +38,7 @@ func crashImportChild(dir string) {
 		fmt.Fprintln(out, "importing "+strings.Join(ids, " "))
 		made, err := s.CreateAll(items, AuthorTele)
 		if err != nil {
-			fail(err)
+			childFail(err)
 		}
 		keys := make([]string, len(made))
 		for j, m := range made {
