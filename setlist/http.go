@@ -222,16 +222,30 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request, _ httprouter.Pa
 // authorize runs the checks of a board write before the body: 404, 401/403, 428, 412. It returns the
 // revision If-Match names.
 func (h *Handler) authorize(w http.ResponseWriter, r *http.Request, id string) (int64, error) {
-	s, err := h.sets.Get(id)
-	if err != nil {
+	if err := h.checkCapability(w, r, id); err != nil {
 		return 0, err
+	}
+	return h.checkRevision(r, id)
+}
+
+// checkCapability answers 404 for no set, 401 for no capability and 403 for another set's.
+func (h *Handler) checkCapability(w http.ResponseWriter, r *http.Request, id string) error {
+	if _, err := h.sets.Get(id); err != nil {
+		return err
 	}
 	capability, ok := boardhttp.BearerToken(r.Header)
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
-		return 0, errNoAuth
+		return errNoAuth
 	}
-	if err := h.sets.Authorize(id, capability); err != nil {
+	return h.sets.Authorize(id, capability)
+}
+
+// checkRevision answers 428 for no If-Match and 412 for one that is not the set's revision, which it
+// returns.
+func (h *Handler) checkRevision(r *http.Request, id string) (int64, error) {
+	s, err := h.sets.Get(id)
+	if err != nil {
 		return 0, err
 	}
 	rev, ok := boardhttp.IfMatchRevision(r.Header)
@@ -290,21 +304,13 @@ func (h *Handler) put(w http.ResponseWriter, r *http.Request, ps httprouter.Para
 // 400, 428, 412, 429; 204 once the deletion is durable.
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request, ps httprouter.Params) error {
 	id := ps.ByName("set")
-	if _, err := h.sets.Get(id); err != nil {
-		return err
-	}
-	capability, ok := boardhttp.BearerToken(r.Header)
-	if !ok {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="tele"`)
-		return errNoAuth
-	}
-	if err := h.sets.Authorize(id, capability); err != nil {
+	if err := h.checkCapability(w, r, id); err != nil {
 		return err
 	}
 	if r.ContentLength != 0 {
 		return errBody
 	}
-	expected, err := h.authorize(w, r, id)
+	expected, err := h.checkRevision(r, id)
 	if err != nil {
 		return err
 	}
