@@ -116,7 +116,9 @@ func (f *form) everyBarPlayed() error {
 	}
 	for i, p := range played {
 		if !p {
-			return f.fail(i, "", "neverPlayed")
+			// Said at the second jump, the sign an importer leaves out to play the chart with one.
+			j := f.jumps[1]
+			return f.fail(j, "mark", "neverPlayed", "jump", f.bars[j].Mark, "bar", barAt(i))
 		}
 	}
 	return nil
