@@ -361,6 +361,52 @@ func TestChartsAsWritten(t *testing.T) {
 			chords: "C | D | E | F",
 			codes:  []string{"repeat_start_left_out"},
 		},
+		{
+			name:   "two jumps: D.C. al Fine after the head, D.S. al Fine after the solos, a Fine each",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Moanin': the second jump and Fine were left out, and the Fine over the bar r covers made a bar of its own",
+			music:  "T44*A{C |D |r|  <Fine>  }*B[E |F <D.C. al Fine>]*A{SG |A |r|  <Fine>  }*B[B |C <D.S. al Fine>]",
+			played: "1 2 3 4 1 2 3 4 5 6 1 2 3 4 7 8 9 10 7 8 9 10 11 12 7 8 9 10",
+			chords: "C | D | C | D | E | F | G | A | G | A | B | C",
+			codes:  []string{"two_bar_repeat"},
+		},
+		{
+			name:   "two jumps: the D.C. al Fine taken again after the D.S. al Fine, the only way to the Fine",
+			source: "e2e/crosscheck/corpus ireal-reader-django.txt, Belleville: the D.S. al Fine was left out, the D.C. al Fine moved to the end",
+			music:  "T44*A{C |D |E |F <Fine>}*B[SG |A |B |C <D.C. al Fine>]*C{D |E |F |G <D.S. al Fine>}",
+			played: "1 2 3 4 1 2 3 4 5 6 7 8 1 2 3 4 9 10 11 12 9 10 11 12 5 6 7 8 1 2 3 4",
+			chords: "C | D | E | F | G | A | B | C | D | E | F | G",
+		},
+		{
+			name:   "two jumps: the first written over the turnaround's first bar, a plain D.S. in the last ending",
+			source: "e2e/crosscheck/corpus ireal-reader-django.txt, Artillerie Lourde: G7 <D.C. al Fine> | x ], the D.S. after the solos' N2 was left out",
+			music:  "T44*A{C |D |E |F <Fine>}*B[SG |A |B <D.C. al Fine>|x ]*C{D |E |N1F }|N2G |C <D.S.> ]",
+			played: "1 2 3 4 1 2 3 4 5 6 7 8 1 2 3 4 9 10 11 9 10 12 13 5 6 7 8 1 2 3 4",
+			chords: "C | D | E | F | G | A | B | B | D | E | F | G | C",
+			codes:  []string{"jump_moved_section"},
+		},
+		{
+			name:   "two jumps: D.S. al Coda before the Fine bar, D.S. al Fine at the end of the coda",
+			source: "e2e/crosscheck/corpus ireal-reader-django.txt, Mystérieuse: the D.S. al Fine was left out, and with it every sign",
+			music:  "T44*A[SC |D |E |x Q ]*B[F |G ]*C[A |B <D.S. al Coda>|C <Fine>]*D[QE |F |G <D.S. al Fine>|x Z",
+			played: "1 2 3 4 5 6 7 8 1 2 3 4 10 11 12 13 1 2 3 4 5 6 7 8 9",
+			chords: "C | D | E | E | F | G | A | B | C | E | F | G | G",
+			codes:  []string{"jump_moved"},
+		},
+		{
+			name:   "two jumps: D.S. al Coda after a vamp, D.C. al Fine at the end, To Coda and Fine on one bar",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, Butterfly: the D.C. al Fine was left out, and with it every sign",
+			music:  "T44*i{C |D }*A{SE |F }*B[G |A Q<Fine>|{B |C <3x><D.S. al Coda>}*C[QD |E |F <D.C. al Fine>Z",
+			played: "1 2 1 2 3 4 3 4 5 6 7 8 7 8 7 8 3 4 5 6 9 10 11 1 2 3 4 5 6",
+			chords: "C | D | E | F | G | A | B | C | D | E | F",
+		},
+		{
+			name:   "a D.C. on cue over the coda's vamp is no second jump",
+			source: "e2e/crosscheck/corpus accompaniser-jazz.url, This Masquerade: <D.C. on Cue> in the coda after a D.S. al Coda",
+			music:  "T44*A[SC |D Q|E |F <D.S. al Coda>]*B{QG |A <D.C. on Cue>}",
+			played: "1 2 3 4 1 2 5 6 5 6",
+			chords: "C | D | E | F | G | A",
+			codes:  []string{"jump_on_cue", "jump_on_cue_left_out"},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			songs, err := Parse([]byte(link("irealbook", "Chart=Tele=Swing=C=n="+tt.music)))
