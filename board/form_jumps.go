@@ -7,6 +7,17 @@ package board
 // where its own rules say, and the band plays every bar.
 func (f *form) twoJumps() error {
 	a, b := f.bars[f.jumps[0]].Mark, f.bars[f.jumps[1]].Mark
+	for _, g := range f.groups {
+		if !g.byJump {
+			continue
+		}
+		// Said at the jump that does not lead to the ending, the sign an importer leaves out.
+		n, other := len(g.endings), f.jumps[1]
+		if other == g.endings[n-1].first-1 {
+			other = f.jumps[0]
+		}
+		return f.fail(other, "mark", "endingJumpAlone", "jump", f.bars[other].Mark, "n", n)
+	}
 	if !a.alFine() && !a.alCoda() {
 		// A plain jump first would have no end before the other jump: the band would play through it.
 		return f.fail(f.jumps[0], "mark", "firstJumpEnds", "jump", a)
@@ -21,11 +32,6 @@ func (f *form) twoJumps() error {
 		}
 		if !belongs(a) && !belongs(b) {
 			return f.fail(s.at, f.member(s.at, m), "signWrongJumps", "sign", m, "jump", a, "at", barAt(f.jumps[0]), "other", b, "at2", barAt(f.jumps[1]))
-		}
-	}
-	for _, g := range f.groups {
-		if g.byJump {
-			return f.fail(g.endings[len(g.endings)-1].first, "ending", "endingByJump", "n", len(g.endings))
 		}
 	}
 	for _, j := range f.jumps {

@@ -32,6 +32,7 @@ var formRules = map[string]string{
 	"signNeedsJump":      "this {sign} needs a jump that leads to it: add {want}",
 	"signWrongJumps":     "this {sign} needs {want}, but this chart's jumps are {jump} (at {at}) and {other} (at {at2})",
 	"firstJumpEnds":      "{jump} comes before the chart's other jump, so it must say where its journey ends: al Fine (the band goes on after it at the Fine) or al Coda",
+	"endingJumpAlone":    "{jump} cannot stand beside a jump that leads to ending {n}: a jump to an ending is a chart's only one",
 	"neverPlayed":        "with {jump} the band never plays {bar}: each of the two jumps is taken the first time it is reached, and no way through the form passes that bar",
 	"signWrongJump":      "this {sign} needs {want}, but this chart's jump is {jump} (at {at})",
 	"needSegno":          "{jump} needs a segno: mark the bar to go back to with segno",
