@@ -400,6 +400,14 @@ func TestChartsAsWritten(t *testing.T) {
 			chords: "C | D | E | F | G | A | B | C | D | E | F",
 		},
 		{
+			name:   "a third jump is left out",
+			source: "a chart has at most two jumps and two Fines (content schema version 4)",
+			music:  "T44*A[C <Fine>|D <D.C. al Fine>|SE |F <Fine>|G <D.S. al Fine>|A <D.C.>]",
+			played: "1 2 1 3 4 5 6 3 4",
+			chords: "C | D | E | F | G | A",
+			codes:  []string{"sign_third", "jump_moved"},
+		},
+		{
 			name:   "a D.C. on cue over the coda's vamp is no second jump",
 			source: "e2e/crosscheck/corpus accompaniser-jazz.url, This Masquerade: <D.C. on Cue> in the coda after a D.S. al Coda",
 			music:  "T44*A[SC |D Q|E |F <D.S. al Coda>]*B{QG |A <D.C. on Cue>}",
