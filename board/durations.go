@@ -78,7 +78,7 @@ func Rhythm(chords []string, durations []int, beats int) []float64 {
 // chorus, a section without bars, or an artist, composer or style, 4 with two jumps. Each version only adds optional
 // members, so a document is of every later version too.
 func (c Content) SchemaVersion() int {
-	if f, err := checkForm(c.bars()); err == nil && f.v4 {
+	if c.twoJumps() {
 		return 4
 	}
 	if c.Artist != "" || c.Composer != "" || c.Style != "" {
@@ -113,6 +113,24 @@ func (c Content) SchemaVersion() int {
 func formV3(c Content) bool {
 	f, err := checkForm(c.bars())
 	return err == nil && f.v3
+}
+
+// twoJumps reports whether the content's form has two jumps (version 4); the form is read only when two
+// bars carry a jump.
+func (c Content) twoJumps() bool {
+	n := 0
+	for _, s := range c.Sections {
+		for _, b := range s.Bars {
+			if b.Mark.jump() {
+				n++
+			}
+		}
+	}
+	if n != 2 {
+		return false
+	}
+	f, err := checkForm(c.bars())
+	return err == nil && f.v4
 }
 
 // bars are the bars of each section.
