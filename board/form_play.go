@@ -92,7 +92,7 @@ func (p *player) step(i int) (int, error) {
 	p.order = append(p.order, i)
 	bar := f.bars[i]
 	jm := p.followed()
-	if bar.Mark == MarkFine && jm != "" && !jm.alCoda() {
+	if bar.Mark == MarkFine && !jm.alCoda() {
 		switch {
 		case p.allTaken():
 			return -1, nil

@@ -313,7 +313,7 @@ function expand(f, bars) {
     if (order.length === MAX_PLAYED_BARS) return null;
     order.push(i);
     const jm = following >= 0 ? bars[f.jumps[following]].mark : '';
-    if (bar.mark === 'fine' && jm && !jm.endsWith('al-coda')) {
+    if (bar.mark === 'fine' && !jm.endsWith('al-coda')) {
       if (allTaken()) return order;
       if (jm.endsWith('al-fine')) {
         i = f.jumps[following] + 1; // the head is over: on to what follows the jump (the solos)
