@@ -22,6 +22,8 @@ var piTool = struct {
 		`"repeatStart"?:true,"repeatEnd"?:2 (times played),"ending"?:1 (a volta starts here),"mark"?:"segno"|"coda"|"fine"|"to-coda"|"dc"|"ds"|"dc-al-fine"|"dc-al-coda"|"ds-al-fine"|"ds-al-coda"}. ` +
 		`Beat positions (schema version 3): a bar object may give each chord its beats, {"chords":["C","G7"],"durations":[3,1]} (C three beats, G7 on beat 4), ` +
 		`whole numbers >= 1 adding up to the bar's beats; without durations the chords share the bar evenly. ` +
+		`Two jumps (schema version 4): a chart may have two jump marks, the first al Fine or al Coda (a dc-al-fine after the head, a ds after the solos), ` +
+		`and two "fine" marks when both jumps are al Fine; each jump is taken the first time, and catalogue's schemaChanges says how they are played. ` +
 		`Lines of words (schema version 3): a section holds "bars", "lines" or both (a grid, then its words); a line is ` +
 		`{"text":"Amazing grace","chords":[{"at":0,"chord":"G"},{"at":8,"chord":"C"}]} where "at" is the chord's place in the text in UTF-16 code units ` +
 		`(0 before the first character, the text's length after the last; an emoji counts 2, never between its halves), places strictly increasing; ` +

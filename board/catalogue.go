@@ -40,6 +40,10 @@ var schemaChanges = map[string]string{
 		`(the last pass goes on after it); ending 1 running across a section start to its end repeat; a plain repeat (a vamp) inside a repeat's bars or ending 1; ` +
 		`Fine or To Coda in an ending that goes back (after the jump the band takes that ending); the coda inside a last ending. ` +
 		`A bar object may have "toCoda": true, To Coda on a bar whose "mark" is another sign (a jump, Fine, segno): the jump is taken first, To Coda after it`,
+	"4": `two jumps (no new member): a chart may have two D.C./D.S. marks, the first al Fine or al Coda (a D.C. al Fine after the head, a D.S. after the solos), ` +
+		`and two "fine" marks when both jumps are al Fine. Each jump is taken the first time it is reached; after an al Fine jump the first Fine reached ends the song ` +
+		`only once both jumps are taken, else the band goes on after that jump; an al Coda jump leaves at To Coda for the coda; on the last journey an al Fine jump ` +
+		`already taken is taken once more when its Fine lies between its target and it. Every bar must be played`,
 }
 
 // Catalogue returns the chord library. The result is the caller's to keep or change.

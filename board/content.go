@@ -78,7 +78,7 @@ type Content struct {
 
 // contentSchemaVersions lists the versions of the content schema this server reads; every document of
 // an earlier version is a document of the later ones too.
-var contentSchemaVersions = [...]int{1, 2, 3}
+var contentSchemaVersions = [...]int{1, 2, 3, 4}
 
 // Section is a labelled part of the song: a run of bars (each 1–4 chord symbols sharing the bar evenly,
 // with the form written on it: bar.go), lines of words with their chords (lines.go, schema version 3),

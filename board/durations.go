@@ -75,9 +75,12 @@ func Rhythm(chords []string, durations []int, beats int) []float64 {
 
 // SchemaVersion is the earliest version of the content schema c is a document of: 1 for bars of
 // chords alone, 2 with form (bar objects, roles), 3 with durations, lines of words, a recall of the
-// chorus, a section without bars, or an artist, composer or style. Each version only adds optional
+// chorus, a section without bars, or an artist, composer or style, 4 with two jumps. Each version only adds optional
 // members, so a document is of every later version too.
 func (c Content) SchemaVersion() int {
+	if c.twoJumps() {
+		return 4
+	}
 	if c.Artist != "" || c.Composer != "" || c.Style != "" {
 		return 3
 	}
@@ -108,12 +111,35 @@ func (c Content) SchemaVersion() int {
 // jump or left implicit, an ending across a section mark, a repeat inside another, Fine, To Coda or the
 // coda in an ending).
 func formV3(c Content) bool {
+	f, err := checkForm(c.bars())
+	return err == nil && f.v3
+}
+
+// twoJumps reports whether the content's form has two jumps (version 4); the form is read only when two
+// bars carry a jump.
+func (c Content) twoJumps() bool {
+	n := 0
+	for _, s := range c.Sections {
+		for _, b := range s.Bars {
+			if b.Mark.jump() {
+				n++
+			}
+		}
+	}
+	if n != 2 {
+		return false
+	}
+	f, err := checkForm(c.bars())
+	return err == nil && f.v4
+}
+
+// bars are the bars of each section.
+func (c Content) bars() [][]Bar {
 	bars := make([][]Bar, len(c.Sections))
 	for i, s := range c.Sections {
 		bars[i] = s.Bars
 	}
-	f, err := checkForm(bars)
-	return err == nil && f.v3
+	return bars
 }
 
 // evenDurations reports whether durations give every chord the same beats: an even share, which a

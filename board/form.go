@@ -18,8 +18,8 @@ package board
 //     repeat, an ending numbered after it may follow, right after it or later in the chart (D.C. al 3rd
 //     ending over N1 … } N2 … ] … N3). The band reaches it only by the jump, which stands on the bar
 //     right before it, and after the jump it plays the repeat once more and takes that ending.
-//   - Road signs. A chart has at most one jump (D.C. or D.S., plain, al Fine or al Coda) and at most one
-//     each of segno, Coda, Fine and To Coda, and every sign belongs to the jump: the segno to a D.S., Fine
+//   - Road signs. A chart has at most one jump (D.C. or D.S., plain, al Fine or al Coda; two in version 4,
+//     below) and at most one each of segno, Coda, Fine and To Coda, and every sign belongs to the jump: the segno to a D.S., Fine
 //     to an al Fine, Coda and To Coda to an al Coda. D.C. goes back to the first bar, D.S. to the segno.
 //     A plain or al Fine jump stands on the last bar (anything after it would never be played), or on the
 //     bar before the ending it leads to; an al Coda jump stands on the bar just before the coda. After the
@@ -28,6 +28,15 @@ package board
 //   - After the jump, repeats already played are taken once: with their last ending, or with the ending
 //     that holds the Fine or the To Coda (version 3: the band stops or leaves there); repeats in the coda
 //     are played in full. A jump is taken once.
+//   - Two jumps (version 4), as real books write a D.C. after the head and a D.S. after the solos: each
+//     jump is taken the first time it is reached. After an al Fine (al Coda) jump, the first Fine (To
+//     Coda) reached ends that journey: a Fine while the other jump is still to come does not end the
+//     song, the band goes on at the bar after the jump it took; a To Coda leads to the coda. Once both
+//     jumps are taken, a Fine ends the song; on that last journey a jump already taken is taken once more
+//     only when it is al Fine and a Fine lies between its target and it (the only way to the Fine). While
+//     following an al Fine jump a To Coda is passed, and while following an al Coda jump a Fine. A chart
+//     with two jumps may have two Fines, when both jumps are al Fine; each sign belongs to one of the
+//     jumps, each jump's signs stand where its own rules say, and every bar must be played.
 //   - % repeats the chords of the bar written before it (another % bar repeats what that one repeats);
 //     it cannot be the first bar.
 //
@@ -63,10 +72,12 @@ type form struct {
 	bars   []Bar
 	refs   []BarRef // refs[i] is flat bar i's place
 	groups []repeatGroup
-	// Flat indices of the signs, -1 where there is none.
+	// Flat indices of the signs, -1 where there is none: jump and fine are the first of jumps and fines.
 	segno, coda, fine, toCoda, jump int
-	// v3 is set when the form uses what content schema version 3 added to it (see SchemaVersion).
-	v3 bool
+	jumps, fines                    []int // every jump (at most two) and every Fine (at most two), in written order
+	// v3 is set when the form uses what content schema version 3 added to it, v4 when it has two jumps
+	// (version 4; see SchemaVersion).
+	v3, v4 bool
 }
 
 // region says where a bar lies relative to the repeats.
@@ -128,11 +139,7 @@ func targetWords(m Mark) string {
 
 // PlayOrder is PlayOrder of the content's sections.
 func (c Content) PlayOrder() ([]BarRef, error) {
-	bars := make([][]Bar, len(c.Sections))
-	for i, s := range c.Sections {
-		bars[i] = s.Bars
-	}
-	return PlayOrder(bars)
+	return PlayOrder(c.bars())
 }
 
 // PlayOrder returns the bars of the sections in the order a band plays them: repeats, endings, D.C./D.S.

@@ -16,6 +16,9 @@ func (f *form) readSigns() error {
 		}
 		return f.noEndingByJump()
 	}
+	if f.v4 {
+		return f.twoJumps()
+	}
 	for _, check := range []func() error{f.signsOfJump, f.checkSegno, f.checkJumpPlace, f.checkEnd, f.checkEndingsAfterJump} {
 		if err := check(); err != nil {
 			return err
@@ -24,31 +27,53 @@ func (f *form) readSigns() error {
 	return nil
 }
 
-// placeSigns notes where each sign stands; a chart has one of each.
+// placeSigns notes where each sign stands: at most two jumps and two Fines (version 4), one of each
+// other sign.
 func (f *form) placeSigns() error {
 	for i, bar := range f.bars {
-		if bar.Mark == "" {
+		switch m := bar.Mark; {
+		case m == "":
+			continue
+		case m.jump():
+			if len(f.jumps) == 2 {
+				return f.fail(i, "mark", "oneJump", "other", f.bars[f.jumps[1]].Mark, "at", barAt(f.jumps[1]))
+			}
+			f.jumps = append(f.jumps, i)
+			continue
+		case m == MarkFine:
+			if len(f.fines) == 2 {
+				return f.fail(i, "mark", "twoFines", "at", barAt(f.fines[1]))
+			}
+			f.fines = append(f.fines, i)
 			continue
 		}
 		slot := &f.segno
-		switch m := bar.Mark; {
-		case m.jump():
-			slot = &f.jump
-		case m == MarkCoda:
+		switch bar.Mark {
+		case MarkCoda:
 			slot = &f.coda
-		case m == MarkFine:
-			slot = &f.fine
-		case m == MarkToCoda:
+		case MarkToCoda:
 			slot = &f.toCoda
 		}
 		if *slot >= 0 {
-			if bar.Mark.jump() {
-				return f.fail(i, "mark", "oneJump", "other", f.bars[*slot].Mark, "at", barAt(*slot))
-			}
 			return f.fail(i, "mark", "oneSign", "sign", bar.Mark, "at", barAt(*slot))
 		}
 		*slot = i
 	}
+	if len(f.jumps) > 0 {
+		f.jump = f.jumps[0]
+	}
+	if len(f.fines) > 0 {
+		f.fine = f.fines[0]
+	}
+	// Two Fines belong to two al Fine jumps, one each.
+	switch {
+	case len(f.fines) < 2:
+	case len(f.jumps) < 2:
+		return f.fail(f.fines[1], "mark", "oneSign", "sign", MarkFine, "at", barAt(f.fines[0]))
+	case !f.bars[f.jumps[0]].Mark.alFine() || !f.bars[f.jumps[1]].Mark.alFine():
+		return f.fail(f.fines[1], "mark", "twoFines", "at", barAt(f.fines[0]))
+	}
+	f.v4 = len(f.jumps) == 2
 	for i, bar := range f.bars {
 		if !bar.ToCoda {
 			continue
@@ -111,8 +136,11 @@ func (f *form) signsOfJump() error {
 }
 
 // target is the bar the jump goes back to.
-func (f *form) target() int {
-	if f.bars[f.jump].Mark.toSegno() {
+func (f *form) target() int { return f.targetOf(f.jump) }
+
+// targetOf is the bar the jump at bar j goes back to.
+func (f *form) targetOf(j int) int {
+	if f.bars[j].Mark.toSegno() {
 		return f.segno
 	}
 	return 0

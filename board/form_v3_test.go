@@ -64,3 +64,32 @@ func TestLeaveOutToCoda(t *testing.T) {
 		t.Fatalf("SchemaVersion = %d, want 2 once toCoda is gone", c.SchemaVersion())
 	}
 }
+
+// TestTwoJumpsSchemaVersion: a chart of the form table is version 4 exactly when it has two jumps, so
+// every chart with one jump keeps its version.
+func TestTwoJumpsSchemaVersion(t *testing.T) {
+	n := 0
+	for _, fc := range formtable.Playable(t) {
+		var secs []Section
+		if err := json.Unmarshal(fc.Sections, &secs); err != nil {
+			t.Fatalf("%s: %v", fc.Name, err)
+		}
+		jumps := 0
+		for _, s := range secs {
+			for _, b := range s.Bars {
+				if b.Mark.jump() {
+					jumps++
+				}
+			}
+		}
+		if got := (Content{Sections: secs}).SchemaVersion(); (got == 4) != (jumps == 2) {
+			t.Errorf("%s: %d jumps, version %d", fc.Name, jumps, got)
+		}
+		if jumps == 2 {
+			n++
+		}
+	}
+	if n < 5 {
+		t.Errorf("the form table plays %d charts with two jumps, want the five real books' shapes", n)
+	}
+}

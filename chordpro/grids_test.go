@@ -1,6 +1,7 @@
 package chordpro
 
 import (
+	"cmp"
 	"context"
 	"reflect"
 	"strings"
@@ -110,4 +111,48 @@ func TestEveryNoteHasACode(t *testing.T) {
 		}
 	}
 	_ = board.NoteCode{}
+}
+
+// TestGridTwoJumps: a grid with a D.C. al Fine after the head and a D.S. al Fine after the solos keeps
+// both and a Fine each (content schema version 4, Moanin'); a third jump is left out with its own note.
+func TestGridTwoJumps(t *testing.T) {
+	const two = "{title: T}\n{start_of_grid}\n| C . . . | D . . . | Fine\n|| E . . . | F . . . || D.C. al Fine\nSegno | G . . . | A . . . | Fine\n|| B . . . | C . . . || D.S. al Fine\n{end_of_grid}\n"
+	for _, tt := range []struct {
+		name, file string
+		marks      string
+		codes      []string
+	}{
+		{"two jumps", two, "- fine - dc-al-fine segno fine - ds-al-fine", nil},
+		{"a third jump", strings.Replace(two, "{end_of_grid}", "|| D . . . || D.C.\n{end_of_grid}", 1), "", []string{"sign_third"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			charts, err := ReadCharts(context.Background(), []byte(tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := charts[0].Content
+			var marks []string
+			for _, s := range c.Sections {
+				for _, b := range s.Bars {
+					marks = append(marks, cmp.Or(string(b.Mark), "-"))
+				}
+			}
+			var codes []string
+			for _, nc := range charts[0].NoteCodes() {
+				codes = append(codes, nc.Code)
+			}
+			if tt.marks != "" && strings.Join(marks, " ") != tt.marks {
+				t.Errorf("marks %s, want %s", strings.Join(marks, " "), tt.marks)
+			}
+			if len(codes) < len(tt.codes) || !reflect.DeepEqual(codes[:len(tt.codes)], tt.codes) || tt.codes == nil && codes != nil {
+				t.Errorf("codes %q, want them to start with %q (notes %q)", codes, tt.codes, charts[0].Notes)
+			}
+			if err := c.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if tt.codes == nil && c.SchemaVersion() != 4 {
+				t.Errorf("SchemaVersion = %d, want 4", c.SchemaVersion())
+			}
+		})
+	}
 }

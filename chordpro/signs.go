@@ -36,10 +36,11 @@ func flatBar(c board.Content, ref board.BarRef) int {
 	return n
 }
 
-// oneOfEachSign keeps the first sign of each kind (segno, coda, Fine, To Coda, a jump), as a chart has
-// one of each, and says what it left out.
+// oneOfEachSign keeps the first sign of each kind (segno, coda, To Coda), and the first two jumps and
+// Fines (a D.C. after the head and a D.S. after the solos, content schema version 4), as a chart has
+// them, and says what it left out.
 func (r *reader) oneOfEachSign(c *board.Content) {
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for s := range c.Sections {
 		for b := range c.Sections[s].Bars {
 			bar := &c.Sections[s].Bars[b]
@@ -50,11 +51,17 @@ func (r *reader) oneOfEachSign(c *board.Content) {
 			if kind == "" {
 				continue
 			}
-			if seen[kind] {
-				r.note("sign_repeated", map[string]any{"sign": string(bar.Mark), "bar": flatBar(*c, board.BarRef{Section: s, Bar: b}) + 1, "path": fmt.Sprintf("sections[%d].bars[%d]", s, b)}, "the sign %s was left out (sections[%d].bars[%d]): a chart has one", bar.Mark, s, b)
+			seen[kind]++
+			n, path := flatBar(*c, board.BarRef{Section: s, Bar: b})+1, fmt.Sprintf("sections[%d].bars[%d]", s, b)
+			two := kind == "jump" || kind == string(board.MarkFine)
+			switch {
+			case two && seen[kind] > 2:
+				r.note("sign_third", map[string]any{"sign": string(bar.Mark), "bar": n, "path": path}, "the sign %s was left out (%s): a chart has at most two jumps and two Fines", bar.Mark, path)
+				bar.Mark = ""
+			case !two && seen[kind] > 1:
+				r.note("sign_repeated", map[string]any{"sign": string(bar.Mark), "bar": n, "path": path}, "the sign %s was left out (sections[%d].bars[%d]): a chart has one", bar.Mark, s, b)
 				bar.Mark = ""
 			}
-			seen[kind] = true
 		}
 	}
 }

@@ -17,12 +17,13 @@ import (
 // irealChart holds every form feature an iReal Pro chart can: a composer and a style, Intro and Verse
 // with their roles, labels the section letter cannot say (Pre-Chorus, Coda), a repeat with three
 // endings (the second played ×3), a segno, a % bar, To Coda, a meter change, beat positions, a
-// four-chord bar, N.C., D.S. al Coda and a coda with its own repeat.
+// four-chord bar, N.C., D.S. al Coda, a coda with its own repeat, and a second jump (content schema
+// version 4): the D.C. al Fine at the coda's end, to the Fine on the intro's last bar.
 const irealChart = `{"title":"Open Form","description":"","composer":"Kosma","style":"Bossa Nova","key":"Gm","tempo":138,"beatsPerBar":4,"sections":[
- {"label":"Intro","role":"intro","bars":[["Gm7"],{"chords":["D7b9"],"beats":2}]},
+ {"label":"Intro","role":"intro","bars":[["Gm7"],{"chords":["D7b9"],"beats":2,"mark":"fine"}]},
  {"label":"Verse","role":"verse","bars":[{"chords":["Cm7"],"repeatStart":true,"mark":"segno"},{"chords":"%"},{"chords":["F7","Bbmaj7"],"durations":[3,1]},{"chords":["Ebmaj7"],"ending":1,"repeatEnd":2},{"chords":["Am7b5","D7"],"ending":2,"repeatEnd":3},{"chords":["Gm6"],"ending":3,"mark":"to-coda"}]},
  {"label":"Pre-Chorus","bars":[{"chords":["Cm7","F7","Bbmaj7","Ebmaj7"]},{"chords":["N.C."],"mark":"ds-al-coda"}]},
- {"label":"Coda","bars":[{"chords":["Gm"],"mark":"coda","repeatStart":true},{"chords":["Ab7","D7alt"],"repeatEnd":3}]}]}`
+ {"label":"Coda","bars":[{"chords":["Gm"],"mark":"coda","repeatStart":true},{"chords":["Ab7","D7alt"],"repeatEnd":3,"mark":"dc-al-fine"}]}]}`
 
 // TestOpenInIrealPro: the board page's export offers the board as a link iReal Pro opens ("Open in
 // iReal Pro", issue 23 item 8), not only a .txt download: the link's address is an irealb:// link that

@@ -38,6 +38,15 @@ func (mr *musicReader) lastWritten() *board.Bar {
 // (last). A bar without a chord is no bar, but for a jump or Fine over it.
 func (mr *musicReader) endBar(repeatEnd, last bool) error {
 	mr.unreadNote(mr.written + 1)
+	open, n := mr.twoBarsOpen > 0 && len(mr.cells) == 0 && !mr.bar.Simile, mr.twoBarsOpen
+	mr.twoBarsOpen = 0
+	if open {
+		// The empty cell r covers: a jump or Fine over it ends the written-out bars (Moanin': "r| <Fine> }").
+		mr.twoBarsOpen = n - 1
+		if prev := mr.lastWritten(); endSign(mr.bar.Mark) && prev.Mark == "" {
+			prev.Mark, mr.bar.Mark = mr.bar.Mark, ""
+		}
+	}
 	if len(mr.cells) == 0 && !mr.bar.Simile && mr.noBar(repeatEnd, last) {
 		return nil
 	}

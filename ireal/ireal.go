@@ -256,6 +256,7 @@ type songReader struct {
 	w     *work
 	notes board.Notes
 	ends  []int // the bars iReal Pro's player ends at (U), for an al Fine jump with no Fine
+	cues  []int // the bars of the jumps read from "D.C. on cue", kept only as a chart's one jump
 }
 
 // note records a note once: its code, its English words (format, filled with the values of the name,

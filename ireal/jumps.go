@@ -22,6 +22,7 @@ func (r *songReader) cueJump(words string, bar int) (board.Mark, bool) {
 		return "", false
 	}
 	r.note("jump_on_cue", "the %s on cue at bar %d was read as a jump: Tele plays the vamp as written, then takes it", "sign", string(m), "bar", bar+1)
+	r.cues = append(r.cues, bar)
 	return m, true
 }
 

@@ -176,6 +176,9 @@ type musicReader struct {
 	barText   bool        // this bar has text
 	unread    []string    // the signs of this bar the reader does not know
 	lastChord string      // the last chord written with its root, for W/B
+	// twoBarsOpen counts the bar ends still to come of the bars r covers after it wrote them out: its
+	// own cell and the empty cell after it, whose signs (Fine, an end repeat) are the written bars'.
+	twoBarsOpen int
 
 	qs     []qSign
 	als    []alEnding
@@ -408,6 +411,7 @@ func (mr *musicReader) twoBars() error {
 			return err
 		}
 	}
+	mr.twoBarsOpen = 2
 	return nil
 }
 

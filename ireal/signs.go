@@ -201,10 +201,12 @@ func endOfEnding(flat []*board.Bar, e int, sectionStart []bool, closed map[int]b
 
 func alFine(m board.Mark) bool { return m == board.MarkDCAlFine || m == board.MarkDSAlFine }
 
-// oneOfEachSign keeps the first of each kind of sign (segno, coda, Fine, To Coda, jump), as a chart has
-// one of each, and says what it left out: what is left then takes a few checks, not one per sign.
+// oneOfEachSign keeps the first of each kind of sign (segno, coda, To Coda), and the first two jumps
+// and Fines (a D.C. after the head and a D.S. after the solos, content schema version 4), as a chart has
+// them, and says what it left out: what is left then takes a few checks, not one per sign.
 func (r *songReader) oneOfEachSign(c *board.Content) {
-	seen := map[board.Mark]bool{}
+	r.cueJumpAlone(c)
+	seen := map[board.Mark]int{}
 	n := 0
 	for s := range c.Sections {
 		for b := range c.Sections[s].Bars {
@@ -217,13 +219,38 @@ func (r *songReader) oneOfEachSign(c *board.Content) {
 			if endSign(kind) && kind != board.MarkFine {
 				kind = board.MarkDC // every jump is of one kind
 			}
-			if seen[kind] {
+			seen[kind]++
+			two := kind == board.MarkDC || kind == board.MarkFine
+			switch {
+			case two && seen[kind] > 2:
+				r.note("sign_third", "the sign %s at bar %d was left out: a chart has at most two jumps and two Fines", "sign", string(bar.Mark), "bar", n)
+				bar.Mark = ""
+			case !two && seen[kind] > 1:
 				r.note("sign_repeated", "the sign %s at bar %d was left out: a chart has one", "sign", string(bar.Mark), "bar", n)
 				bar.Mark = ""
-				continue
 			}
-			seen[kind] = true
 		}
+	}
+}
+
+// cueJumpAlone leaves out a jump on cue in a chart with another jump: a vamp left on the leader's cue
+// (This Masquerade: "<D.C. on Cue>" over the coda's vamp after a D.S. al Coda) says how the band may
+// stretch the end, not a second journey through the form.
+func (r *songReader) cueJumpAlone(c *board.Content) {
+	flat, _ := flatBars(c)
+	jumps := 0
+	for _, b := range flat {
+		if endSign(b.Mark) && b.Mark != board.MarkFine {
+			jumps++
+		}
+	}
+	for _, i := range r.cues {
+		if jumps < 2 || i >= len(flat) || !endSign(flat[i].Mark) || flat[i].Mark == board.MarkFine {
+			continue
+		}
+		r.note("jump_on_cue_left_out", "the %s on cue at bar %d was left out: the chart has another jump, and a jump on cue is kept only alone", "sign", string(flat[i].Mark), "bar", i+1)
+		flat[i].Mark = ""
+		jumps--
 	}
 }
 
@@ -283,6 +310,7 @@ func (r *songReader) customChord(sym, text string) (chord.Mapped, error) {
 // after it could never be played and the jump was left out. A jump is moved only onto a bar without a
 // sign, and only forward.
 func (r *songReader) jumpsWhereIRealPlaysThem(c *board.Content) {
+	r.firstJumpToSectionEnd(c)
 	n := 0
 	for _, s := range c.Sections {
 		n += len(s.Bars)
@@ -527,4 +555,39 @@ func (r *songReader) toCodaInEnding(flat []*board.Bar, j, e, last, n int) bool {
 	flat[j].Mark = al
 	r.note("al_ending_coda", "%s al ending %d was read as %s: that ending holds To Coda, and the coda follows the jump", "jump", jumpWords(al), "ending", n, "read", string(al))
 	return true
+}
+
+// firstJumpToSectionEnd reads the first of two jumps, written over a bar before the last of its section,
+// at that last bar: the head ends with its section (Artillerie Lourde: "G7 <D.C. al Fine> | x ]", the D.C.
+// over the turnaround's first bar). It is moved only when the bars after it in the section carry no
+// sign, repeat or ending, which would be cut off by the jump where it is written.
+func (r *songReader) firstJumpToSectionEnd(c *board.Content) {
+	flat, sectionStart := flatBars(c)
+	var jumps []int
+	for i, b := range flat {
+		if endSign(b.Mark) && b.Mark != board.MarkFine {
+			jumps = append(jumps, i)
+		}
+	}
+	if len(jumps) != 2 {
+		return
+	}
+	j := jumps[0]
+	if flat[j].RepeatEnd != 0 || flat[j].ToCoda {
+		return
+	}
+	last := j
+	for last+1 < len(flat) && !sectionStart[last+1] {
+		b := flat[last+1]
+		if b.Mark != "" || b.ToCoda || b.RepeatStart || b.RepeatEnd != 0 || b.Ending != 0 {
+			return
+		}
+		last++
+	}
+	if last == j || last >= jumps[1] {
+		return
+	}
+	m := flat[j].Mark
+	flat[last].Mark, flat[j].Mark = m, ""
+	r.note("jump_moved_section", "the %s written over bar %d was read at bar %d, the last bar of its section, where the head ends before the chart's other jump", "sign", string(m), "from", j+1, "to", last+1)
 }

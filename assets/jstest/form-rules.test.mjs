@@ -21,6 +21,6 @@ test('a form refusal is said by its id, with its arguments', () => {
   const fields = { ruleId: 'oneJump', ruleArgs: { other: 'ds-al-coda', at: 7 } };
   const entry = ruleEntry('sections[1].bars[3].mark', 'a chart has one D.C. or D.S.; …', fields);
   assert.deepEqual(entry, ['form.rule.oneJump', { other: 'ds-al-coda', at: 7 }]);
-  assert.equal(t(...entry), 'a chart has one D.C. or D.S.; D.S. al Coda is already at bar 7.');
+  assert.equal(t(...entry), 'a chart has at most two D.C. or D.S. (one after the head, one after the solos); the second, D.S. al Coda, is already at bar 7.');
   assert.equal(ruleEntry('sections[0].bars[0].mark', 'x', { ruleId: 'no such id!' }), null);
 });

@@ -84,3 +84,18 @@ test('a jump that leads to an ending is written al that ending', async () => {
   assert.deepEqual(jumpEndings(content), [[0, 0, 0, 3, 0]]);
   assert.deepEqual(formWords(barForm(content.sections[0].bars[3]), 4, 3), ['D.C. al 3rd ending']);
 });
+
+// A chart with two jumps (content schema version 4, Belleville) draws each on its own bar, and neither is
+// taken for a jump to an ending.
+test('a chart with two jumps writes both', async () => {
+  const { formWords } = await import('../web/static/form-view.js');
+  const content = { beatsPerBar: 4, sections: [
+    { label: 'A', bars: [{ chords: ['D'], repeatStart: true }, { chords: ['D'], repeatEnd: 2, mark: 'fine' }] },
+    { label: 'B', bars: [{ chords: ['Gm6'], mark: 'segno' }, { chords: ['A7'], mark: 'dc-al-fine' }] },
+    { label: 'Solos', bars: [{ chords: ['D6/9'], repeatStart: true }, { chords: ['A7'], repeatEnd: 2, mark: 'ds-al-fine' }] },
+  ] };
+  const words = content.sections.flatMap((s) => s.bars.map((b) => formWords(barForm(b), 4).join(' ')));
+  assert.deepEqual(words, ['', 'Fine', '§', 'D.C. al Fine', '', 'D.S. al Fine']);
+  assert.deepEqual(jumpEndings(content), [[0, 0], [0, 0], [0, 0]]);
+  assert.equal(playOrder(content).map((p) => p.n).join(' '), '1 2 1 2 3 4 1 2 5 6 5 6 3 4 1 2');
+});

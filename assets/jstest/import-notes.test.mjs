@@ -19,6 +19,7 @@ const ARGS = {
   key_unknown: { key: 'H' }, chord_nearest: { from: 'F13b9', to: 'F13' }, chord_text_unknown: { from: 'A*xyz*', to: 'A' },
   bar_chords_cut: { chords: 6 }, text_left_out: { text: 'fade out' }, repeat_times_unused: { text: '3x', bar: 5 }, rhythm_evened: { bar: 2, written: 'G/D Ab13 G7 /' },
   simile_with_chords: { bar: 2 }, sign_left_out_place: { sign: 'to-coda', bar: 1 }, sign_repeated: { sign: 'segno', bar: 9 },
+  sign_third: { sign: 'ds', bar: 40 }, jump_on_cue_left_out: { sign: 'dc', bar: 40 }, jump_moved_section: { sign: 'dc-al-fine', from: 15, to: 16 },
   sign_left_out: { sign: 'coda', bar: 3, path: 'sections[2].bars[0].mark', rule: 'a chart has one coda; there is one at bar 2',
     ruleId: 'oneSign', ruleArgs: { sign: 'coda', at: 2 } },
   al_ending_fine: { jump: 'D.C.', ending: 2, fine: 'D.C.', ending2: 2, bar: 6 }, al_ending_left_out: { jump: 'D.S.', ending: 1 },

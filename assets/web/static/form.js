@@ -1,5 +1,5 @@
 // @ts-check
-// The form of a chart (content schema versions 2 and 3): repeats, endings, road signs, % and meter changes,
+// The form of a chart (content schema versions 2 to 4): repeats, endings, road signs, % and meter changes,
 // and the order a band plays the bars in. This is board/form.go's PlayOrder for the page: the player
 // follows the draft the user is editing, unsaved changes included, so the order is computed here and
 // not asked of the server. Both read the same table of hand-written charts in their tests
@@ -211,27 +211,40 @@ function readForm(bars, firsts) {
   return readSigns(bars, groups);
 }
 
-// readSigns places the signs and, for each repeat, the ending taken after the jump (form_signs.go).
+// readSigns places the signs and, for each repeat, the ending taken after the jump (form_signs.go): at
+// most two jumps and two Fines (content schema version 4), one of each other sign.
 function readSigns(bars, groups) {
-  const sign = { segno: -1, coda: -1, fine: -1, 'to-coda': -1, jump: -1 };
+  const sign = { segno: -1, coda: -1, 'to-coda': -1 };
+  const jumps = [];
+  const fines = [];
   for (let i = 0; i < bars.length; i++) {
     const m = bars[i].mark;
     if (!m) continue;
-    const k = JUMPS.has(m) ? 'jump' : m;
-    if (sign[k] >= 0) return null;
-    sign[k] = i;
+    if (JUMPS.has(m)) {
+      if (jumps.length === 2) return null;
+      jumps.push(i);
+    } else if (m === 'fine') {
+      if (fines.length === 2) return null;
+      fines.push(i);
+    } else {
+      if (sign[m] >= 0) return null;
+      sign[m] = i;
+    }
   }
   for (let i = 0; i < bars.length; i++) {
     if (!bars[i].toCoda) continue;
     if (sign['to-coda'] >= 0 || !bars[i].mark || bars[i].mark === 'to-coda' || bars[i].mark === 'coda') return null;
     sign['to-coda'] = i;
   }
-  const jm = sign.jump >= 0 ? bars[sign.jump].mark : '';
-  if (jm.startsWith('ds') && sign.segno < 0) return null;
-  if (jm.endsWith('al-coda') && (sign.coda < 0 || sign['to-coda'] < 0)) return null;
-  const f = { groups, segno: sign.segno, coda: sign.coda, fine: sign.fine, toCoda: sign['to-coda'], jump: sign.jump, jm };
+  const marks = jumps.map((j) => bars[j].mark);
+  if (marks.some((jm) => jm.startsWith('ds')) && sign.segno < 0) return null;
+  if (marks.some((jm) => jm.endsWith('al-coda')) && (sign.coda < 0 || sign['to-coda'] < 0)) return null;
+  const jump = jumps.length ? jumps[0] : -1;
+  const f = { groups, segno: sign.segno, coda: sign.coda, fines, toCoda: sign['to-coda'], jump, jumps, jm: marks[0] || '' };
   for (const g of groups) g.afterJump = g.endings.length - 1;
-  for (const i of [jm.endsWith('al-fine') ? f.fine : -1, jm.endsWith('al-coda') ? f.toCoda : -1]) {
+  const alFine = marks.some((jm) => jm.endsWith('al-fine'));
+  const alCoda = marks.some((jm) => jm.endsWith('al-coda'));
+  for (const i of [...(alFine ? fines : []), alCoda ? f.toCoda : -1]) {
     const r = i >= 0 ? regionOf(f, i) : { group: -1 };
     if (r.group >= 0 && r.ending > 0 && !groups[r.group].byJump) groups[r.group].afterJump = r.ending - 1;
   }
@@ -270,9 +283,19 @@ function expand(f, bars) {
   });
   const pass = f.groups.map(() => 0);
   const order = [];
-  let jumped = false;
+  // taken: how often each jump has been taken; following: the jump whose journey the band is on (-1
+  // none); lastJump: the furthest jump taken, the repeats up to it have been played.
+  const taken = f.jumps.map(() => 0);
+  let following = -1;
+  let lastJump = -1;
   let back = false;
-  const once = (gi) => jumped && f.groups[gi].start <= f.jump;
+  const once = (gi) => f.groups[gi].start <= lastJump;
+  const allTaken = () => taken.length > 0 && taken.every((t) => t > 0);
+  const targetOf = (j) => (bars[j].mark.startsWith('ds') ? f.segno : 0);
+  const fineBetween = (from, to) => f.fines.some((i) => from <= i && i <= to);
+  // jumpAt: the jump at bar i the band takes now, -1 when it plays on (form_play.go's jumpAt).
+  const jumpAt = (i) => f.jumps.findIndex((j, k) => j === i && (taken[k] === 0
+    || (taken[k] === 1 && f.jumps.length === 2 && allTaken() && bars[j].mark.endsWith('al-fine') && fineBetween(targetOf(j), j))));
   for (let i = 0; i < n;) {
     const bar = bars[i];
     if (groupAt.has(i) && !back) pass[groupAt.get(i)] = 1;
@@ -289,8 +312,17 @@ function expand(f, bars) {
     }
     if (order.length === MAX_PLAYED_BARS) return null;
     order.push(i);
-    if (jumped && bar.mark === 'fine') return order;
-    if (jumped && (bar.mark === 'to-coda' || bar.toCoda)) {
+    const jm = following >= 0 ? bars[f.jumps[following]].mark : '';
+    if (bar.mark === 'fine' && !jm.endsWith('al-coda')) {
+      if (allTaken()) return order;
+      if (jm.endsWith('al-fine')) {
+        i = f.jumps[following] + 1; // the head is over: on to what follows the jump (the solos)
+        following = -1;
+        continue;
+      }
+    }
+    if ((bar.mark === 'to-coda' || bar.toCoda) && jm.endsWith('al-coda')) {
+      following = -1;
       i = f.coda;
       continue;
     }
@@ -301,9 +333,12 @@ function expand(f, bars) {
       back = true;
       continue;
     }
-    if (i === f.jump && !jumped) {
-      jumped = true;
-      i = f.jm.startsWith('ds') ? f.segno : 0;
+    const k = jumpAt(i);
+    if (k >= 0) {
+      taken[k]++;
+      following = k;
+      lastJump = Math.max(lastJump, i);
+      i = targetOf(i);
       continue;
     }
     i++;
