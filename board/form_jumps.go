@@ -6,22 +6,46 @@ package board
 // twoJumps checks a chart with two jumps: each sign belongs to one of them, each jump's signs stand
 // where its own rules say, and the band plays every bar.
 func (f *form) twoJumps() error {
-	a, b := f.bars[f.jumps[0]].Mark, f.bars[f.jumps[1]].Mark
+	if err := f.endingJumpAlone(); err != nil {
+		return err
+	}
+	if a := f.bars[f.jumps[0]].Mark; !a.alFine() && !a.alCoda() {
+		// A plain jump first would have no end before the other jump: the band would play through it.
+		return f.fail(f.jumps[0], "mark", "firstJumpEnds", "jump", a)
+	}
+	if err := f.signsBelong(); err != nil {
+		return err
+	}
+	for _, j := range f.jumps {
+		if err := f.checkJump(j); err != nil {
+			return err
+		}
+	}
+	if err := f.signsInEndings(); err != nil {
+		return err
+	}
+	return f.everyBarPlayed()
+}
+
+// endingJumpAlone refuses a jump to an ending beside another jump, said at the jump that does not lead
+// to the ending: the sign an importer leaves out.
+func (f *form) endingJumpAlone() error {
 	for _, g := range f.groups {
 		if !g.byJump {
 			continue
 		}
-		// Said at the jump that does not lead to the ending, the sign an importer leaves out.
 		n, other := len(g.endings), f.jumps[1]
 		if other == g.endings[n-1].first-1 {
 			other = f.jumps[0]
 		}
 		return f.fail(other, "mark", "endingJumpAlone", "jump", f.bars[other].Mark, "n", n)
 	}
-	if !a.alFine() && !a.alCoda() {
-		// A plain jump first would have no end before the other jump: the band would play through it.
-		return f.fail(f.jumps[0], "mark", "firstJumpEnds", "jump", a)
-	}
+	return nil
+}
+
+// signsBelong refuses a sign that neither jump leads to or through.
+func (f *form) signsBelong() error {
+	a, b := f.bars[f.jumps[0]].Mark, f.bars[f.jumps[1]].Mark
 	for _, s := range f.signs() {
 		m := s.mark
 		if s.at < 0 {
@@ -34,11 +58,12 @@ func (f *form) twoJumps() error {
 			return f.fail(s.at, f.member(s.at, m), "signWrongJumps", "sign", m, "jump", a, "at", barAt(f.jumps[0]), "other", b, "at2", barAt(f.jumps[1]))
 		}
 	}
-	for _, j := range f.jumps {
-		if err := f.checkJump(j); err != nil {
-			return err
-		}
-	}
+	return nil
+}
+
+// signsInEndings checks the Fines, the To Coda and the coda against the endings they stand in, as for
+// one jump.
+func (f *form) signsInEndings() error {
 	for _, i := range f.fines {
 		if err := f.takeEndingOf(i, "fineInEnding"); err != nil {
 			return err
@@ -55,7 +80,7 @@ func (f *form) twoJumps() error {
 			return f.fail(f.coda, "mark", "codaInRepeat")
 		}
 	}
-	return f.everyBarPlayed()
+	return nil
 }
 
 // checkJump checks the signs the jump at bar j leads to, and that it cuts no repeat short.
