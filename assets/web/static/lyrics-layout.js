@@ -13,8 +13,17 @@
 // accents) is not a place a chord can stand: it moves to that character's start.
 const graphemes = typeof Intl !== 'undefined' && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
 
+// Below U+0300 (Latin letters, their accented forms, punctuation) every character is a grapheme of its
+// own: no combining marks, no surrogates, and a line holds no CR LF. A line of such text is most of a
+// Western songbook, and the segmenter's cost is most of the cost of drawing it.
+const SIMPLE = /^[^\r\u0300-\uffff]*$/;
+
 function clusterStarts(text) {
   const starts = new Set([0, text.length]);
+  if (SIMPLE.test(text)) {
+    for (let i = 1; i < text.length; i++) starts.add(i);
+    return starts;
+  }
   if (graphemes) {
     for (const g of graphemes.segment(text)) starts.add(g.index);
     return starts;
@@ -34,8 +43,13 @@ const CLOSES = /^[、。，．！？：；」』）】〉》〕\]）!?,.;:)]/u;
 // wrapPlaces lists the offsets where the line may wrap (a new row starts with the character there):
 // after a run of spaces, and beside a character of a script without spaces.
 export function wrapPlaces(text) {
-  const starts = [...clusterStarts(text)].sort((a, b) => a - b);
   const out = [];
+  // Simple text (above) has no character of a script without spaces: it wraps after spaces alone.
+  if (SIMPLE.test(text)) {
+    for (let p = 1; p < text.length; p++) if (/\s/.test(text[p - 1]) && !/\s/.test(text[p])) out.push(p);
+    return out;
+  }
+  const starts = [...clusterStarts(text)].sort((a, b) => a - b);
   for (let k = 1; k < starts.length - 1; k++) {
     const p = starts[k];
     const before = text.slice(starts[k - 1], p);
