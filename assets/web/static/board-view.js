@@ -366,7 +366,8 @@ function part(cls, text) {
 function setPartText(el, text) {
   const number = el.className === 'q' && el.parentElement?.classList.contains('num');
   if (!number && !hasAccidental(el.className, text)) {
-    delete el.dataset.num;
+    // removeAttribute, not the dataset: a new part has no dataset object to make for this.
+    el.removeAttribute('data-num');
     const node = el.firstChild;
     if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
       if (node.data !== text) node.data = text;

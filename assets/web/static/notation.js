@@ -27,6 +27,8 @@ export function pieces(kind, text) {
 
 // hasAccidental tells whether a part needs more than its text.
 export function hasAccidental(kind, text) {
+  // Most parts have neither letter: no pattern to run (a long song has thousands of parts).
+  if (!text.includes('b') && !text.includes('#')) return false;
   return pieces(kind, text).some((p) => typeof p !== 'string');
 }
 
