@@ -9,8 +9,8 @@
 // app.css) is repainted in a task of its own once the page is idle, or at once when the browser reports
 // it near the window or before printing (flush): a transposition of a long song rewrites the lines in
 // view in its frame (docs/performance.md), and a screen reader or find-in-page has the rest a moment
-// later. Within a section in view, likewise, the lines outside the window take their new chords once
-// the page is idle or as they come into it (near).
+// later. Within a section in view, likewise, the lines more than a quarter of a window away from it
+// take their new chords once the page is idle or as they come near (near).
 
 import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
@@ -124,11 +124,10 @@ export class LyricsView {
     this.paint(section, i, recalled, true);
   }
 
-  // near follows which lines are in the window. The browser lays out every line of a section in view
-  // up to half a window or more away from it (content-visibility); a new chord text in each of them
-  // would be laid out in the frame of the change (a line's layout is about a third of a millisecond),
-  // so the chords of the lines outside the window wait for the idle moment after that frame (or until
-  // they come into it, or flush).
+  // near follows which lines are in or close to the window. The browser lays out every line of a
+  // section in view up to half a window or more away from it (content-visibility); a new chord text in
+  // each of them would be laid out in the frame of the change, so the chords of the lines farther away
+  // wait for an idle moment (or until they come near, or flush).
   near(row) {
     if (!this.seen) {
       this.seen = new IntersectionObserver((entries) => {
@@ -138,7 +137,7 @@ export class LyricsView {
           r.near = e.isIntersecting;
           if (r.near) this.catchUp(r);
         }
-      }, { rootMargin: '0px' });
+      }, { rootMargin: '25% 0px' });
     }
     this.seen.observe(row.el);
   }
