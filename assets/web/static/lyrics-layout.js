@@ -20,10 +20,6 @@ const SIMPLE = /^[^\r\u0300-\uffff]*$/;
 
 function clusterStarts(text) {
   const starts = new Set([0, text.length]);
-  if (SIMPLE.test(text)) {
-    for (let i = 1; i < text.length; i++) starts.add(i);
-    return starts;
-  }
   if (graphemes) {
     for (const g of graphemes.segment(text)) starts.add(g.index);
     return starts;
@@ -64,11 +60,12 @@ export function wrapPlaces(text) {
 // moved back to the start of the character it falls in; never before the chord before it.
 export function placeChords(line) {
   const text = line.text || '';
-  const starts = clusterStarts(text);
+  // In simple text (above) every offset is a character's start.
+  const starts = SIMPLE.test(text) ? null : clusterStarts(text);
   let last = 0;
   return (line.chords || []).map(({ at, chord }) => {
     let p = Math.max(0, Math.min(Number.isInteger(at) ? at : 0, text.length));
-    while (!starts.has(p)) p--;
+    while (starts && !starts.has(p)) p--;
     p = Math.max(p, last);
     last = p;
     return { at: p, chord };
@@ -123,7 +120,8 @@ export function wordsWidth(words) {
   for (const word of words) {
     for (const { text, chord } of word) {
       let letters = text.length;
-      for (const ch of text) if (WIDE.test(ch)) letters++;
+      // Simple text (above) has no character of a script without spaces to count twice.
+      if (!SIMPLE.test(text)) for (const ch of text) if (WIDE.test(ch)) letters++;
       width += Math.max(letters, chord ? chord.length + 1 : 0);
     }
   }
