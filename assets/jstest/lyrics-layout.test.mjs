@@ -60,6 +60,17 @@ test('offsets count UTF-16 code units: CJK wraps between characters, emoji are n
   assert.equal(words(line('🎸', [0, 'C'], [1, 'D'])), '[C]/[D]🎸');
 });
 
+test('Latin text, accented letters written as one character included, is cut at every character', () => {
+  const cases = [
+    ['accented letters', line('Ça ira, café', [0, 'C'], [3, 'G'], [11, 'D']), '[C]Ça_ | [G]ira,_ | caf/[D]é'],
+    ['a chord at the end of a word with accents', line('déjà vu', [4, 'E']), 'déjà/[E]_ | vu'],
+    ['a tab wraps as a space', line('la\tla', [3, 'F']), 'la\t | [F]la'],
+  ];
+  for (const [name, l, want] of cases) assert.equal(words(l), want, name);
+  assert.deepEqual(placeChords(line('Noël', [3, 'A'])), [{ at: 3, chord: 'A' }]);
+  assert.deepEqual(wrapPlaces('Ça  ira'), [4]);
+});
+
 test('wrap places: after spaces, beside CJK, never before closing punctuation', () => {
   assert.deepEqual(wrapPlaces('a b  c'), [2, 5]);
   assert.deepEqual(wrapPlaces('恩典。好'), [1, 3]);

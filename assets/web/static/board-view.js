@@ -9,7 +9,7 @@
 import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
 import { split } from './chords.js';
-import { GLYPH, hasAccidental, isNumber, pieces, raised, spokenChord } from './notation.js';
+import { GLYPH, isNumber, pieces, raised, spokenChord } from './notation.js';
 import { sectionName } from './content.js';
 import { SIMILE, barForm, endingSpans, jumpEndings } from './form.js';
 import { paintForm } from './form-view.js';
@@ -365,8 +365,11 @@ function part(cls, text) {
 // quality raised from its first degree on (notation.js).
 function setPartText(el, text) {
   const number = el.className === 'q' && el.parentElement?.classList.contains('num');
-  if (!number && !hasAccidental(el.className, text)) {
-    delete el.dataset.num;
+  // A part with neither b nor # (most of them) is plain text without running pieces' pattern.
+  const parts = number || !/[b#]/.test(text) ? null : pieces(el.className, text);
+  if (!number && !parts?.some((p) => typeof p !== 'string')) {
+    // removeAttribute, not the dataset: a new part has no dataset object to make for this.
+    el.removeAttribute('data-num');
     const node = el.firstChild;
     if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
       if (node.data !== text) node.data = text;
@@ -375,10 +378,10 @@ function setPartText(el, text) {
     }
     return;
   }
-  if (el.textContent === text && el.dataset.num === String(number)) return;
-  el.dataset.num = String(number);
-  if (!number) {
-    el.replaceChildren(...typeset(el.className, text));
+  if (el.textContent === text && el.getAttribute('data-num') === String(number)) return;
+  el.setAttribute('data-num', String(number));
+  if (parts) {
+    el.replaceChildren(...typesetPieces(parts));
     return;
   }
   const [line, up] = raised(text);
@@ -391,11 +394,15 @@ function setPartText(el, text) {
 // typeset is a part's text as nodes: text, and each accidental as its ASCII letter (kept for the
 // text, hidden) under the glyph notation.css draws.
 function typeset(kind, text) {
-  return pieces(kind, text).map((p) => {
+  return typesetPieces(pieces(kind, text));
+}
+
+function typesetPieces(parts) {
+  return parts.map((p) => {
     if (typeof p === 'string') return p;
     const acc = document.createElement('span');
     acc.className = 'acc';
-    acc.dataset.glyph = GLYPH[p.acc];
+    acc.setAttribute('data-glyph', GLYPH[p.acc]);
     const ascii = document.createElement('span');
     ascii.className = 'ascii';
     ascii.append(p.acc);

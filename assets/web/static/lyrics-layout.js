@@ -13,6 +13,11 @@
 // accents) is not a place a chord can stand: it moves to that character's start.
 const graphemes = typeof Intl !== 'undefined' && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
 
+// Below U+0300 (Latin letters, their accented forms, punctuation) every character is a grapheme of its
+// own: no combining marks, no surrogates, and a line holds no CR LF. A line of such text is most of a
+// Western songbook, and the segmenter's cost is most of the cost of drawing it.
+const SIMPLE = /^[^\r\u0300-\uffff]*$/;
+
 function clusterStarts(text) {
   const starts = new Set([0, text.length]);
   if (graphemes) {
@@ -34,8 +39,13 @@ const CLOSES = /^[、。，．！？：；」』）】〉》〕\]）!?,.;:)]/u;
 // wrapPlaces lists the offsets where the line may wrap (a new row starts with the character there):
 // after a run of spaces, and beside a character of a script without spaces.
 export function wrapPlaces(text) {
-  const starts = [...clusterStarts(text)].sort((a, b) => a - b);
   const out = [];
+  // Simple text (above) has no character of a script without spaces: it wraps after spaces alone.
+  if (SIMPLE.test(text)) {
+    for (let p = 1; p < text.length; p++) if (/\s/.test(text[p - 1]) && !/\s/.test(text[p])) out.push(p);
+    return out;
+  }
+  const starts = [...clusterStarts(text)].sort((a, b) => a - b);
   for (let k = 1; k < starts.length - 1; k++) {
     const p = starts[k];
     const before = text.slice(starts[k - 1], p);
@@ -50,11 +60,12 @@ export function wrapPlaces(text) {
 // moved back to the start of the character it falls in; never before the chord before it.
 export function placeChords(line) {
   const text = line.text || '';
-  const starts = clusterStarts(text);
+  // In simple text (above) every offset is a character's start.
+  const starts = SIMPLE.test(text) ? null : clusterStarts(text);
   let last = 0;
   return (line.chords || []).map(({ at, chord }) => {
     let p = Math.max(0, Math.min(Number.isInteger(at) ? at : 0, text.length));
-    while (!starts.has(p)) p--;
+    while (starts && !starts.has(p)) p--;
     p = Math.max(p, last);
     last = p;
     return { at: p, chord };
@@ -109,7 +120,8 @@ export function wordsWidth(words) {
   for (const word of words) {
     for (const { text, chord } of word) {
       let letters = text.length;
-      for (const ch of text) if (WIDE.test(ch)) letters++;
+      // Simple text (above) has no character of a script without spaces to count twice.
+      if (!SIMPLE.test(text)) for (const ch of text) if (WIDE.test(ch)) letters++;
       width += Math.max(letters, chord ? chord.length + 1 : 0);
     }
   }

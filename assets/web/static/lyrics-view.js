@@ -26,7 +26,9 @@ export class LyricsView {
   constructor(el, { onLine = null, onAdd = null } = {}) {
     this.el = el;
     this.onLine = onLine;
-    this.rows = []; // [{el, shape, chords: [chord element], chorded, width, near, later}]
+    this.rows = []; // [{el, path, shape, chords: [chord element], chorded, width, near, later}]
+    this.behind = new Set(); // the rows with chords left for later (catchUp)
+    this.idle = false; // an idle callback is asked for them
     this.recall = null;
     this.addBtn = null;
     if (onAdd) {
@@ -115,7 +117,7 @@ export class LyricsView {
   // flush paints what a paint left for later: the section, or the chords of its lines away from the
   // window.
   flush() {
-    for (const row of this.rows) this.catchUp(row);
+    this.catchUpAll();
     if (!this.pending) return;
     const [section, i, recalled] = this.pending;
     this.pending = null;
@@ -143,19 +145,50 @@ export class LyricsView {
   dropRow() {
     const row = this.rows.pop();
     this.seen?.unobserve(row.el);
+    this.behind.delete(row);
     row.el.remove();
   }
 
   // catchUp writes the chords a paint left for later on a line away from the window.
   catchUp(row) {
+    this.behind.delete(row);
     if (!row.later) return;
     const chords = row.later;
     row.later = null;
     chords.forEach((c, n) => setChord(row.chords[n], c.chord));
   }
 
+  // later leaves row's chords for later: the section's lines away from the window catch up in one idle
+  // callback (not one each: a task and a frame for every line), or as they come near.
+  later(row, chords) {
+    row.later = chords;
+    this.behind.add(row);
+    if (this.idle) return;
+    this.idle = true;
+    requestIdleCallback((deadline) => this.catchUpIdle(deadline), { timeout: 500 });
+  }
+
+  // catchUpIdle writes the chords left for later while the idle period lasts, and asks for another
+  // for the rest.
+  catchUpIdle(deadline) {
+    this.idle = false;
+    for (const row of this.behind) {
+      if (!deadline.didTimeout && deadline.timeRemaining() < 1) break;
+      this.catchUp(row);
+    }
+    if (this.behind.size && !this.idle) {
+      this.idle = true;
+      requestIdleCallback((d) => this.catchUpIdle(d), { timeout: 500 });
+    }
+  }
+
+  // catchUpAll writes every chord left for later (flush: before printing, or the section came near).
+  catchUpAll() {
+    for (const row of this.behind) this.catchUp(row);
+  }
+
   addRow(k) {
-    const row = { el: h('div', { class: 'lyric-line' }), shape: null, chords: [], chorded: false, width: 0, near: true, later: null };
+    const row = { el: h('div', { class: 'lyric-line' }), path: '', shape: null, chords: [], chorded: false, width: 0, near: true, later: null };
     if (this.onLine && !this.recalling) {
       row.el = h('button', { type: 'button', class: 'lyric-line lyric-btn' });
       row.el.addEventListener('click', () => this.onLine(k));
@@ -166,19 +199,53 @@ export class LyricsView {
     return row;
   }
 
+  // made gives the elements a line is drawn with, copies of the view's finished ones: a word, a piece
+  // with its chord row or without, a chord of a symbol (made by the grid's chordElement the first time).
+  made() {
+    if (this.shapes) return this.shapes;
+    const span = (cls, ...kids) => {
+      const el = document.createElement('span');
+      el.className = cls;
+      el.append(...kids);
+      return el;
+    };
+    const chords = new Map();
+    this.shapes = {
+      word: span('lw'),
+      piece: span('lp', span('lc'), span('lt')),
+      plain: span('lp', span('lt')),
+      chord: (symbol) => {
+        let el = chords.get(symbol);
+        if (!el) {
+          el = chordElement(symbol);
+          chords.set(symbol, el);
+        }
+        return /** @type {HTMLElement} */ (el.cloneNode(true));
+      },
+    };
+    return this.shapes;
+  }
+
   paintLine(row, line, i, k) {
-    row.el.dataset.path = `sections[${i}].${this.recalling ? 'recalled' : 'lines'}[${k}]`;
+    // Written when it changes only: a transposition rewrites no attribute of a line.
+    const path = `sections[${i}].${this.recalling ? 'recalled' : 'lines'}[${k}]`;
+    if (row.path !== path) {
+      row.path = path;
+      row.el.dataset.path = path;
+    }
     const chords = line.chords || [];
     const shape = `${line.text}\u0000${chords.map((c) => c.at).join(',')}`;
-    if (row.shape === shape && !row.near) {
-      if (!row.later) requestIdleCallback(() => this.catchUp(row), { timeout: 500 });
-      row.later = chords;
+    // In a section the browser skips, a new chord costs no layout: it is written at once.
+    if (row.shape === shape && !row.near && !this.skipped) {
+      this.later(row, chords);
     } else if (row.shape === shape) {
       row.later = null;
+      this.behind.delete(row);
       chords.forEach((c, n) => setChord(row.chords[n], c.chord));
     } else {
       row.shape = shape;
       row.later = null;
+      this.behind.delete(row);
       row.chords = [];
       const withChords = hasChords(line);
       row.chorded = withChords;
@@ -186,26 +253,20 @@ export class LyricsView {
       row.el.classList.toggle('blank', !line.text && !withChords);
       const laid = layoutLine(line);
       row.width = wordsWidth(laid);
+      // A long song is thousands of these elements: each is a copy of a finished one (a word, a piece,
+      // a chord of the same symbol), which the browser makes in a fraction of the time of building it.
+      const made = this.made();
       const words = laid.map((word) => {
-        const w = document.createElement('span');
-        w.className = 'lw';
+        const w = /** @type {HTMLElement} */ (made.word.cloneNode());
         for (const piece of word) {
-          const p = document.createElement('span');
-          p.className = piece.joined ? 'lp joined' : 'lp';
-          if (withChords) {
-            const c = document.createElement('span');
-            c.className = 'lc';
-            if (piece.chord) {
-              const el = chordElement(piece.chord);
-              row.chords.push(el);
-              c.append(el);
-            }
-            p.append(c);
+          const p = /** @type {HTMLElement} */ ((withChords ? made.piece : made.plain).cloneNode(true));
+          if (piece.joined) p.classList.add('joined');
+          if (withChords && piece.chord) {
+            const el = made.chord(piece.chord);
+            row.chords.push(el);
+            /** @type {HTMLElement} */ (p.firstChild).append(el);
           }
-          const t = document.createElement('span');
-          t.className = 'lt';
-          t.textContent = piece.text;
-          p.append(t);
+          p.lastChild.textContent = piece.text;
           w.append(p);
         }
         return w;

@@ -16,18 +16,14 @@ export function pieces(kind, text) {
   const re = kind === 'q' ? /[b#](?=\d)/g : kind === 'root' ? /(?<=^[A-G])[b#]|^[b#](?=[1-7])/g : /(?<=^\/[A-G]?)[b#]/g;
   const out = [];
   let at = 0;
-  for (const m of text.matchAll(re)) {
+  // exec, not matchAll: matchAll copies the pattern on every call, and a long song types thousands.
+  for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m.index > at) out.push(text.slice(at, m.index));
     out.push({ acc: m[0] });
     at = m.index + 1;
   }
   if (at < text.length) out.push(text.slice(at));
   return out;
-}
-
-// hasAccidental tells whether a part needs more than its text.
-export function hasAccidental(kind, text) {
-  return pieces(kind, text).some((p) => typeof p !== 'string');
 }
 
 export const isNumber = (root) => /^[b#]?[1-7]$/.test(root);

@@ -93,6 +93,20 @@ export function transposeSymbol(symbol, n, key) {
   return `${newRoot}${quality}/${CATALOGUE_ROOTS.has(name) ? name : spell(pc, key)}`;
 }
 
+// once is fn working each symbol out once: a board repeats a few chords hundreds of times (a long
+// song's lines 800 chords of eight symbols), and a view's step maps every one of them.
+function once(fn) {
+  const seen = new Map();
+  return (sym) => {
+    let out = seen.get(sym);
+    if (out === undefined) {
+      out = fn(sym);
+      seen.set(sym, out);
+    }
+    return out;
+  };
+}
+
 // mapSection maps every chord of a section, its bars' and its lines' (lyrics-content.js).
 const mapSection = (s, fn) => mapLines({ ...s, bars: (s.bars || []).map((bar) => mapChords(bar, fn)) }, fn);
 
@@ -128,7 +142,8 @@ export function transposeContent(content, n, toKey) {
   const from = parseKey(content.key) || guessKey(content);
   const name = toKey && parseKey(toKey)?.pc === mod12(from.pc + n) ? toKey : keyName(from.pc + n, from.minor);
   const key = parseKey(name);
-  const out = { ...content, sections: content.sections.map((s) => mapSection(s, (sym) => transposeSymbol(sym, n, key))) };
+  const move = once((sym) => transposeSymbol(sym, n, key));
+  const out = { ...content, sections: content.sections.map((s) => mapSection(s, move)) };
   if (content.key) out.key = name;
   return out;
 }
@@ -155,17 +170,18 @@ export function view(content, { transpose = 0, toKey = '', capo = 0, numbers = f
   let shapesKey = soundingKey;
   const written = numbers && key ? '' : INSTRUMENTS[instrument] ? instrument : '';
   if (numbers && key) {
-    shown = { ...content, sections: content.sections.map((s) => mapSection(s, (sym) => numberSymbol(sym, key))) };
+    const number = once((sym) => numberSymbol(sym, key));
+    shown = { ...content, sections: content.sections.map((s) => mapSection(s, number)) };
   } else if (written || capo) {
     // An instrument's part is written up from concert pitch; a capo's shapes down from the sound.
     shown = transposeContent(sounding, (INSTRUMENTS[written] || 0) - capo);
     shapesKey = key ? shown.key : '';
   }
   if (short) {
-    const abbreviate = (sym) => {
+    const abbreviate = once((sym) => {
       const { root, quality, bass } = split(sym);
       return root + shortQuality(quality) + bass;
-    };
+    });
     shown = { ...shown, sections: shown.sections.map((s) => mapSection(s, abbreviate)) };
   }
   return { sounding, shown, soundingKey, shapesKey, instrument: written, semitones: n, needsKey: Boolean(numbers && !key) };
