@@ -5,12 +5,13 @@
 // nearest section before it whose role is chorus, docs/content.md), read-only.
 //
 // A line whose text and chord places are as last drawn keeps its elements: a transposition, capo or
-// numbers change rewrites the chords' text in place. A section off screen (content-visibility skips it,
-// app.css) is repainted in a task of its own once the page is idle, or at once when the browser reports
-// it near the window or before printing (flush): a transposition of a long song rewrites the lines in
-// view in its frame (docs/performance.md), and a screen reader or find-in-page has the rest a moment
-// later. Within a section in view, likewise, the lines more than a quarter of a window away from it
-// take their new chords once the page is idle or as they come near (near).
+// numbers change rewrites the chords' text in place, in three times (docs/performance.md):
+// - the lines in the window, in the frame of the change;
+// - the lines within a quarter of a window of it, in the frame after (before a scroll brings them in);
+// - the rest (the lines further away, and the sections off screen, which content-visibility skips,
+//   app.css) once the view has not changed for a moment (settle), in idle moments a few lines at a
+//   time, or at once when they come near the window or before printing (flush). A musician stepping
+//   to their key has them rewritten once, and a screen reader or find-in-page has them a moment later.
 
 import { h } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
@@ -18,6 +19,11 @@ import { chordElement, setChord } from './board-view.js';
 import { hasChords, layoutLine, wordsWidth } from './lyrics-layout.js';
 import { hasLines, recallOf } from './lyrics-content.js';
 import './lyrics-strings.js';
+
+// How long the view must stay unchanged before what a paint left for later is done (settle).
+const SETTLE = 300;
+// How many lines an idle moment catches up at most.
+const CATCH_UP_LINES = 8;
 
 // LyricsView draws the lines of one section into el (created by the grid beside the section's bars).
 export class LyricsView {
@@ -27,8 +33,10 @@ export class LyricsView {
     this.el = el;
     this.onLine = onLine;
     this.rows = []; // [{el, path, shape, chords: [chord element], chorded, width, near, later}]
-    this.behind = new Set(); // the rows with chords left for later (catchUp)
-    this.idle = false; // an idle callback is asked for them
+    this.behind = new Set(); // the rows with chords left until the view settles (catchUp)
+    this.next = new Set(); // the rows with chords left for the frame after this one (soon)
+    this.settling = false; // a catch-up is asked for (settle)
+    this.changedAt = 0; // when a paint last left something for later
     this.recall = null;
     this.addBtn = null;
     if (onAdd) {
@@ -44,8 +52,8 @@ export class LyricsView {
   paint(section, i, recalled = [], now = false) {
     this.watch();
     if (!now && this.skipped && this.drawn) {
-      if (!this.pending) requestIdleCallback(() => this.flush(), { timeout: 1000 });
       this.pending = [section, i, recalled];
+      this.settle();
       return;
     }
     this.pending = null;
@@ -124,71 +132,122 @@ export class LyricsView {
     this.paint(section, i, recalled, true);
   }
 
-  // near follows which lines are in or close to the window. The browser lays out every line of a
-  // section in view up to half a window or more away from it (content-visibility); a new chord text in
-  // each of them would be laid out in the frame of the change, so the chords of the lines farther away
-  // wait for an idle moment (or until they come near, or flush).
+  // near follows which lines are in the window (shown) and which are close to it (near). The browser
+  // lays out every line of a section in view up to a window and a half or more away from it
+  // (content-visibility); a new chord text in each of them would be laid out in the frame of the
+  // change, so only the lines in the window take theirs there (paintLine).
   near(row) {
     if (!this.seen) {
-      this.seen = new IntersectionObserver((entries) => {
+      const follow = (key) => (entries) => {
         for (const e of entries) {
           const r = this.rows.find((x) => x.el === e.target);
           if (!r) continue;
-          r.near = e.isIntersecting;
-          if (r.near) this.catchUp(r);
+          r[key] = e.isIntersecting;
+          if (r[key]) this.catchUp(r);
         }
-      }, { rootMargin: '25% 0px' });
+      };
+      this.seen = new IntersectionObserver(follow('near'), { rootMargin: '25% 0px' });
+      this.inWindow = new IntersectionObserver(follow('shown'));
     }
     this.seen.observe(row.el);
+    this.inWindow.observe(row.el);
   }
 
   dropRow() {
     const row = this.rows.pop();
     this.seen?.unobserve(row.el);
-    this.behind.delete(row);
+    this.inWindow?.unobserve(row.el);
+    this.forget(row);
     row.el.remove();
+  }
+
+  // forget drops what a paint left for later on row (it is written now, or gone).
+  forget(row) {
+    row.later = null;
+    this.behind.delete(row);
+    this.next.delete(row);
   }
 
   // catchUp writes the chords a paint left for later on a line away from the window.
   catchUp(row) {
     this.behind.delete(row);
+    this.next.delete(row);
     if (!row.later) return;
     const chords = row.later;
     row.later = null;
     chords.forEach((c, n) => setChord(row.chords[n], c.chord));
   }
 
-  // later leaves row's chords for later: the section's lines away from the window catch up in one idle
-  // callback (not one each: a task and a frame for every line), or as they come near.
+  // later leaves row's chords for later: the section's lines away from the window catch up once the
+  // view has settled (settle), or as they come near.
   later(row, chords) {
     row.later = chords;
     this.behind.add(row);
-    if (this.idle) return;
-    this.idle = true;
-    requestIdleCallback((deadline) => this.catchUpIdle(deadline), { timeout: 500 });
+    this.settle();
   }
 
-  // catchUpIdle writes the chords left for later while the idle period lasts, and asks for another
-  // for the rest.
+  // soon leaves row's chords (a line near the window, not in it) for the frame after the one that
+  // shows the change: a task queued from this frame's animation callbacks runs once it is painted.
+  soon(row, chords) {
+    row.later = chords;
+    this.next.add(row);
+    if (this.nextAsked) return;
+    this.nextAsked = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.nextAsked = false;
+      for (const r of this.next) this.catchUp(r);
+    }));
+  }
+
+  // settle asks for what paints left for later (a section off screen, the chords of lines away from
+  // the window) to be done once the view has not changed for SETTLE ms, in idle moments: a musician
+  // stepping the transposition three times to their key has the far lines rewritten once, and the
+  // work does not crowd the frames that show each step.
+  settle() {
+    this.changedAt = performance.now();
+    if (this.settling) return;
+    this.settling = true;
+    setTimeout(() => this.whenSettled(), SETTLE);
+  }
+
+  whenSettled() {
+    const left = this.changedAt + SETTLE - performance.now();
+    if (left > 0) setTimeout(() => this.whenSettled(), left);
+    else requestIdleCallback((deadline) => this.catchUpIdle(deadline), { timeout: 500 });
+  }
+
+  // catchUpIdle paints the section left for later, or writes the chords left for later while the
+  // idle period lasts and asks for another for the rest.
   catchUpIdle(deadline) {
-    this.idle = false;
+    if (this.changedAt + SETTLE > performance.now()) {
+      this.whenSettled();
+      return;
+    }
+    this.settling = false;
+    if (this.pending) {
+      this.flush();
+      return;
+    }
+    // A few lines at a time: those the browser lays out (content-visibility) cost their layout in
+    // the next frame, which stays short.
+    let n = 0;
     for (const row of this.behind) {
-      if (!deadline.didTimeout && deadline.timeRemaining() < 1) break;
+      if (n++ === CATCH_UP_LINES || (!deadline.didTimeout && deadline.timeRemaining() < 1)) break;
       this.catchUp(row);
     }
-    if (this.behind.size && !this.idle) {
-      this.idle = true;
+    if (this.behind.size) {
+      this.settling = true;
       requestIdleCallback((d) => this.catchUpIdle(d), { timeout: 500 });
     }
   }
 
   // catchUpAll writes every chord left for later (flush: before printing, or the section came near).
   catchUpAll() {
-    for (const row of this.behind) this.catchUp(row);
+    for (const row of [...this.behind, ...this.next]) this.catchUp(row);
   }
 
   addRow(k) {
-    const row = { el: h('div', { class: 'lyric-line' }), path: '', shape: null, chords: [], chorded: false, width: 0, near: true, later: null };
+    const row = { el: h('div', { class: 'lyric-line' }), path: '', shape: null, chords: [], chorded: false, width: 0, near: true, shown: true, later: null };
     if (this.onLine && !this.recalling) {
       row.el = h('button', { type: 'button', class: 'lyric-line lyric-btn' });
       row.el.addEventListener('click', () => this.onLine(k));
@@ -236,16 +295,15 @@ export class LyricsView {
     const chords = line.chords || [];
     const shape = `${line.text}\u0000${chords.map((c) => c.at).join(',')}`;
     // In a section the browser skips, a new chord costs no layout: it is written at once.
-    if (row.shape === shape && !row.near && !this.skipped) {
-      this.later(row, chords);
+    if (row.shape === shape && !row.shown && !this.skipped) {
+      if (row.near) this.soon(row, chords);
+      else this.later(row, chords);
     } else if (row.shape === shape) {
-      row.later = null;
-      this.behind.delete(row);
+      this.forget(row);
       chords.forEach((c, n) => setChord(row.chords[n], c.chord));
     } else {
       row.shape = shape;
-      row.later = null;
-      this.behind.delete(row);
+      this.forget(row);
       row.chords = [];
       const withChords = hasChords(line);
       row.chorded = withChords;
