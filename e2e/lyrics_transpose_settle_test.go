@@ -8,7 +8,7 @@ import (
 )
 
 // TestLyricsTransposeStepsSettle: a musician stepping a 200-line song three semitones to their key,
-// a click every tenth of a second, sees each step in the lines in the window, and the lines just
+// a click every twentieth of a second, sees each step in the lines in the window, and the lines just
 // under it have it by the time the frame that shows it is painted (they take it in the next, before
 // a scroll can bring them in), while the lines away from it (far down the first section, and in a section off screen) are
 // rewritten once, for the last step, when the view has settled (lyrics-view.js), not once a step. In
@@ -32,7 +32,7 @@ func TestLyricsTransposeStepsSettle(t *testing.T) {
 			document.getElementById('view-up').click();
 			await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
 			first.push(lines[0].querySelector('.lc .chord').textContent + ' ' + lines[8].querySelector('.lc .chord').textContent);
-			await new Promise((r) => setTimeout(r, 100));
+			await new Promise((r) => setTimeout(r, 50));
 		}
 		return first;
 	})()`)
