@@ -10,8 +10,15 @@
 // the words apart instead of running into the next chord.
 
 // A place inside a character that shows as one (a surrogate pair, an emoji sequence, a letter and its
-// accents) is not a place a chord can stand: it moves to that character's start.
-const graphemes = typeof Intl !== 'undefined' && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+// accents) is not a place a chord can stand: it moves to that character's start. The segmenter is made
+// the first time a line needs it: making it loads the browser's segmentation rules, about 30 ms on a
+// page's first load, which a board of bars or of Latin words (below) never needs.
+/** @type {Intl.Segmenter | null | undefined} */
+let graphemes;
+function segmenter() {
+  if (graphemes === undefined) graphemes = typeof Intl !== 'undefined' && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
+  return graphemes;
+}
 
 // Below U+0300 (Latin letters, their accented forms, punctuation) every character is a grapheme of its
 // own: no combining marks, no surrogates, and a line holds no CR LF. A line of such text is most of a
@@ -20,8 +27,9 @@ const SIMPLE = /^[^\r\u0300-\uffff]*$/;
 
 function clusterStarts(text) {
   const starts = new Set([0, text.length]);
-  if (graphemes) {
-    for (const g of graphemes.segment(text)) starts.add(g.index);
+  const cut = segmenter();
+  if (cut) {
+    for (const g of cut.segment(text)) starts.add(g.index);
     return starts;
   }
   for (let i = 0; i < text.length; i++) {
