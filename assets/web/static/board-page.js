@@ -180,7 +180,7 @@ export class BoardPage {
     new notify.Notifier(() => this.draft?.title || '');
     this.proposals = new proposals.ProposalsView(this, { onNew: () => notify.announce('proposed') });
     new selection.BarSelection(this);
-    this.exportLinks = exportLinks.setupExportLinks(this.id);
+    this.exportLinks = exportLinks.setupExportLinks(this.id, () => this.isGone);
     if (!this.base) return;
     this.history.arrived(this.base, true);
     this.exportLinks.arrived(this.base.revision);

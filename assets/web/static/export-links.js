@@ -13,21 +13,23 @@ import './form-strings.js';
 const IREAL_LINK = /^irealb(ook)?:\/\/\S+$/;
 
 // setupExportLinks points the downloads at the board's export and returns the "Open in iReal Pro"
-// link, which follows the board's revisions (arrived).
-export function setupExportLinks(id) {
+// link, which follows the board's revisions (arrived) until gone() says the board was deleted.
+export function setupExportLinks(id, gone = () => false) {
   const base = `/api/boards/${encodeURIComponent(id)}/export?format=`;
   for (const a of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll('#export-links a[data-format]'))) a.href = base + a.dataset.format;
   byId('export-links').hidden = false;
-  return new IrealOpen(id, byId('export-ireal-open'));
+  return new IrealOpen(id, byId('export-ireal-open'), gone);
 }
 
 // IrealOpen keeps the link's address the saved board's iReal Pro link. It asks the server for it when
 // the page is idle after a new revision, so the first board's drawing does not wait for it; until the
-// first answer the link is hidden (it has no address to open).
+// first answer the link is hidden (it has no address to open). A board deleted before the page is idle
+// is not asked for: there is nothing left to export.
 class IrealOpen {
-  constructor(id, a) {
+  constructor(id, a, gone) {
     this.id = id;
     this.a = a;
+    this.gone = gone;
     this.want = 0; // the newest revision the page has seen
     this.have = 0; // the revision whose link is the address (or newer)
     this.busy = false;
@@ -45,7 +47,7 @@ class IrealOpen {
   // the address it had; the next revision asks again.
   async follow() {
     try {
-      while (this.have < this.want) {
+      while (this.have < this.want && !this.gone()) {
         const want = this.want;
         const link = (await exportBoard(this.id, 'ireal')).trim();
         if (!IREAL_LINK.test(link)) break;
