@@ -36,6 +36,14 @@ export class BoardView {
     this.handlers = handlers;
     this.sections = []; // [{el, mark, input, tools, barsEl, addBar, bars: [{li, target, num, chordsEl, key}]}]
     this.cursor = null;
+    // The first chord element made for each symbol, which later ones are copies of (chordCopy), and a
+    // bar as createBar makes it before its content: a large board repeats a few symbols hundreds of
+    // times, and a copy costs the browser a fraction of building one, the more so in a page's first
+    // load, before its code is compiled.
+    /** @type {Map<string, HTMLElement>} */
+    this.chordShapes = new Map();
+    /** @type {HTMLElement | null} */
+    this.barShape = null;
     root.classList.add('grid');
     bindAttr(root, 'aria-label', 'grid.label');
     if (editable) {
@@ -217,20 +225,41 @@ export class BoardView {
 
   createBar(s, i, j, parent) {
     const bar = { plain: true }; // no form drawn yet
-    bar.li = h('li', { class: 'bar', dataset: { path: `sections[${i}].bars[${j}]` } });
-    bar.num = h('span', { class: 'bar-num', 'aria-hidden': 'true' });
-    bar.chordsEl = h('span', { class: 'chords' });
+    bar.li = /** @type {HTMLElement} */ (this.emptyBar().cloneNode(true));
+    bar.li.dataset.path = `sections[${i}].bars[${j}]`;
     if (this.editable) {
-      bar.target = h('button', { type: 'button', class: 'bar-btn' }, bar.num, bar.chordsEl);
+      bar.target = /** @type {HTMLElement} */ (bar.li.firstElementChild);
       bar.target.addEventListener('click', () => this.handlers.editBar(i, j));
-      bar.li.append(bar.target);
     } else {
       bar.target = bar.li;
-      bar.li.append(bar.num, bar.chordsEl);
     }
+    bar.num = /** @type {HTMLElement} */ (bar.target.firstElementChild);
+    bar.chordsEl = /** @type {HTMLElement} */ (bar.num.nextElementSibling);
     parent.append(bar.li);
     s.bars[j] = bar;
     return bar;
+  }
+
+  // emptyBar is the bar createBar copies: its number and its chords (in a button when editing), empty.
+  emptyBar() {
+    if (!this.barShape) {
+      const num = h('span', { class: 'bar-num', 'aria-hidden': 'true' });
+      const chords = h('span', { class: 'chords' });
+      this.barShape = this.editable
+        ? h('li', { class: 'bar' }, h('button', { type: 'button', class: 'bar-btn' }, num, chords))
+        : h('li', { class: 'bar' }, num, chords);
+    }
+    return this.barShape;
+  }
+
+  // chordCopy is a chord element showing symbol, a copy of the first one made for it.
+  chordCopy(symbol) {
+    let el = this.chordShapes.get(symbol);
+    if (!el) {
+      el = chordElement(symbol);
+      this.chordShapes.set(symbol, el);
+    }
+    return /** @type {HTMLElement} */ (el.cloneNode(true));
   }
 
   patchBar(bar, chords, n, durations = null) {
@@ -260,7 +289,7 @@ export class BoardView {
     chords.forEach((symbol, k) => {
       const chord = el.children[k];
       if (chord) setChord(chord, symbol);
-      else el.append(chordElement(symbol));
+      else el.append(this.chordCopy(symbol));
     });
     while (el.children.length > chords.length) el.lastElementChild.remove();
     // Beat positions (content schema version 3): each chord takes its beats' share of the bar's width
