@@ -119,6 +119,7 @@ class SharePanel {
     // The hand-over ends this tab's stream: it hands the lead on and needs no telling.
     this.presence?.close();
     this.presence = null;
+    await this.quiet();
     try {
       const { leader } = await request('POST', '/api/share/lead', { headers: this.auth(), body: {} });
       this.end();
@@ -128,12 +129,15 @@ class SharePanel {
       show(byId('band-take'), this.page.editable);
     } catch (err) {
       this.failed(err);
-      if (this.leader) this.hold();
+      if (this.leader) {
+        this.hold();
+        this.poll = setInterval(() => this.refresh(), POLL_MS);
+      }
     }
   }
 
-  auth() {
-    return { Authorization: `Bearer ${this.leader}` };
+  auth(leader = this.leader) {
+    return { Authorization: `Bearer ${leader}` };
   }
 
   async start() {
@@ -162,6 +166,7 @@ class SharePanel {
   // lead shows the link and its code, measures the clock and sends this page's board.
   async lead() {
     show(byId('band-live'), true);
+    byId('band-stop').disabled = false;
     this.channel?.postMessage({ type: 'leading' });
     byId('band-link').value = read('session', JOIN_KEY) || '';
     this.hold();
@@ -212,12 +217,17 @@ class SharePanel {
     this.showCount(state.followers);
   }
 
-  async refresh() {
-    try {
-      this.showCount((await this.getShare()).followers);
-    } catch (err) {
-      this.failed(err);
-    }
+  refresh() {
+    this.polling = this.getShare().then((state) => this.showCount(state.followers), (err) => this.failed(err));
+    return this.polling;
+  }
+
+  // quiet stops the poll and waits for the requests already sent with this page's leader token: one
+  // reaching the server after the share stopped or the lead moved on would be refused, and the phone's
+  // count or the stop would then read as a failure.
+  async quiet() {
+    clearInterval(this.poll);
+    await Promise.allSettled([this.polling, this.sending]);
   }
 
   showCount(n) {
@@ -251,8 +261,14 @@ class SharePanel {
   }
 
   async stop() {
+    const leader = this.leader;
+    if (!leader) return;
+    // No state is sent after the click (timelineChanged reads this.leader), and the stop is sent last.
+    this.leader = null;
+    byId('band-stop').disabled = true;
+    await this.quiet();
     try {
-      await request('DELETE', '/api/share', { headers: this.auth() });
+      await request('DELETE', '/api/share', { headers: this.auth(leader) });
     } catch {
       // Stopped already, or the lead went elsewhere: either way this page leads no more.
     }
