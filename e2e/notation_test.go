@@ -17,11 +17,13 @@ const notationJS = `[...document.querySelectorAll('#grid .bar')].map((bar) => {
 		text: chords.map((c) => c.textContent).join(' '),
 		drawn: chords.map((c) => [...c.querySelectorAll('.root, .q, .bass')].map((part) => [...part.childNodes].map(function walk(n) {
 			if (n.nodeType === 3) return n.data;
-			if (n.classList.contains('acc')) return getComputedStyle(n, '::before').content.replace(/^"(.*)" \/ ""$/, '$1') + (getComputedStyle(n.firstChild).fontSize === '0px' ? '' : n.textContent);
+			if (n.classList.contains('acc')) return getComputedStyle(n, '::before').content.replace(/^"(.*)" \/ ""$/, '$1') + (getComputedStyle(n).fontSize === '0px' ? '' : n.textContent);
 			if (n.classList.contains('up')) return '^' + [...n.childNodes].map(walk).join('');
 			return n.textContent;
 		}).join('')).join('')).join(' '),
 		raised: chords.every((c) => { const up = c.querySelector('.up'); return !up || up.getBoundingClientRect().bottom < c.querySelector('.root').getBoundingClientRect().bottom - 2; }),
+		// Each glyph at 0.9 of the part it stands in (its letter at no size): 0 if its size were lost.
+		glyphSize: [...bar.querySelectorAll('.acc')].map((a) => parseFloat(getComputedStyle(a, '::before').fontSize) / parseFloat(getComputedStyle(a.parentElement).fontSize)).reduce((m, r) => Math.abs(r - 0.9) > Math.abs(m - 0.9) ? r : m, 0.9),
 		name: (bar.querySelector('.bar-btn') || bar).getAttribute('aria-label'),
 	};
 })`
@@ -29,6 +31,7 @@ const notationJS = `[...document.querySelectorAll('#grid .bar')].map((bar) => {
 type notationBar struct {
 	Text, Drawn, Name string
 	Raised            bool
+	GlyphSize         float64 // the glyph's size over its part's, furthest from 0.9 in the bar
 }
 
 // TestNotation checks issue 23 item 4 in a real Chromium: the grid draws ♭ and ♯ (root, bass and
@@ -55,6 +58,9 @@ func TestNotation(t *testing.T) {
 		}
 		for i, w := range want {
 			g := got[i]
+			if g.GlyphSize < 0.89 || g.GlyphSize > 0.91 {
+				t.Errorf("%s, bar %d: a glyph at %.2f of its part's size, want 0.9", what, i+1, g.GlyphSize)
+			}
 			if g.Text != w.Text || g.Drawn != w.Drawn || !g.Raised || (w.Name != "" && !strings.HasSuffix(g.Name, ": "+w.Name) && !strings.HasSuffix(g.Name, "："+w.Name)) {
 				t.Errorf("%s, bar %d: text %q drawn %q raised %v named %q; want %q drawn %q named …%q", what, i+1, g.Text, g.Drawn, g.Raised, g.Name, w.Text, w.Drawn, w.Name)
 			}

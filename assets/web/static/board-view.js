@@ -396,23 +396,19 @@ function setPartText(el, text) {
   const number = el.className === 'q' && el.parentElement?.classList.contains('num');
   // A part with neither b nor # (most of them) is plain text without running pieces' pattern.
   const parts = number || !/[b#]/.test(text) ? null : pieces(el.className, text);
-  if (!number && !parts?.some((p) => typeof p !== 'string')) {
+  if (!number) {
     // removeAttribute, not the dataset: a new part has no dataset object to make for this.
     el.removeAttribute('data-num');
     const node = el.firstChild;
-    if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
+    if (!parts && node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
       if (node.data !== text) node.data = text;
     } else {
-      el.textContent = text;
+      patchPieces(el, parts || [text]);
     }
     return;
   }
-  if (el.textContent === text && el.getAttribute('data-num') === String(number)) return;
-  el.setAttribute('data-num', String(number));
-  if (parts) {
-    el.replaceChildren(...typesetPieces(parts));
-    return;
-  }
+  if (el.textContent === text && el.getAttribute('data-num') === 'true') return;
+  el.setAttribute('data-num', 'true');
   const [line, up] = raised(text);
   const sup = document.createElement('span');
   sup.className = 'up';
@@ -420,22 +416,52 @@ function setPartText(el, text) {
   el.replaceChildren(...typeset('q', line), ...(up ? [sup] : []));
 }
 
+// patchPieces makes el's children show parts (text and accidentals, notation.js's pieces), keeping the
+// nodes already there where they fit: a transposition changes most roots' letters in place, and makes
+// or drops only the accidentals it adds or takes away.
+function patchPieces(el, parts) {
+  let node = el.firstChild;
+  for (const p of parts) {
+    if (typeof p === 'string') {
+      if (node?.nodeType === Node.TEXT_NODE) {
+        if (/** @type {Text} */ (node).data !== p) /** @type {Text} */ (node).data = p;
+        node = node.nextSibling;
+      } else {
+        el.insertBefore(document.createTextNode(p), node);
+      }
+    } else if (node instanceof HTMLElement && node.className === 'acc') {
+      if (node.firstChild?.nodeValue !== p.acc) {
+        node.setAttribute('data-glyph', GLYPH[p.acc]);
+        node.textContent = p.acc;
+      }
+      node = node.nextSibling;
+    } else {
+      el.insertBefore(accidental(p.acc), node);
+    }
+  }
+  while (node) {
+    const next = node.nextSibling;
+    node.remove();
+    node = next;
+  }
+}
+
 // typeset is a part's text as nodes: text, and each accidental as its ASCII letter (kept for the
-// text, hidden) under the glyph notation.css draws.
+// text, hidden) under the glyph app.css draws.
 function typeset(kind, text) {
   return typesetPieces(pieces(kind, text));
 }
 
 function typesetPieces(parts) {
-  return parts.map((p) => {
-    if (typeof p === 'string') return p;
-    const acc = document.createElement('span');
-    acc.className = 'acc';
-    acc.setAttribute('data-glyph', GLYPH[p.acc]);
-    const ascii = document.createElement('span');
-    ascii.className = 'ascii';
-    ascii.append(p.acc);
-    acc.append(ascii);
-    return acc;
-  });
+  return parts.map((p) => (typeof p === 'string' ? p : accidental(p.acc)));
+}
+
+// An accidental is one element: its ASCII letter as its text, at no size, and the glyph drawn before it
+// (app.css). A transposition into a flat key makes hundreds of them at once.
+function accidental(letter) {
+  const acc = document.createElement('span');
+  acc.className = 'acc';
+  acc.setAttribute('data-glyph', GLYPH[letter]);
+  acc.append(letter);
+  return acc;
 }
