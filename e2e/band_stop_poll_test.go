@@ -89,9 +89,14 @@ func holdNextPoll(t *testing.T, p *Page) (release func()) {
 	}
 }
 
+// continueRequest sends a request held by the Fetch domain on to the server.
 func continueRequest(id fetch.RequestID) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
-		return err
+		return continueHeld(ctx, tg, id)
 	})
+}
+
+func continueHeld(ctx context.Context, tg *chromedp.Target, id fetch.RequestID) error {
+	_, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+	return err
 }

@@ -71,7 +71,7 @@ func holdRequests(t *testing.T, p *Page, pattern string) (release func()) {
 		p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			select {
 			case id := <-held:
-				if _, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id}); err != nil {
+				if err := continueHeld(ctx, tg, id); err != nil {
 					return err
 				}
 			case <-ctx.Done():
@@ -80,7 +80,7 @@ func holdRequests(t *testing.T, p *Page, pattern string) (release func()) {
 			for {
 				select {
 				case id := <-held:
-					if _, err := cdp.Call(ctx, tg, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id}); err != nil {
+					if err := continueHeld(ctx, tg, id); err != nil {
 						return err
 					}
 				default:
