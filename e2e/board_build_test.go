@@ -62,7 +62,7 @@ func TestBoardLargeBuild(t *testing.T) {
 		if n, busy := evalJS[int](p, `document.querySelectorAll('#grid li.bar').length`), evalJS[bool](p, `document.getElementById('grid').hasAttribute('aria-busy')`); n != 512 || busy {
 			t.Fatalf("when ready, the grid holds %d bars (want 512), aria-busy %v", n, busy)
 		}
-		// Near the window 16 bars a step (two rows here), each laid out in a frame of its own; past it,
+		// Near the window 16 bars a step (two rows here), each laid out by the task after it; past it,
 		// a section a step.
 		if len(steps) < 3 || steps[0].Bars != 16 || steps[1].Bars != 32 {
 			t.Fatalf("the grid was not drawn 16 bars a step near the window: %+v", steps)
@@ -87,6 +87,10 @@ func TestBoardLargeBuild(t *testing.T) {
 		}
 		if sections == 0 {
 			t.Errorf("no step drew a section's worth of bars past the window: %+v", steps)
+		}
+		// Once built, every section and bar is skipped again while off screen, those drawn near the window too.
+		if got := evalJS[string](p, `[...document.querySelectorAll('#grid .section, #grid .bar')].map((e) => getComputedStyle(e).contentVisibility).filter((v) => v !== 'auto').join(',')`); got != "" {
+			t.Errorf("after the build, sections or bars of content-visibility %q, want auto", got)
 		}
 		if got := evalJS[string](p, `[...document.querySelectorAll('#grid .bar-num')].map((n) => n.textContent).join(',')`); got != numbers(512) {
 			t.Errorf("the bars are numbered %.80s…", got)

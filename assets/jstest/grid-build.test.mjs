@@ -2,7 +2,7 @@
 // and a build that is finished, stopped or taken over never draws again and always settles.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { FAR_STEP, NEAR_STEP, StepBuild, barCount, barsShown } from '../web/static/grid-build.js';
+import { FAR_STEP, NEAR_BUILD, NEAR_STEP, StepBuild, barCount, barsShown, stepWait } from '../web/static/grid-build.js';
 
 const board = (...sizes) => ({
   title: 'T',
@@ -91,4 +91,54 @@ test('a build of fewer bars than a step is over after start', async () => {
   b.start();
   await b.done;
   assert.deepEqual(log, [10, 'end', 'done']);
+});
+
+// grid stands in for the grid element: its height as laid out (bottom, read by the wait), how many
+// times it was read, and its attributes.
+function grid(bottom) {
+  const attrs = new Set();
+  return {
+    bottom,
+    reads: 0,
+    getBoundingClientRect() {
+      this.reads++;
+      return { bottom: this.bottom };
+    },
+    toggleAttribute: (name, on) => (on ? attrs.add(name) : attrs.delete(name)),
+    removeAttribute: (name) => attrs.delete(name),
+    hasAttribute: (name) => attrs.has(name),
+  };
+}
+
+test('near the window a step lays out the last one and draws more without waiting for a frame; past it, the steps are larger and lay out nothing', async (t) => {
+  // No frame ever comes: a wait for one would never settle.
+  Object.assign(globalThis, { innerHeight: 800, document: { visibilityState: 'visible' }, requestAnimationFrame: () => 0 });
+  t.after(() => {
+    delete globalThis.innerHeight;
+    delete globalThis.document;
+    delete globalThis.requestAnimationFrame;
+  });
+  const root = grid(600);
+  const next = stepWait(root);
+  assert.ok(root.hasAttribute(NEAR_BUILD), 'near the window, what the build draws is not skipped');
+  assert.equal(await next(), NEAR_STEP);
+  assert.equal(root.reads, 1, 'the bars of the last step laid out, in this task');
+  assert.ok(root.hasAttribute(NEAR_BUILD));
+  root.bottom = 1300;
+  assert.equal(await next(), FAR_STEP, 'past a window and a half, a section a step');
+  assert.ok(!root.hasAttribute(NEAR_BUILD), 'past the window, the sections drawn are skipped again');
+  assert.equal(await next(), FAR_STEP);
+  assert.equal(root.reads, 2, 'past the window nothing is laid out');
+});
+
+test('a hidden page lays out nothing while it builds', async (t) => {
+  Object.assign(globalThis, { innerHeight: 800, document: { visibilityState: 'hidden' } });
+  t.after(() => {
+    delete globalThis.innerHeight;
+    delete globalThis.document;
+  });
+  const root = grid(100);
+  const next = stepWait(root);
+  assert.equal(await next(), FAR_STEP);
+  assert.equal(root.reads, 0);
 });

@@ -14,7 +14,7 @@ import { sectionName } from './content.js';
 import { SIMILE, barForm, endingSpans, jumpEndings } from './form.js';
 import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
-import { AT_ONCE, StepBuild, barCount, barsShown, stepWait } from './grid-build.js';
+import { AT_ONCE, NEAR_BUILD, StepBuild, barCount, barsShown, stepWait } from './grid-build.js';
 import { LyricsView } from './lyrics-view.js';
 import { recalledLines } from './lyrics-content.js';
 
@@ -73,6 +73,7 @@ export class BoardView {
       end: () => {
         if (this.building === run) this.building = null;
         this.root.removeAttribute('aria-busy');
+        this.root.removeAttribute(NEAR_BUILD);
       },
       next: stepWait(this.root),
     });

@@ -1,17 +1,19 @@
 // @ts-check
 // The first drawing of a large board, over several tasks. Drawing all 512 bars of the largest board in
 // one task (about 13,000 elements) and laying out what is near the window in the frame after it holds
-// the page for longer than a long task's 50 ms. Drawn a few bars a step, the first bars first, the top
-// of the chart is painted early and no task draws or lays out more than a step. Near the window every
-// bar drawn is styled, laid out and painted in the next frame, so a step there is small and waits for
-// that frame; past it, the sections drawn are skipped (content-visibility: auto, app.css), so a step
-// there is larger and follows the last one as a task. A usual board is drawn in one task: splitting it
-// would only delay its last bar.
+// the page for longer than a long task's 50 ms. Drawn a few bars a step, the first bars first, no task
+// draws or lays out more than a step. Near the window each step lays out the bars the step before it
+// drew, in its own task, before drawing more: the bars near the window are then laid out a step at a
+// time without waiting for a frame between steps (in a browser with nothing cached a frame comes
+// 30-60 ms after the last on two cores, and five of them used to stand between the board's arrival and
+// its last bar). Past the window the sections drawn are skipped (content-visibility: auto, app.css), so
+// a step there is larger and is not laid out. A usual board is drawn in one task: splitting it would
+// only delay its last bar.
 
 // AT_ONCE: a board of at most this many bars is drawn in one step.
 export const AT_ONCE = 64;
 // NEAR_STEP bars are drawn a step while the grid ends within a window and a half of the window's top:
-// two rows on a desktop, four on a phone, a frame of about a third of a long task's time on two cores.
+// two rows on a desktop, four on a phone, laid out in about a third of a long task's time on two cores.
 export const NEAR_STEP = 16;
 // FAR_STEP bars are drawn a step past that, where a section is skipped until it comes near the window.
 export const FAR_STEP = 64;
@@ -34,36 +36,28 @@ export function barsShown(content, n) {
   return shown;
 }
 
-// stepWait is the wait before each step of a build into root after the first; it settles with the
-// number of bars the step draws. While what is drawn ends within a window and a half of the window's
-// top, the bars a step adds are styled, laid out and painted at once: each of these steps waits for a
-// frame, so no frame lays out more than one of them. Past that, the sections a step adds are skipped
-// and cost a frame far less: those steps follow one another as tasks. A hidden page draws no frames
-// at all.
+// NEAR_BUILD marks the grid while its build draws near the window: there its sections and bars are not
+// content-visibility: auto (app.css). A section or bar just drawn is skipped until a frame has seen
+// where it is, so a layout asked for between frames would leave every bar drawn since the last frame
+// for the next frame to lay out at once (four rows and more: a long task). The build's end takes the
+// mark away (board-view.js); the sections and bars near the window, laid out already, stay as they are.
+export const NEAR_BUILD = 'data-near-build';
+
+// stepWait is the wait before each step of a build into root after the first; it settles, in a later
+// task, with the number of bars the step draws. While what is drawn ends within a window and a half of
+// the window's top, it first lays out what the last step drew (reading the grid's height), so that no
+// task and no frame lays out more than one step. Past that, the sections a step adds are skipped and
+// need no layout. A hidden page lays out nothing.
 export function stepWait(root) {
   let far = false;
+  root.toggleAttribute(NEAR_BUILD, true);
   return async () => {
-    if (far || document.visibilityState === 'hidden') {
-      await nextTask();
-      return FAR_STEP;
-    }
-    await nextFrame();
-    // Just after a frame the layout is up to date: reading it costs nothing.
+    await nextTask();
+    if (far || document.visibilityState === 'hidden') return FAR_STEP;
     far = root.getBoundingClientRect().bottom > 1.5 * innerHeight;
+    if (far) root.removeAttribute(NEAR_BUILD);
     return far ? FAR_STEP : NEAR_STEP;
   };
-}
-
-// nextFrame settles after the browser's next frame: a message posted from the frame's animation
-// callbacks is handled after its style, layout and paint.
-function nextFrame() {
-  return new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve) => {
-    requestAnimationFrame(() => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => resolve();
-      ch.port2.postMessage(null);
-    });
-  });
 }
 
 // nextTask settles in a later task; a task the page yields with scheduler.yield() goes before other
@@ -72,7 +66,10 @@ function nextTask() {
   if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
   return new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve) => {
     const ch = new MessageChannel();
-    ch.port1.onmessage = () => resolve();
+    ch.port1.onmessage = () => {
+      ch.port1.close(); // an open port would keep its channel (and a Node test's process) alive
+      resolve();
+    };
     ch.port2.postMessage(null);
   });
 }
