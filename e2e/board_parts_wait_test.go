@@ -47,6 +47,35 @@ func TestPartsWaitForTheirCode(t *testing.T) {
 	}
 }
 
+// TestBoardAskedBeforeItsCode: the board page asks for its board and the chord catalogue as soon as
+// the page's first script runs (app.js), not once the board page's own code has been fetched and
+// evaluated, so that the answer arrives while that code is made ready. With board-page.js held back,
+// the board has already been fetched; released, the page draws it.
+func TestBoardAskedBeforeItsCode(t *testing.T) {
+	requireTool(t, "Debian chromium", chromiumPath)
+	s := startServe(t)
+	apiCreateBoard(t, s, "asked-early", sampleContent("Asked early"))
+	b := newBrowser(t)
+	p := b.newPage(t)
+	release := holdRequests(t, p, "*/board-page.js")
+
+	p.do(chromedp.Navigate(s.URL + "/b/asked-early"))
+	fetched := `['/api/boards/asked-early', '/api/catalogue'].every((path) => performance.getEntriesByType('resource').some((r) => new URL(r.name).pathname === path && r.responseEnd > 0))`
+	p.waitJS(fetched, "the board and the catalogue are fetched while the board page's code is held")
+	if evalJS[bool](p, `performance.getEntriesByName('tele:bars-rendered').length > 0 || !document.getElementById('board-body').hidden`) {
+		t.Fatal("the board is drawn while the board page's code is held: the hold did not hold")
+	}
+
+	release()
+	waitBoardReady(p)
+	if got := evalJS[string](p, `document.getElementById('title').textContent`); got != "Asked early" {
+		t.Errorf("the page shows the title %q, want %q", got, "Asked early")
+	}
+	if n := evalJS[int](p, `document.querySelectorAll('li.bar').length`); n != 16 {
+		t.Errorf("the page shows %d bars, want 16", n)
+	}
+}
+
 // holdRequests pauses the tab's requests to URLs matching pattern until the returned func is called: it
 // waits for one to be held, then lets every held one go on to the server.
 func holdRequests(t *testing.T, p *Page, pattern string) (release func()) {

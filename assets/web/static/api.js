@@ -121,3 +121,10 @@ export function exportBoard(id, format) {
 export function getCatalogue() {
   return request('GET', '/api/catalogue');
 }
+
+// firstBoard asks for what the board page's first drawing needs, the board and the chord catalogue,
+// each settled (a failure is the page's to show, once it has started).
+/** @param {string} id */
+export function firstBoard(id) {
+  return Promise.allSettled([getBoard(id), getCatalogue()]);
+}

@@ -7,6 +7,7 @@ import * as i18n from './i18n.js';
 import { boardIdFromPath } from './board-path.js';
 import { ChatGate, loadChatPanel } from './has-chat.js';
 import { keep } from './keyring.js';
+import { firstBoard } from './api.js';
 
 const fragment = takeFragment();
 
@@ -19,8 +20,11 @@ async function main() {
     // The board and the chat panel start side by side; neither waits for the other. The chat's code and
     // style load only when the page has a chat (has-chat.js). A pairing's answer carries the board's
     // capability, which the board page takes once it has started.
-    const gate = new ChatGate(fragment, boardIdFromPath(location.pathname));
-    const board = import('./board-page.js').then(({ bootBoardPage }) => bootBoardPage({ fragment }));
+    // The board is asked for at once: its answer comes while the board page's modules are evaluated.
+    const id = boardIdFromPath(location.pathname);
+    const first = id ? firstBoard(id) : null;
+    const gate = new ChatGate(fragment, id);
+    const board = import('./board-page.js').then(({ bootBoardPage }) => bootBoardPage({ fragment, first }));
     const claim = fragment.get('claim');
     const claimed = !claim ? null : board.then((page) =>
       claimCapability(page.id, claim).then((capability) => {

@@ -48,12 +48,14 @@ import { recordOp } from './edit-ops.js';
 /**
  * bootBoardPage starts the page and returns it; a chat panel can be added beside #board later
  * without touching what this page renders.
- * @param {{ fragment: URLSearchParams }} opts
+ * first is the board and the catalogue, asked for by app.js before this module was evaluated
+ * (api.firstBoard); null when the address names no board.
+ * @param {{ fragment: URLSearchParams, first: ReturnType<typeof api.firstBoard> | null }} opts
  */
-export async function bootBoardPage({ fragment }) {
+export async function bootBoardPage({ fragment, first }) {
   const id = boardIdFromPath(location.pathname);
   const page = new BoardPage(id, id ? capabilityFor(id, fragment) : null);
-  await page.start();
+  await page.start(first);
   return page;
 }
 
@@ -123,13 +125,14 @@ export class BoardPage {
     this.exportLinks = null;
   }
 
-  async start() {
+  /** @param {ReturnType<typeof api.firstBoard> | null} first */
+  async start(first) {
     setTitle('title.boardLoading');
-    if (!this.id) {
+    if (!this.id || !first) {
       bindText(byId('board-status'), 'board.notFound', { id: location.pathname });
       return;
     }
-    const [board, catalogue] = await Promise.allSettled([api.getBoard(this.id), api.getCatalogue()]);
+    const [board, catalogue] = await first;
     if (catalogue.status === 'fulfilled') this.catalogue = new Catalogue(catalogue.value);
     if (board.status === 'rejected' && board.reason?.status === 404) {
       bindText(byId('board-status'), 'board.notFound', { id: this.id });
