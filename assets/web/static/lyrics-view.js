@@ -33,6 +33,8 @@ export class LyricsView {
     this.el = el;
     this.onLine = onLine;
     this.rows = []; // [{el, path, shape, chords: [chord element], chorded, width, near, later}]
+    this.byElement = new Map(); // each row by its line's element, for the observers (near)
+    this.unobserved = new Set(); // the rows drawn since the observers were last given new ones
     this.behind = new Set(); // the rows with chords left until the view settles (catchUp)
     this.next = new Set(); // the rows with chords left for the frame after this one (soon)
     this.settling = false; // a catch-up is asked for (settle)
@@ -135,26 +137,39 @@ export class LyricsView {
   // near follows which lines are in the window (shown) and which are close to it (near). The browser
   // lays out every line of a section in view up to a window and a half or more away from it
   // (content-visibility); a new chord text in each of them would be laid out in the frame of the
-  // change, so only the lines in the window take theirs there (paintLine).
+  // change, so only the lines in the window take theirs there (paintLine). A new line counts as in the
+  // window until the observers say otherwise; they are given the lines drawn in a task once its frame
+  // is painted, so that the frame showing a song for the first time does not wait for them.
   near(row) {
-    if (!this.seen) {
-      const follow = (key) => (entries) => {
-        for (const e of entries) {
-          const r = this.rows.find((x) => x.el === e.target);
-          if (!r) continue;
-          r[key] = e.isIntersecting;
-          if (r[key]) this.catchUp(r);
-        }
-      };
-      this.seen = new IntersectionObserver(follow('near'), { rootMargin: '25% 0px' });
-      this.inWindow = new IntersectionObserver(follow('shown'));
-    }
-    this.seen.observe(row.el);
-    this.inWindow.observe(row.el);
+    this.unobserved.add(row);
+    if (this.observeAsked) return;
+    this.observeAsked = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.observeAsked = false;
+      if (!this.seen) {
+        const follow = (key) => (entries) => {
+          for (const e of entries) {
+            const r = this.byElement.get(e.target);
+            if (!r) continue;
+            r[key] = e.isIntersecting;
+            if (r[key]) this.catchUp(r);
+          }
+        };
+        this.seen = new IntersectionObserver(follow('near'), { rootMargin: '25% 0px' });
+        this.inWindow = new IntersectionObserver(follow('shown'));
+      }
+      for (const r of this.unobserved) {
+        this.seen.observe(r.el);
+        this.inWindow.observe(r.el);
+      }
+      this.unobserved.clear();
+    }));
   }
 
   dropRow() {
     const row = this.rows.pop();
+    this.unobserved.delete(row);
+    this.byElement.delete(row.el);
     this.seen?.unobserve(row.el);
     this.inWindow?.unobserve(row.el);
     this.forget(row);
@@ -254,6 +269,7 @@ export class LyricsView {
     }
     this.el.insertBefore(row.el, this.recalling ? this.addBtn : this.recall || this.addBtn);
     this.rows[k] = row;
+    this.byElement.set(row.el, row);
     this.near(row);
     return row;
   }
