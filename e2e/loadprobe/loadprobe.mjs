@@ -7,11 +7,17 @@
 //
 //   node loadprobe.mjs <chromium> <page url> <baseline url> <loads>
 //
-// It prints one JSON object: {"page": [ms…], "baseline": [ms…], "resources": {page: n, baseline: n},
-// "firstRender": {page: {files, modules, moduleBytes, moduleDecoded, bytes}, baseline: {…}}, "warmPage": [ms…],
-// "warmBaseline": [ms…]}: the warm loads are the same pages loaded again and again
-// in one tab (its HTTP and code caches warm, as chromedp's benchmark loads them), to tell the driver's
-// cost from the cold cache's.
+// Each load is also timed to the first frame painted after the mark (a frame's rendering work is over
+// when a message posted from its requestAnimationFrame callback runs), the end BenchmarkBoardPageLoad
+// times under chromedp: the static chart sets its mark as its body is parsed, before it lays out and
+// paints its 512 bars; the board page sets it when its last bar is drawn, most of them laid out.
+//
+// It prints one JSON object: {"page": [ms…], "baseline": [ms…], "pagePainted": [ms…],
+// "baselinePainted": [ms…], "resources": {page: n, baseline: n}, "firstRender": {page: {files, modules,
+// moduleBytes, moduleDecoded, bytes}, baseline: {…}}, "warmPage": [ms…], "warmBaseline": [ms…],
+// "warmPagePainted": [ms…], "warmBaselinePainted": [ms…]}: the warm loads are the same pages loaded
+// again and again in one tab (its HTTP and code caches warm, as chromedp's benchmark loads them), to
+// tell the driver's cost from the cold cache's.
 // BenchmarkBoardPageLoadPlaywright (e2e/loadprobe_bench_test.go) runs it and reports the ratio.
 
 import { chromium } from 'playwright-core';
@@ -29,14 +35,40 @@ const browser = await chromium.launch({
 
 const contextOptions = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
 
+// afterPaint runs before any script of every document: it keeps in window.__painted the time of the
+// first frame painted after the mark.
+function afterPaint(name) {
+  const mark = performance.mark.bind(performance);
+  let seen = false;
+  performance.mark = (n, options) => {
+    const m = mark(n, options);
+    if (n === name && !seen) {
+      seen = true;
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => { window.__painted = performance.now(); };
+        ch.port2.postMessage(0);
+      });
+    }
+    return m;
+  };
+}
+
+async function newContext() {
+  const context = await browser.newContext(contextOptions);
+  await context.addInitScript(afterPaint, MARK);
+  return context;
+}
+
 // load opens url in a fresh context, or in tab (a page kept open and navigated from load to load, as
-// chromedp's benchmark does), and returns the mark's time and how many resources the page fetched.
+// chromedp's benchmark does), and returns the mark's time, the painted frame's and how many resources
+// the page fetched.
 async function load(url, tab) {
-  const context = tab ? null : await browser.newContext(contextOptions);
+  const context = tab ? null : await newContext();
   try {
     const page = tab || await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForFunction((m) => performance.getEntriesByName(m).length > 0, MARK, { timeout: 60000, polling: 'raf' });
+    await page.waitForFunction(() => window.__painted > 0, null, { timeout: 60000, polling: 'raf' });
     return await page.evaluate((m) => {
       const at = performance.getEntriesByName(m)[0].startTime;
       // What the first render waited for: the files that arrived before the mark, and of them the ES
@@ -46,6 +78,7 @@ async function load(url, tab) {
       const sum = (list, k) => list.reduce((n, r) => n + r[k], 0);
       return {
         ms: at,
+        painted: window.__painted,
         resources: performance.getEntriesByType('resource').length,
         first: { files: before.length, modules: modules.length, moduleBytes: sum(modules, 'encodedBodySize'), moduleDecoded: sum(modules, 'decodedBodySize'), bytes: sum(before, 'encodedBodySize') },
       };
@@ -58,16 +91,18 @@ async function load(url, tab) {
 try {
   await load(pageURL);
   await load(baseURL);
-  const out = { page: [], baseline: [], resources: {} };
+  const out = { page: [], baseline: [], pagePainted: [], baselinePainted: [], resources: {} };
   for (let i = 0; i < loads; i++) {
     const p = await load(pageURL);
     const b = await load(baseURL);
     out.page.push(p.ms);
     out.baseline.push(b.ms);
+    out.pagePainted.push(p.painted);
+    out.baselinePainted.push(b.painted);
     out.resources = { page: p.resources, baseline: b.resources };
     out.firstRender = { page: p.first, baseline: b.first };
   }
-  const warm = await browser.newContext(contextOptions);
+  const warm = await newContext();
   const tab = await warm.newPage();
   for (let i = 0; i < 2; i++) {
     await load(pageURL, tab);
@@ -75,9 +110,15 @@ try {
   }
   out.warmPage = [];
   out.warmBaseline = [];
+  out.warmPagePainted = [];
+  out.warmBaselinePainted = [];
   for (let i = 0; i < loads; i++) {
-    out.warmPage.push((await load(pageURL, tab)).ms);
-    out.warmBaseline.push((await load(baseURL, tab)).ms);
+    const p = await load(pageURL, tab);
+    const b = await load(baseURL, tab);
+    out.warmPage.push(p.ms);
+    out.warmBaseline.push(b.ms);
+    out.warmPagePainted.push(p.painted);
+    out.warmBaselinePainted.push(b.painted);
   }
   await warm.close();
   process.stdout.write(JSON.stringify(out) + '\n');
