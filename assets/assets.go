@@ -73,11 +73,6 @@ type file struct {
 // nothing cached receives a page's modules sooner (fonts and images are compressed already).
 var compressed = map[string]bool{".js": true, ".css": true, ".svg": true, ".json": true, ".webmanifest": true}
 
-type page struct {
-	body []byte
-	etag string
-}
-
 // New indexes the embedded files, computes the version hash and renders the pages.
 func New() (*Assets, error) {
 	return newFrom(webFS)
@@ -136,9 +131,7 @@ func newFrom(fsys fs.FS) (*Assets, error) {
 		if err != nil {
 			return nil, fmt.Errorf("assets: page %s: %w", name, err)
 		}
-		body := []byte(strings.ReplaceAll(expanded, assetsPlaceholder, a.Dir()))
-		sum := sha256.Sum256(body)
-		a.pages[name] = page{body: body, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+		a.pages[name] = newPage(strings.ReplaceAll(expanded, assetsPlaceholder, a.Dir()))
 	}
 	return a, nil
 }
@@ -161,12 +154,17 @@ func (a *Assets) Page(name string) http.Handler {
 		if !getOrHead(w, r) {
 			return
 		}
-		h := w.Header()
-		h.Set("Cache-Control", "no-cache")
-		h.Set("ETag", p.etag)
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(p.body)) // answers If-None-Match with 304
+		servePage(w, r, p.body, p.etag)
 	})
+}
+
+// servePage answers with a page's body, revalidated by its ETag on every visit.
+func servePage(w http.ResponseWriter, r *http.Request, body []byte, etag string) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("ETag", etag)
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body)) // answers If-None-Match with 304
 }
 
 // Static serves /assets/*filepath. It accepts the full request path (/assets/v-…/app.js) or the part

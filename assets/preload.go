@@ -32,8 +32,12 @@ var staticImportRE = regexp.MustCompile(`(?m)^(?:import\s*(?:[^\s(;'"][^;'"]*?\b
 // modules' static import closure, breadth first: the listed modules, then what they import, then what
 // those import. A browser asks for the links in their order, over a few connections at a time, so the
 // modules it must evaluate first are the ones it gets first.
+//
+// A page may hold several placeholders (the board page preloads what its first view needs apart from
+// what its script needs, first-view.js): a module a placeholder before names is not named again.
 func (a *Assets) expandPreloads(page string) (string, error) {
 	var failed error
+	named := map[string]bool{}
 	out := preloadRE.ReplaceAllStringFunc(page, func(m string) string {
 		roots := strings.Fields(preloadRE.FindStringSubmatch(m)[1])
 		mods, err := a.importClosure(roots)
@@ -42,8 +46,12 @@ func (a *Assets) expandPreloads(page string) (string, error) {
 			return ""
 		}
 		var b strings.Builder
-		for i, name := range mods {
-			if i > 0 {
+		for _, name := range mods {
+			if named[name] {
+				continue
+			}
+			named[name] = true
+			if b.Len() > 0 {
 				b.WriteString("\n")
 			}
 			fmt.Fprintf(&b, `<link rel="modulepreload" href="%s/%s">`, assetsPlaceholder, name)

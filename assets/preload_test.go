@@ -2,12 +2,13 @@ package assets
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 )
 
-// TestPreloads: the board page names every module its code needs before it can draw a board (app.js,
+// TestPreloads: the board page sent without its first view (assets.PageWith, firstview) names every module its code needs before it can draw a board (app.js,
 // board-page.js and all they import statically) as a modulepreload, so a browser with nothing cached
 // asks for them while it parses the page (issue 23: a fresh browser context fetched them one level of
 // the import graph after another). Each link is a file of the version directory; the modules loaded
@@ -42,7 +43,13 @@ func TestPreloads(t *testing.T) {
 			t.Errorf("the board page preloads %s, which it loads after its first drawing", later)
 		}
 	}
-	checkBreadthFirst(t, a, order)
+	if len(order) == 0 || order[0] != "first-view.js" {
+		t.Errorf("the preloads start %v, want first-view.js (what decides whether the page shows its first view)", order[:min(1, len(order))])
+	}
+	checkBreadthFirst(t, a, order[slices.Index(order, "app.js"):])
+	if len(order) != len(got) {
+		t.Errorf("a module is preloaded twice: %v", order)
+	}
 	// Every static import of a preloaded module is preloaded too: the closure is whole.
 	for name := range got {
 		for _, m := range staticImportRE.FindAllStringSubmatch(string(a.files[name].body), -1) {

@@ -56,7 +56,7 @@ func Routes(cfg Config) *web.Router {
 	}
 	r := web.NewRouter(log)
 	if a := cfg.Assets; a != nil {
-		index, page, static := a.Page("index"), a.Page("board"), a.Static()
+		index, page, static := a.Page("index"), a.PageWith("board", firstView(cfg)), a.Static()
 		boardPage := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if !board.ValidID(httprouter.ParamsFromContext(r.Context()).ByName("board")) {
 				notFound(w, r)

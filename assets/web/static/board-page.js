@@ -61,7 +61,7 @@ export async function bootBoardPage({ fragment, first }) {
 
 // PARTS are the page's controls that the parts loadPanels brings answer: the board's fields, the
 // player, saving, and the board's links and managing.
-const PARTS = ['meta-form', 'player', 'save-bar', 'manage'];
+const PARTS = ['meta-form', 'player', 'save-bar', 'history-toggle', 'manage'];
 
 /**
  * @param {string[]} ids
@@ -134,6 +134,12 @@ export class BoardPage {
     }
     const [board, catalogue] = await first;
     if (catalogue.status === 'fulfilled') this.catalogue = new Catalogue(catalogue.value);
+    if (board.status === 'rejected' && document.getElementById('first-view')) {
+      // The page says why it shows no board, where the first view stood.
+      dropFirstView();
+      show(byId('board-body'), false);
+      show(byId('board-status'), true);
+    }
     if (board.status === 'rejected' && board.reason?.status === 404) {
       bindText(byId('board-status'), 'board.notFound', { id: this.id });
       this.main.setAttribute('aria-busy', 'false');
@@ -403,8 +409,10 @@ export class BoardPage {
     }
     if (first) this.showBody();
     this.render(first);
-    // Once every bar of the first board is in the document: the mark the browser benchmarks time the load by.
-    if (first) this.built.then(() => performance.mark('tele:bars-rendered'));
+    // Once every bar of the first board is in the document: the mark the browser benchmarks time the load
+    // by, unless the server's first view set it (first-view.js), which the page's grid now replaces.
+    if (first && document.getElementById('first-view')) this.built.then(dropFirstView);
+    else if (first) this.built.then(() => performance.mark('tele:bars-rendered'));
     this.saves?.updateDirty();
     // The open proposals are listed once the stream is live (connectionState): whatever changes after
     // that comes as its events. A board that first arrives on a live stream lists them here.
@@ -430,6 +438,13 @@ export class BoardPage {
       show(byId('dropped'), true);
     }
   }
+}
+
+// dropFirstView takes away the chart the server drew into the page (first-view.js): the page's own
+// grid, drawn in its place unseen, shows in the same frame, with the words the page has written.
+function dropFirstView() {
+  document.getElementById('first-view')?.remove();
+  delete document.documentElement.dataset.firstView;
 }
 
 // paintViewHead writes the head's key as the chords are shown (a transposed view's key, a capo's

@@ -294,17 +294,18 @@ export class BoardView {
     });
     while (el.children.length > chords.length) el.lastElementChild.remove();
     // Beat positions (content schema version 3): each chord takes its beats' share of the bar's width
-    // (app.css grows it by --b); a bar without durations shares it evenly.
+    // (app.css grows it by data-b); a bar without durations shares it evenly.
     if (timed) {
       el.dataset.timed = timed;
-      el.style.setProperty('--beats', String(durations.reduce((a, d) => a + d, 0)));
+      el.dataset.beats = String(durations.reduce((a, d) => a + d, 0));
     } else {
       delete el.dataset.timed;
-      el.style.removeProperty('--beats');
+      delete el.dataset.beats;
     }
     [...el.children].forEach((c, k) => {
-      if (timed) c.style.setProperty('--b', String(durations[k]));
-      else c.style.removeProperty('--b');
+      const chord = /** @type {HTMLElement} */ (c);
+      if (timed) chord.dataset.b = String(durations[k]);
+      else delete chord.dataset.b;
     });
   }
 

@@ -18,7 +18,6 @@ import { barLine } from './form-view.js';
 
 extend({
   en: {
-    'hist.open': 'History',
     'hist.heading': 'History',
     'hist.close': 'Close history',
     'hist.loading': 'Loading the history…',
@@ -52,7 +51,6 @@ extend({
     'pi.undone': 'Pi’s change is undone (revision {rev}).',
   },
   'zh-CN': {
-    'hist.open': '历史',
     'hist.heading': '历史',
     'hist.close': '关闭历史',
     'hist.loading': '正在加载历史…',
@@ -128,9 +126,10 @@ export class HistoryPanel {
   }
 
   build() {
-    this.toggle = bindText(h('button', { type: 'button', id: 'history-toggle', class: 'history-toggle', 'aria-expanded': 'false', 'aria-controls': 'history' }), 'hist.open');
+    // The toggle is the page's (board.html), in its place from the first drawing on: made here, it
+    // would push the chart down once this module arrived.
+    this.toggle = byId('history-toggle');
     this.toggle.addEventListener('click', () => this.setOpen(byId('history').hidden));
-    document.querySelector('.toolbar').append(this.toggle);
 
     const close = bindAttr(h('button', { type: 'button', class: 'icon-btn history-close' }, h('span', { 'aria-hidden': 'true' }, '×')), 'aria-label', 'hist.close');
     close.addEventListener('click', () => this.setOpen(false, true));

@@ -66,6 +66,7 @@ export const STRINGS = {
     'ro.after': ' on the computer running Tele and open the link it prints.',
     'meta.key': 'Key {key}',
     'meta.noKey': 'No key',
+    'hist.open': 'History',
     'meta.tempo': '{tempo} BPM',
     'meta.noTempo': 'no tempo',
     'meta.view': (p) => [
@@ -328,6 +329,7 @@ export const STRINGS = {
     'ro.after': '，然后打开它输出的链接。',
     'meta.key': '{key} 调',
     'meta.noKey': '未定调',
+    'hist.open': '历史',
     'meta.tempo': '每分钟 {tempo} 拍',
     'meta.noTempo': '未设速度',
     'meta.view': (p) => [

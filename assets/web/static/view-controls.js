@@ -10,10 +10,7 @@ import { byId, h, show } from './dom.js';
 import { bindAttr, bindText } from './i18n.js';
 import { read, write } from './storage.js';
 import { INSTRUMENTS, keyName, parseKey, view } from './transpose.js';
-
-const storageKey = (id) => `tele.view:${id}`;
-const INSTRUMENT_KEY = 'tele.instrument';
-const SHORT_KEY = 'tele.shortSigns';
+import { INSTRUMENT_KEY, SHORT_KEY, viewKey as storageKey } from './view-keys.js';
 const MAX_CAPO = 11;
 
 export class ViewControls {
