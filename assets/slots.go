@@ -16,10 +16,12 @@ import (
 // slotRE matches a slot and its name.
 var slotRE = regexp.MustCompile(`\{\{SLOT ([a-z-]+)\}\}`)
 
-// unfilledRE matches what a page holds only when it is sent with its slots empty,
-// {{UNFILLED}}…{{/UNFILLED}}: the board page's preloads of its modules, which a page carrying its chart
-// is better without (the browser then parses the chart sooner, and shows it before any module runs).
-var unfilledRE = regexp.MustCompile(`(?s)\{\{UNFILLED\}\}(.*?)\{\{/UNFILLED\}\}`)
+// deferredRE matches what a page sends inert when its slots are filled, {{DEFERRED}}…{{/DEFERRED}}: the
+// board page's preloads of its modules. Named at once, their fetching and compiling slows the parsing
+// of the chart the page carries; a filled page holds them in <template id="deferred">, whose content
+// fetches nothing until the page's script takes it (first-view.js, once the chart is painted). A page
+// sent unfilled holds them as they are.
+var deferredRE = regexp.MustCompile(`(?s)\{\{DEFERRED\}\}(.*?)\{\{/DEFERRED\}\}`)
 
 // page is a rendered page: its body with every slot empty, and the pieces around its slots when filled.
 type page struct {
@@ -31,7 +33,7 @@ type page struct {
 
 func newPage(template string) page {
 	p := page{}
-	text := unfilledRE.ReplaceAllString(template, "")
+	text := deferredRE.ReplaceAllString(template, `<template id="deferred">$1</template>`)
 	at := 0
 	for _, m := range slotRE.FindAllStringSubmatchIndex(text, -1) {
 		p.pieces = append(p.pieces, []byte(text[at:m[0]]))
@@ -39,7 +41,7 @@ func newPage(template string) page {
 		at = m[1]
 	}
 	p.pieces = append(p.pieces, []byte(text[at:]))
-	p.body = []byte(slotRE.ReplaceAllString(unfilledRE.ReplaceAllString(template, "$1"), ""))
+	p.body = []byte(slotRE.ReplaceAllString(deferredRE.ReplaceAllString(template, "$1"), ""))
 	p.etag = etagOf(p.body)
 	return p
 }

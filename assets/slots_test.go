@@ -8,8 +8,8 @@ import (
 )
 
 // TestPageWith: a page's slots are filled for each request by the filler, the rest of the page as it
-// is; what the page holds only unfilled ({{UNFILLED}}…, the board page's module preloads) is left out
-// of a filled page and kept, markers gone, in a page sent unfilled; a filled page's ETag is the page's
+// is; what a filled page defers ({{DEFERRED}}…, the board page's module preloads) is held inert in a
+// <template id="deferred"> there, and kept as it is, markers gone, in a page sent unfilled; a filled page's ETag is the page's
 // and the filler's tag, so it is revalidated (304) as the page is and changes with the tag; HEAD is
 // answered, another method refused.
 func TestPageWith(t *testing.T) {
@@ -17,7 +17,7 @@ func TestPageWith(t *testing.T) {
 		"web/static/app.js":     {Data: []byte("export const a = 1;")},
 		"web/static/view.js":    {Data: []byte("export const v = 1;")},
 		"web/pages/index.html":  {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
-		"web/pages/board.html":  {Data: []byte("<head>{{PRELOAD view.js}}{{UNFILLED}}{{PRELOAD app.js view.js}}{{/UNFILLED}}</head><h1>{{SLOT title}}</h1><div>{{SLOT grid}}</div>{{ASSETS}}")},
+		"web/pages/board.html":  {Data: []byte("<head>{{PRELOAD view.js}}{{DEFERRED}}{{PRELOAD app.js view.js}}{{/DEFERRED}}</head><h1>{{SLOT title}}</h1><div>{{SLOT grid}}</div>{{ASSETS}}")},
 		"web/pages/join.html":   {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
 		"web/pages/follow.html": {Data: []byte("<script type=module src={{ASSETS}}/app.js></script>")},
 	}
@@ -36,7 +36,7 @@ func TestPageWith(t *testing.T) {
 
 	res := get(t, h, "GET", "/b?board=x&rev=7", nil)
 	filled := body(t, res)
-	if want := "<head>" + link("view.js") + "</head><h1>Blue &amp; green</h1><div><ol></ol></div>" + a.Dir(); filled != want {
+	if want := "<head>" + link("view.js") + `<template id="deferred">` + link("app.js") + "</template></head><h1>Blue &amp; green</h1><div><ol></ol></div>" + a.Dir(); filled != want {
 		t.Errorf("filled page:\n%s\nwant\n%s", filled, want)
 	}
 	etag := res.Header.Get("ETag")

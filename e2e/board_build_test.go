@@ -37,11 +37,13 @@ type buildStep struct {
 	Poked    bool   `json:"poked"`
 }
 
-// openProbed opens a board in a new tab with buildProbe and waits until the page says it is ready.
+// openProbed opens a board in a new tab with buildProbe and waits until the page says it is ready. The
+// address carries a query, so the page draws the board itself: with none, a reader's page shows the
+// server's first view and takes it as its own (TestFirstView).
 func openProbed(t *testing.T, b *Browser, s *Server, id string, poke bool) (*Page, []buildStep) {
 	p := b.newPage(t, desktop())
 	addInitScript(p, fmt.Sprintf(buildProbe, poke))
-	openBoard(p, s, id, "")
+	openBoard(p, s, id+"?built", "")
 	return p, evalJS[[]buildStep](p, `window.__build`)
 }
 

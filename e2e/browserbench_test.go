@@ -30,8 +30,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// renderedMark is the performance mark the board page sets when every bar of a board it received is in
-// the document; the static baseline sets the same mark at the end of its body.
+// renderedMark is the performance mark the board page sets when every bar of a board is in the
+// document and shown: the server's first view once the page is parsed (first-view.js), or the page's own
+// drawing of a board it received; the static baseline sets the same mark at the end of its body.
 const renderedMark = "tele:bars-rendered"
 
 // benchProbe runs before any script of every document: it records long tasks, the first frame painted

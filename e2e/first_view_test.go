@@ -38,14 +38,14 @@ type gridShot struct {
 	Boxes [][]float64 `json:"boxes"`
 }
 
-// gridShotJS reads a gridShot of the grid root. A bar's signature is its classes and form (its data
-// attributes but the page's own bookkeeping: data-path, data-fit, data-i18n-attr), its number, its chords' markup and
-// its words; the page's aria labels are its own (the first view is there for the eye).
+// gridShotJS reads a gridShot of the grid root. A bar's signature is its classes, its place and form
+// (its data attributes but the page's own bookkeeping: data-fit, data-i18n-attr), its number, its
+// chords' markup and its words; the page's aria labels are its own (the first view is for the eye).
 const gridShotJS = `((root) => {
   const el = document.querySelector(root);
   const top = el.getBoundingClientRect().top + scrollY;
   const bars = [...el.querySelectorAll('.bar')].map((li) => {
-    const data = li.getAttributeNames().filter((n) => n.startsWith('data-') && !['data-path', 'data-fit', 'data-i18n-attr'].includes(n)).sort().map((n) => n + '=' + li.getAttribute(n));
+    const data = li.getAttributeNames().filter((n) => n.startsWith('data-') && !['data-fit', 'data-i18n-attr'].includes(n)).sort().map((n) => n + '=' + li.getAttribute(n));
     const chords = li.querySelector('.chords').cloneNode(true);
     return [li.className, data.join(' '), li.querySelector('.bar-num').textContent, chords.outerHTML, li.querySelector('.form-text')?.textContent || ''].join(' | ');
   });
@@ -62,6 +62,46 @@ const gridShotJS = `((root) => {
   }
   return { top, bars, boxes };
 })`
+
+// firstFrameProbe records in window.__firstFrame, as the first frame painted after the page's mark is
+// over (a message posted from its requestAnimationFrame callback), the sections of the first view in the
+// window whose bars the frame skipped: a section's content-visibility is settled in the frame that lays it
+// out.
+const firstFrameProbe = `(() => {
+  const mark = performance.mark.bind(performance);
+  performance.mark = (n, o) => {
+    const m = mark(n, o);
+    if (n === 'tele:bars-rendered' && window.__firstFrame === undefined) requestAnimationFrame(() => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => {
+        window.__firstFrame = [...document.querySelectorAll('#grid .section')].map((s, i) => [s, i])
+          .filter(([s]) => s.getBoundingClientRect().top < innerHeight && !s.querySelector('.bar').checkVisibility({ contentVisibilityAuto: true })).map(([, i]) => i);
+      };
+      ch.port2.postMessage(0);
+    });
+    return m;
+  };
+})()`
+
+// gridChangesProbe records in window.__gridChanges every change the page makes to a bar's number, chords
+// or form words in the grid (what the first view draws), as the node changed: none is expected where the
+// page takes the server's drawing as its own.
+const gridChangesProbe = `(() => {
+  window.__gridChanges = [];
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'attributes' && r.oldValue === r.target.getAttribute(r.attributeName)) continue; // written again as it was
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const part = el && el.closest('#grid .chords, #grid .bar-num, #grid .form-text');
+      if (part) window.__gridChanges.push(r.type + ' in ' + part.className + ' of ' + (el.closest('.bar')?.dataset.path || '?'));
+    }
+  });
+  // From the end of parsing on, before any module of the page runs: what the parser made is the server's.
+  document.addEventListener('readystatechange', () => {
+    if (document.readyState !== 'interactive') return;
+    observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true, attributeFilter: ['class', 'data-b', 'data-timed', 'data-beats', 'data-n', 'data-num', 'data-glyph'] });
+  });
+})()`
 
 // TestFirstView: the board page sent by tele serve carries the chart as the server draws it, and a
 // browser shows it before the page's modules have run (here they never do: app.js is blocked): the
@@ -88,8 +128,15 @@ func TestFirstView(t *testing.T) {
 			}{{"desktop", desktop()}, {"phone", phone()}} {
 				t.Run(fmt.Sprintf("%s %s %s", board, lang, size.name), func(t *testing.T) {
 					first := b.newPage(t, size.opt, browserLanguage(lang), blockApp)
+					addInitScript(first, firstFrameProbe)
 					first.do(chromedp.Navigate(s.URL + "/b/" + board))
 					first.waitJS(`document.documentElement.dataset.firstView === 'shown'`, "the first view is shown")
+					// The frame painted after the mark shows the sections in the window, though the first
+					// view skips those off screen (content-visibility: auto): none is left for a later frame.
+					first.waitJS(`window.__firstFrame !== undefined`, "the first frame after the mark is painted")
+					if blank := evalJS[[]int](first, `window.__firstFrame`); len(blank) > 0 {
+						t.Errorf("sections %v in the window were not drawn in the first frame", blank)
+					}
 					if !evalJS[bool](first, `performance.getEntriesByName('tele:bars-rendered').length === 1`) {
 						t.Error("the first view did not mark the bars rendered")
 					}
@@ -109,20 +156,37 @@ func TestFirstView(t *testing.T) {
 					if v := evalJS[[]string](first, `window.__probe.csp`); len(v) > 0 {
 						t.Errorf("the first view breaks the page's CSP: %q", v)
 					}
-					want := evalJS[gridShot](first, gridShotJS+`('#first-view')`)
+					want := evalJS[gridShot](first, gridShotJS+`('#grid')`)
 					first.screenshot("first-view", fmt.Sprintf("%s-%s-%s-server", board, lang, size.name))
 
+					// The page's own drawing of the board (an address with a query has no first view).
+					drawn := b.newPage(t, size.opt, browserLanguage(lang))
+					openBoard(drawn, s, board+"?drawn", "")
+					if n := evalJS[int](drawn, `document.querySelectorAll('#grid .bar').length`); n != len(want.Bars) {
+						t.Fatalf("the page draws %d bars", n)
+					}
+					got := evalJS[gridShot](drawn, gridShotJS+`('#grid')`)
+					drawn.screenshot("first-view", fmt.Sprintf("%s-%s-%s-page", board, lang, size.name))
+					compareShots(t, got, want)
+
+					// The page that showed the first view makes it its own: every bar, chord and form sign
+					// as the server drew it (not one changed), in its place, the words around it written.
 					page := b.newPage(t, size.opt, browserLanguage(lang))
+					addInitScript(page, gridChangesProbe)
 					openBoard(page, s, board, "")
-					if evalJS[bool](page, `document.getElementById('first-view') !== null || 'firstView' in document.documentElement.dataset`) {
-						t.Fatal("the first view is still there once the page has drawn its grid")
+					if evalJS[bool](page, `'firstView' in document.documentElement.dataset`) {
+						t.Fatal("the page still shows its first view once it is ready")
 					}
 					if n := evalJS[int](page, `performance.getEntriesByName('tele:bars-rendered').length`); n != 1 {
 						t.Errorf("the page marked its bars rendered %d times, want once", n)
 					}
-					got := evalJS[gridShot](page, gridShotJS+`('#grid')`)
-					page.screenshot("first-view", fmt.Sprintf("%s-%s-%s-page", board, lang, size.name))
-					compareShots(t, got, want)
+					if changed := evalJS[[]string](page, `window.__gridChanges`); len(changed) > 0 {
+						t.Errorf("the page redrew what the server drew: %q", changed)
+					}
+					compareShots(t, evalJS[gridShot](page, gridShotJS+`('#grid')`), want)
+					if visible := evalJS[bool](page, `document.querySelector('.toolbar').checkVisibility({ visibilityProperty: true }) && document.getElementById('history-toggle').checkVisibility({ visibilityProperty: true })`); !visible {
+						t.Error("the page's controls are not shown once it is ready")
+					}
 				})
 			}
 		}
@@ -151,11 +215,11 @@ func TestFirstView(t *testing.T) {
 				}
 				p.do(chromedp.Navigate(s.URL + tc.path))
 				p.waitJS(`document.readyState === 'complete'`, "the page is loaded")
-				state := evalJS[[]any](p, `[document.getElementById('first-view') !== null, document.documentElement.dataset.firstView || '',
+				state := evalJS[[]any](p, `[document.querySelector('#grid .section') !== null, document.documentElement.dataset.firstView || '',
 					document.getElementById('board-status').checkVisibility(), document.getElementById('board-body').checkVisibility(),
 					performance.getEntriesByName('tele:bars-rendered').length]`)
 				if state[0] != false || state[1] != "" || state[2] != true || state[3] != false || state[4] != float64(0) {
-					t.Errorf("first view there, shown, loading line seen, board seen, marks = %v; want the page as without a first view", state)
+					t.Errorf("server's sections in the grid, first view shown, loading line seen, board seen, marks = %v; want the page as without a first view", state)
 				}
 			})
 		}
@@ -163,10 +227,10 @@ func TestFirstView(t *testing.T) {
 
 	t.Run("a song with words has no first view", func(t *testing.T) {
 		apiCreateBoard(t, s, "words", json.RawMessage(`{"title":"Words","description":"","tempo":100,"beatsPerBar":4,"sections":[{"label":"V","lines":[{"text":"Hello there","chords":[{"at":0,"chord":"C"}]}]}]}`))
-		if body := httpGet(t, s.URL+"/b/words"); strings.Contains(body, `id="first-view"`) {
+		if body := httpGet(t, s.URL+"/b/words"); strings.Contains(body, `<section class="section"`) {
 			t.Error("the page of a song with words carries a first view")
 		}
-		if body := httpGet(t, s.URL+"/b/first-view"); !strings.Contains(body, `id="first-view"`) {
+		if body := httpGet(t, s.URL+"/b/first-view"); !strings.Contains(body, `<section class="section"`) {
 			t.Error("the page of a chart carries no first view")
 		}
 	})

@@ -8,14 +8,15 @@ import (
 	"tele/board"
 )
 
-// writeBar writes bar number n as board-view.js's patchBar and form-view.js's paintForm draw it for a
-// reader; in is the ending the bar is in, al the ending a plain jump on it leads to (board.Endings).
-func writeBar(b *strings.Builder, bar board.Bar, n, beatsPerBar, in, al int) {
+// writeBar writes bar number n, at JSON path path, as board-view.js's createBar, patchBar and
+// form-view.js's paintForm draw it for a reader; in is the ending the bar is in, al the ending a plain
+// jump on it leads to (board.Endings).
+func writeBar(b *strings.Builder, bar board.Bar, path string, n, beatsPerBar, in, al int) {
 	chords, durations := bar.Chords, bar.Durations
 	if bar.Simile {
 		chords, durations = []string{board.Simile}, nil
 	}
-	b.WriteString(`<li class="bar"`)
+	b.WriteString(`<li class="bar" data-path="` + path + `"`)
 	if len(chords) >= 3 {
 		b.WriteString(` data-busy=""`)
 	}

@@ -4,9 +4,11 @@
 // HTML; with the first view it paints the chart as it parses the page.
 //
 // The first view is the chart as the page draws it for a reader on a device with no view of its own
-// (board-view.js, form-view.js, notation.js): the same elements, classes and text, so it looks the same
-// and sits in the same place. The page shows it only on such a device (first-view.js), hides what
-// it has not translated yet, draws its own grid beside it and then takes it away (board-page.js).
+// (board-view.js, form-view.js, notation.js): the same elements, classes and text in the page's grid,
+// so it looks the same and sits in the same place. The page shows it only on such a device
+// (first-view.js), hides what it has not written or translated yet, and then takes the grid as its own
+// drawing (board-view.js adopt), patching only what the server does not write: the labels a screen
+// reader reads, in the page's language.
 package firstview
 
 import (
@@ -31,38 +33,39 @@ func Eligible(c board.Content) bool {
 	return true
 }
 
-// Slots are the board page's slots (assets.PageWith) for c: its title, its description and its grid.
+// Slots are the board page's slots (assets.PageWith) for c: its title, its description, and its grid's
+// meter and sections.
 func Slots(c board.Content) map[string]string {
+	// The page's grid has fewer bars a row on a phone for a long meter (stage.js).
+	meter := ` data-meter="short"`
+	if c.BeatsPerBar > longMeter {
+		meter = ` data-meter="long"`
+	}
 	return map[string]string{
 		"title":       html.EscapeString(c.Title),
 		"description": html.EscapeString(c.Description),
-		"first-view":  Grid(c),
+		"grid-meter":  meter,
+		"grid":        Sections(c),
 	}
 }
 
-// Grid is the first view's element, holding c's sections as the page's grid holds them.
-func Grid(c board.Content) string {
+// Sections are c's sections as the page's grid holds them.
+func Sections(c board.Content) string {
 	var b strings.Builder
-	// The page's grid has fewer bars a row on a phone for a long meter (stage.js).
-	meter := "short"
-	if c.BeatsPerBar > longMeter {
-		meter = "long"
-	}
-	b.WriteString(`<div id="first-view" class="grid" data-meter="` + meter + `">`)
 	in, al := c.Endings()
 	n := 0
 	for s, sec := range c.Sections {
 		writeSection(&b, c, s, sec, n, in[s], al[s])
 		n += len(sec.Bars)
 	}
-	b.WriteString(`</div>`)
 	return b.String()
 }
 
 // writeSection writes a section as board-view.js's createSection and patchSection draw it for a reader;
 // first is the number of bars before it.
 func writeSection(b *strings.Builder, c board.Content, s int, sec board.Section, first int, in, al []int) {
-	b.WriteString(`<section class="section" data-bars="`)
+	path := "sections[" + strconv.Itoa(s) + "]"
+	b.WriteString(`<section class="section" data-path="` + path + `" data-bars="`)
 	b.WriteString(strconv.Itoa(len(sec.Bars)))
 	b.WriteString(`"><div class="section-head"><h2 class="mark"`)
 	if sec.Label == "" {
@@ -86,7 +89,8 @@ func writeSection(b *strings.Builder, c board.Content, s int, sec board.Section,
 	}
 	b.WriteString(`>`)
 	for j, bar := range sec.Bars {
-		writeBar(b, bar, first+j+1, c.BeatsPerBar, in[j], al[j])
+		writeBar(b, bar, path+".bars["+strconv.Itoa(j)+"]", first+j+1, c.BeatsPerBar, in[j], al[j])
 	}
-	b.WriteString(`</ol></section>`)
+	// The section's words go under its bars (a chart has none: the page's lyrics-view.js hides them).
+	b.WriteString(`</ol><div class="lyrics" hidden></div></section>`)
 }

@@ -58,9 +58,9 @@ func TestBar(t *testing.T) {
 		want    []string
 		wantNot []string
 	}{
-		{"plain", board.PlainBar("C", "G7"), 0, 0, []string{`<li class="bar"><span class="bar-num" aria-hidden="true">5</span><span class="chords" data-n="2">`}, []string{"form-text", "data-busy"}},
-		{"busy", board.PlainBar("C", "F", "G", "C"), 0, 0, []string{`<li class="bar" data-busy="">`, `data-n="4"`}, nil},
-		{"in an ending", board.PlainBar("C"), 2, 0, []string{`<li class="bar" data-in-ending="2">`}, []string{"form-text"}},
+		{"plain", board.PlainBar("C", "G7"), 0, 0, []string{`<li class="bar" data-path="sections[1].bars[0]"><span class="bar-num" aria-hidden="true">5</span><span class="chords" data-n="2">`}, []string{"form-text", "data-busy"}},
+		{"busy", board.PlainBar("C", "F", "G", "C"), 0, 0, []string{`<li class="bar" data-path="sections[1].bars[0]" data-busy="">`, `data-n="4"`}, nil},
+		{"in an ending", board.PlainBar("C"), 2, 0, []string{`<li class="bar" data-path="sections[1].bars[0]" data-in-ending="2">`}, []string{"form-text"}},
 		{"timed", board.Bar{Chords: []string{"C", "G7"}, Durations: []int{3, 1}}, 0, 0, []string{`data-timed="3 1" data-beats="4"`, `<span class="chord" data-b="3">`, `<span class="chord" data-b="1">`}, []string{"form-text"}},
 		{"simile", board.Bar{Simile: true, RepeatStart: true}, 0, 0, []string{`data-repeat-start=""`, `data-n="1"><span class="chord"><span class="root">%</span>`}, nil},
 		{"ending with sign", board.Bar{Chords: []string{"F"}, Ending: 3, Mark: board.MarkToCoda}, 3, 0, []string{`data-ending="3" data-mark="to-coda"`, `<span class="form-text">3. To Coda ⊕</span>`}, []string{"data-in-ending"}},
@@ -70,7 +70,7 @@ func TestBar(t *testing.T) {
 		{"the board's meter is not written", board.Bar{Chords: []string{"G"}, Beats: 4, RepeatEnd: 2}, 0, 0, []string{`data-repeat-end="2"`}, []string{"form-text"}},
 	} {
 		var b strings.Builder
-		writeBar(&b, tc.bar, 5, 4, tc.in, tc.al)
+		writeBar(&b, tc.bar, "sections[1].bars[0]", 5, 4, tc.in, tc.al)
 		got := b.String()
 		for _, w := range tc.want {
 			if !strings.Contains(got, w) {
@@ -97,11 +97,14 @@ func TestGrid(t *testing.T) {
 	if slots["title"] != `Blue &lt;b&gt;&amp;&lt;/b&gt; &#34;green&#34;` || slots["description"] != "&lt;script&gt;x&lt;/script&gt;" {
 		t.Errorf("title %q, description %q", slots["title"], slots["description"])
 	}
-	grid := slots["first-view"]
+	grid := slots["grid"]
+	if slots["grid-meter"] != ` data-meter="long"` {
+		t.Errorf("the grid's meter: %q", slots["grid-meter"])
+	}
 	for _, want := range []string{
-		`<div id="first-view" class="grid" data-meter="long">`,
-		`<section class="section" data-bars="2"><div class="section-head"><h2 class="mark">A &lt;img src=x onerror=alert(1)&gt;</h2><span class="role-name" data-i18n="role.verse"></span></div><ol class="bars">`,
-		`<section class="section" data-bars="1"><div class="section-head"><h2 class="mark" hidden></h2><span class="role-name" hidden></span></div>`,
+		`<section class="section" data-path="sections[0]" data-bars="2"><div class="section-head"><h2 class="mark">A &lt;img src=x onerror=alert(1)&gt;</h2><span class="role-name" data-i18n="role.verse"></span></div><ol class="bars">`,
+		`<section class="section" data-path="sections[1]" data-bars="1"><div class="section-head"><h2 class="mark" hidden></h2><span class="role-name" hidden></span></div>`,
+		`</ol><div class="lyrics" hidden></div></section>`,
 		`<span class="bar-num" aria-hidden="true">3</span>`,
 	} {
 		if !strings.Contains(grid, want) {
@@ -112,7 +115,7 @@ func TestGrid(t *testing.T) {
 		t.Error("a label's markup reached the page")
 	}
 	c.BeatsPerBar = 0
-	if !strings.Contains(Grid(c), `data-meter="short"`) {
+	if Slots(c)["grid-meter"] != ` data-meter="short"` {
 		t.Error("a board without beats per bar is a short meter (the page reads it as 4)")
 	}
 }
@@ -141,7 +144,7 @@ func FuzzGrid(f *testing.F) {
 			{Chords: []string{symbol, symbol + "b9"}, Durations: []int{2, 2}, Ending: 1, Mark: board.MarkSegno},
 		}}}}
 		slots := Slots(c)
-		for _, s := range []string{slots["first-view"], slots["title"]} {
+		for _, s := range []string{slots["grid"], slots["title"]} {
 			// Markup is ours alone: strip every tag we write and no < or > is left.
 			text := tagRE.ReplaceAllString(s, "")
 			if strings.ContainsAny(text, "<>") {
@@ -149,7 +152,7 @@ func FuzzGrid(f *testing.F) {
 			}
 		}
 		for _, v := range []string{label, title} {
-			if !strings.Contains(slots["first-view"]+slots["title"], html.EscapeString(v)) {
+			if !strings.Contains(slots["grid"]+slots["title"], html.EscapeString(v)) {
 				t.Fatalf("%q is not in the page as text", v)
 			}
 		}

@@ -134,9 +134,10 @@ export class BoardPage {
     }
     const [board, catalogue] = await first;
     if (catalogue.status === 'fulfilled') this.catalogue = new Catalogue(catalogue.value);
-    if (board.status === 'rejected' && document.getElementById('first-view')) {
+    if (board.status === 'rejected' && firstViewShown()) {
       // The page says why it shows no board, where the first view stood.
-      dropFirstView();
+      byId('grid').replaceChildren();
+      firstViewTaken();
       show(byId('board-body'), false);
       show(byId('board-status'), true);
     }
@@ -230,7 +231,9 @@ export class BoardPage {
     this.viewControls.setEditable(this.editable);
     const grid = byId('grid');
     this.view?.stop();
-    grid.replaceChildren();
+    // The server's drawing of the chart for a reader (first-view.js) becomes the page's own.
+    const adopt = !this.view && !this.editable && firstViewShown();
+    if (!adopt) grid.replaceChildren();
     this.view = new BoardView(grid, {
       editable: this.editable,
       handlers: {
@@ -246,6 +249,7 @@ export class BoardPage {
         addLine: (s) => this.lineEditor().add(s),
       },
     });
+    if (adopt) this.view.adopt();
     if (this.editable && !this.editing && this.panels) this.editing = new this.panels.BoardEditing(this);
     byId('readonly-cmd').textContent = `tele board link ${this.id}`;
     show(byId('readonly-note'), !this.editable);
@@ -410,8 +414,8 @@ export class BoardPage {
     if (first) this.showBody();
     this.render(first);
     // Once every bar of the first board is in the document: the mark the browser benchmarks time the load
-    // by, unless the server's first view set it (first-view.js), which the page's grid now replaces.
-    if (first && document.getElementById('first-view')) this.built.then(dropFirstView);
+    // by, unless the server's first view set it (first-view.js), which the page has now made its own.
+    if (first && firstViewShown()) this.built.then(firstViewTaken);
     else if (first) this.built.then(() => performance.mark('tele:bars-rendered'));
     this.saves?.updateDirty();
     // The open proposals are listed once the stream is live (connectionState): whatever changes after
@@ -440,10 +444,14 @@ export class BoardPage {
   }
 }
 
-// dropFirstView takes away the chart the server drew into the page (first-view.js): the page's own
-// grid, drawn in its place unseen, shows in the same frame, with the words the page has written.
-function dropFirstView() {
-  document.getElementById('first-view')?.remove();
+// firstViewShown: the page shows the chart the server drew into its grid (first-view.js).
+function firstViewShown() {
+  return document.documentElement.dataset.firstView === 'shown';
+}
+
+// firstViewTaken ends the first view: the page has made the server's drawing its own, and shows the
+// words it has written and translated around it (app.css).
+function firstViewTaken() {
   delete document.documentElement.dataset.firstView;
 }
 

@@ -14,7 +14,7 @@ import { sectionName } from './content.js';
 import { SIMILE, barForm, endingSpans, jumpEndings } from './form.js';
 import { paintForm } from './form-view.js';
 import { RolePicker, paintRoleName } from './role-picker.js';
-import { AT_ONCE, NEAR_BUILD, StepBuild, barCount, barsShown, stepWait } from './grid-build.js';
+import { AT_ONCE, FAR_STEP, NEAR_BUILD, StepBuild, barCount, barsShown, nextTask, stepWait } from './grid-build.js';
 import { LyricsView } from './lyrics-view.js';
 import { recalledLines } from './lyrics-content.js';
 
@@ -36,6 +36,7 @@ export class BoardView {
     this.handlers = handlers;
     this.sections = []; // [{el, mark, input, tools, barsEl, addBar, bars: [{li, target, num, chordsEl, key}]}]
     this.cursor = null;
+    this.adopted = false; // the grid holds the server's drawing, not patched yet (adopt)
     // The first chord element made for each symbol, which later ones are copies of (chordCopy), and a
     // bar as createBar makes it before its content: a large board repeats a few symbols hundreds of
     // times, and a copy costs the browser a fraction of building one, the more so in a page's first
@@ -54,20 +55,47 @@ export class BoardView {
     }
   }
 
+  // adopt takes the sections the server drew into the grid for a reader (the first view, package
+  // firstview: what createSection and createBar make, with their content) as this view's own drawing,
+  // so that the next render patches them as it would bars it drew (the labels a screen reader reads,
+  // the role's name) instead of making a large board's 13,000 elements again.
+  adopt() {
+    for (const el of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.root.children)) {
+      if (!el.classList.contains('section')) continue;
+      const head = /** @type {HTMLElement} */ (el.firstElementChild);
+      const barsEl = /** @type {HTMLElement} */ (head.nextElementSibling);
+      const lyricsEl = /** @type {HTMLElement} */ (barsEl.nextElementSibling);
+      const s = { el, mark: head.firstElementChild, roleName: head.lastElementChild, barsEl, lyricsEl, lyrics: new LyricsView(lyricsEl, {}), bars: [] };
+      for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (barsEl.children)) {
+        const num = /** @type {HTMLElement} */ (li.firstElementChild);
+        const chordsEl = /** @type {HTMLElement} */ (num.nextElementSibling);
+        // Its form is painted again (plain: false) and its chords compared with the board's.
+        s.bars.push({ plain: false, li, target: li, num, chordsEl, n: Number(num.textContent), count: chordsEl.children.length });
+      }
+      this.sections.push(s);
+    }
+    this.adopted = this.sections.length > 0;
+  }
+
   // build draws content into the empty grid, a large board over several tasks (grid-build.js), the
-  // grid aria-busy meanwhile; drawn(bars) gets the bars (li) each step drew. It returns a promise that
+  // grid aria-busy meanwhile; drawn(bars) gets the bars (li) each step drew. A grid holding bars is
+  // patched at once, but for an adopted first view (adopt), patched over several tasks too. It returns a promise that
   // settles when the build is over: every bar drawn, by the build or by a render or a lookup (barButton,
   // sectionControl, complete()) that came first, or the build stopped (stop(), the view given up).
   build(content, drawn) {
     const total = barCount(content);
-    if (this.sections.length || total <= AT_ONCE) {
+    if ((this.sections.length && !this.adopted) || total <= AT_ONCE) {
       this.render(content);
       drawn(this.changed);
       return Promise.resolve();
     }
+    // Drawn by the server and laid out already, an adopted grid is patched a large step a task; what a
+    // step has not reached yet is left as the server drew it.
+    const adopted = this.adopted;
+    this.adopted = false;
     const run = new StepBuild(total, {
       draw: (n) => {
-        this.draw(content, n);
+        this.draw(content, n, adopted);
         drawn(this.changed);
       },
       end: () => {
@@ -75,7 +103,7 @@ export class BoardView {
         this.root.removeAttribute('aria-busy');
         this.root.removeAttribute(NEAR_BUILD);
       },
-      next: stepWait(this.root),
+      next: adopted ? () => nextTask().then(() => FAR_STEP) : stepWait(this.root),
     });
     this.building = run;
     this.root.setAttribute('aria-busy', 'true');
@@ -103,8 +131,8 @@ export class BoardView {
   }
 
   // draw shows content, or with upTo its first upTo bars only (a step of a build): the sections after
-  // them are not drawn yet.
-  draw(content, upTo = Infinity) {
+  // them are not drawn yet, or with keep left as they are (an adopted grid's).
+  draw(content, upTo = Infinity, keep = false) {
     const secs = content.sections || [];
     const shown = upTo === Infinity ? secs.map((s) => s.bars.length) : barsShown(content, upTo);
     let barNo = 0;
@@ -119,10 +147,10 @@ export class BoardView {
     }
     shown.forEach((n, i) => {
       const s = this.sections[i] || this.createSection(i);
-      this.patchSection(s, secs[i], i, barNo, secs.length, n);
+      this.patchSection(s, secs[i], i, barNo, secs.length, n, keep);
       barNo += n;
     });
-    while (this.sections.length > shown.length) this.sections.pop().el.remove();
+    while (!keep && this.sections.length > shown.length) this.sections.pop().el.remove();
     this.applyCursor();
   }
 
@@ -166,8 +194,9 @@ export class BoardView {
     return s;
   }
 
-  // patchSection draws section i, its first shown bars (a build draws a section over several steps).
-  patchSection(s, section, i, barNo, count, shown) {
+  // patchSection draws section i, its first shown bars (a build draws a section over several steps);
+  // with keep, the bars after them are left as they are.
+  patchSection(s, section, i, barNo, count, shown, keep = false) {
     const name = sectionName(section, i);
     if (s.name !== name) {
       s.name = name;
@@ -219,7 +248,7 @@ export class BoardView {
       bar.plain = plain;
     });
     if (added.firstChild) s.barsEl.append(added);
-    while (s.bars.length > shown) s.bars.pop().li.remove();
+    while (!keep && s.bars.length > shown) s.bars.pop().li.remove();
     s.lyrics.paint(section, i, recalledLines(this.content, i));
     s.barsEl.hidden = section.bars.length === 0;
   }

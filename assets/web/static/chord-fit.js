@@ -72,6 +72,11 @@ export class ChordFit {
       this.refit();
     }).observe(grid);
     document.fonts?.ready.then(() => this.refit());
+    // Sections in the grid before fitting starts (the server's first view, which the page takes as
+    // its own: board-view.js adopt) were laid out before their state could be heard: they are taken as
+    // shown until the browser says otherwise (a bar fitted before its section is near costs only the
+    // work), so none near the window is left unfitted.
+    for (const sec of grid.querySelectorAll(':scope > .section')) this.shown.add(/** @type {HTMLElement} */ (sec));
   }
 
   // changed fits these bars (li.bar): the grid drew them anew or changed their chords. With the grid's

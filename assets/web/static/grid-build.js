@@ -62,7 +62,7 @@ export function stepWait(root) {
 
 // nextTask settles in a later task; a task the page yields with scheduler.yield() goes before other
 // pages' work.
-function nextTask() {
+export function nextTask() {
   if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
   return new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve) => {
     const ch = new MessageChannel();
