@@ -142,21 +142,15 @@ func (a *Assets) Version() string { return a.version }
 // Dir is the URL path of the version directory, without a trailing slash: /assets/v-….
 func (a *Assets) Dir() string { return Prefix + a.version }
 
-// Page returns the handler of a page: "index" (/) or "board" (/b/:board). The page is the same for every
-// board; the script reads the board id from the path. An unknown name is a wiring mistake and panics.
-// The security headers (CSP, nosniff, ...) are web.Guard's, set on every response in one place.
+// Page returns the handler of a page: "index" (/) or "board" (/b/:board), the same for every request
+// (its slots empty; PageWith fills them). An unknown name is a wiring mistake and panics. The security
+// headers (CSP, nosniff, ...) are web.Guard's, set on every response in one place.
 func (a *Assets) Page(name string) http.Handler {
-	p, ok := a.pages[name]
-	if !ok {
-		panic("assets: unknown page " + strconv.Quote(name))
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !getOrHead(w, r) {
-			return
-		}
-		servePage(w, r, p.body, p.etag)
-	})
+	return a.PageWith(name, unfilled)
 }
+
+// unfilled fills no slot.
+func unfilled(*http.Request) (map[string]string, string, bool) { return nil, "", false }
 
 // servePage answers with a page's body, revalidated by its ETag on every visit.
 func servePage(w http.ResponseWriter, r *http.Request, body []byte, etag string) {
