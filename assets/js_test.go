@@ -1,23 +1,17 @@
 package assets
 
 import (
-	"os"
 	"os/exec"
 	"testing"
+
+	"tele/tooltest"
 )
 
 // TestJavaScriptLogic runs the unit tests of the page's pure modules (content.js: ops, replay, diff;
 // chords.js: parsing, spellings, suggestions and voicing, against board/testdata) with node's test runner. Without node it skips loudly, and fails
 // when TELE_E2E_REQUIRED=1 (CI installs node for the Pi probes).
 func TestJavaScriptLogic(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		msg := "SKIPPED: node not found; the JavaScript unit tests need it"
-		if os.Getenv("TELE_E2E_REQUIRED") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node := tooltest.Path(t, "node", "the JavaScript unit tests need it")
 	out, err := exec.Command(node, "--test", "jstest/").CombinedOutput()
 	if err != nil {
 		t.Fatalf("node --test jstest/: %v\n%s", err, out)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"tele/tooltest"
 )
 
 var teleConst = regexp.MustCompile(`(?m)^const TELE = (".*"); `)
@@ -106,14 +108,7 @@ func TestBridgeSourceShape(t *testing.T) {
 
 // TestBridgeParses checks the baked bridge is valid JavaScript when node is available.
 func TestBridgeParses(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		msg := "SKIPPED: node not found; checking that the bridge parses needs it"
-		if os.Getenv("TELE_E2E_REQUIRED") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node := tooltest.Path(t, "node", "checking that the bridge parses needs it")
 	src, err := Bridge(`/tmp/a "quoted"\path/tele`)
 	if err != nil {
 		t.Fatal(err)
@@ -176,14 +171,7 @@ func TestPackageBridge(t *testing.T) {
 	if !bytes.Contains(src, []byte("const TELE = "+piPackageBinary+";")) || bytes.Contains(src, []byte(piToolPlaceholder)) {
 		t.Fatal("the package bridge does not resolve tele from its platform package")
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		msg := "SKIPPED: node not found; checking that the package bridge parses needs it"
-		if os.Getenv("TELE_E2E_REQUIRED") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node := tooltest.Path(t, "node", "checking that the package bridge parses needs it")
 	f := filepath.Join(t.TempDir(), "tele.mjs")
 	if err := os.WriteFile(f, src, 0o644); err != nil {
 		t.Fatal(err)

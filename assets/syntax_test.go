@@ -2,25 +2,19 @@ package assets
 
 import (
 	"io/fs"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"tele/tooltest"
 )
 
 // TestScriptsParse checks that every module the pages load parses (node --check), so a syntax error in
 // a module no unit test imports fails here and not only in a browser. Without node it skips loudly, and
 // fails when TELE_E2E_REQUIRED=1.
 func TestScriptsParse(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		msg := "SKIPPED: node not found; checking the modules' syntax needs it"
-		if os.Getenv("TELE_E2E_REQUIRED") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	err = fs.WalkDir(webFS, "web/static", func(p string, d fs.DirEntry, err error) error {
+	node := tooltest.Path(t, "node", "checking the modules' syntax needs it")
+	err := fs.WalkDir(webFS, "web/static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".js") {
 			return err
 		}

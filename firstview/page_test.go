@@ -3,7 +3,6 @@ package firstview
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 
 	"tele/board"
 	"tele/board/formtable"
+
+	"tele/tooltest"
 )
 
 // tagRE matches an element's tag as the first view writes them: a name, then attributes whose values
@@ -40,14 +41,7 @@ func playable(t *testing.T) []formCase {
 // endingSpans and jumpEndings. Without node it skips loudly, and fails when TELE_E2E_REQUIRED=1.
 func pageEndings(t *testing.T, cases []formCase) map[string][2][][]int {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		msg := "SKIPPED: node not found; comparing the endings with the page's needs it"
-		if os.Getenv("TELE_E2E_REQUIRED") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node := tooltest.Path(t, "node", "comparing the endings with the page's needs it")
 	formJS, err := filepath.Abs("../assets/web/static/form.js")
 	if err != nil {
 		t.Fatal(err)
